@@ -1,0 +1,120 @@
+package systable
+
+// Kind says what an argument register holds and, for pointers, how much
+// user memory behind it the call reads or writes.
+type Kind uint8
+
+const (
+	Int       Kind = iota + 1 // a plain integer (printed in decimal)
+	Hex                       // an integer best printed in hex (addresses, masks, ioctl requests)
+	Ptr                       // a pointer whose memory is not captured
+	FD                        // a file descriptor
+	DirFD                     // a directory fd for *at calls (AT_FDCWD prints by name)
+	Path                      // a NUL-terminated path, read at entry
+	String                    // a NUL-terminated string that is not a path (names, xattr names), read at entry
+	Flags                     // a bit set, printed with Arg.Flags
+	Enum                      // one value of Arg.Flags (a mode, an fcntl command, an ioctl request)
+	Mode                      // file permission bits (octal)
+	Signal                    // a signal number
+	PID                       // a process or thread id
+	InBuf                     // memory the call reads: length from Arg.Len
+	OutBuf                    // memory the call writes: length from Arg.Len
+	InOutBuf                  // memory read at entry and written at exit (pollfd, fd_set, socklen_t)
+	StrArray                  // NULL-terminated array of string pointers (argv, envp)
+	InIovec                   // struct iovec array the call reads; count from Arg.Len
+	OutIovec                  // struct iovec array the call fills; total bounded by the return value
+	InMsghdr                  // struct msghdr the call reads (sendmsg)
+	OutMsghdr                 // struct msghdr the call fills (recvmsg)
+)
+
+// LenFrom says where the length of a buffer argument comes from.
+type LenFrom uint8
+
+const (
+	LenFixed     LenFrom = iota + 1 // Arg.Size bytes
+	LenArg                          // the value of argument Arg.LenArg, times Arg.Size (Size 0 means 1)
+	LenRet                          // the return value, times Arg.Size (Size 0 means 1); nothing on error
+	LenArgPtr                       // a socklen_t that argument Arg.LenArg points to (value-result, read after the call)
+	LenMinArgRet                    // min(argument Arg.LenArg, return value): recv-style calls reporting the full length
+	LenIoctl                        // decided by the ioctl request, see Table.IoctlSize
+)
+
+// Len describes the length of a buffer argument.
+type Len struct {
+	From LenFrom
+	Arg  uint8 // index of the length argument for LenArg, LenArgPtr, LenMinArgRet
+	Size uint32
+}
+
+// Arg describes one argument register.
+type Arg struct {
+	Name  string
+	Kind  Kind
+	Flags *FlagSet // for Flags and Enum
+	Len   Len      // for buffer kinds
+	// Struct names the C type behind a buffer, for printing ("struct stat").
+	Struct string
+	// OnSuccess: an OutBuf is only written by the kernel when the call
+	// succeeds (most are); capture skips it on error.
+	OnlyOnError bool
+}
+
+// Effect is a bit set of what a call does to the resources envbisect
+// tracks. The recorder uses it to keep fd-to-path tables, depgraph to draw
+// edges, replay to decide what must run for real.
+type Effect uint32
+
+const (
+	CreatesFD        Effect = 1 << iota // the return value is a new fd
+	CreatesFDPair                       // writes two new fds into an int[2] argument (pipe, socketpair)
+	ClosesFD                            // closes its fd argument
+	DupsFD                              // the return value (or newfd argument) becomes a copy of its fd argument
+	UsesFD                              // acts on the open file behind its fd argument
+	NamesPath                           // looks up a path
+	CreatesPath                         // may create the path it names (O_CREAT, mkdir, mknod, link target)
+	RemovesPath                         // removes the path it names (unlink, rmdir, rename source)
+	ChangesCwd                          // chdir, fchdir
+	CreatesProcess                      // fork, vfork, clone, clone3
+	ExecsImage                          // execve, execveat
+	EndsThread                          // exit, exit_group
+	MapsMemory                          // mmap, munmap, mprotect, brk, mremap
+	ChangesSignals                      // rt_sigaction, rt_sigprocmask, sigaltstack
+	WaitsChild                          // wait4, waitid
+	SignalsProcess                      // kill, tgkill, tkill
+	BindsAddress                        // bind
+	ConnectsAddress                     // connect
+	AcceptsConn                         // accept, accept4
+	ChangesFDFlags                      // fcntl F_SETFD/F_SETFL, ioctl FIOCLEX
+	ReadsEnvironment                    // answer depends on the environment (time, uname, random, ids)
+	ChangesCreds                        // setuid and friends
+	ChangesLimits                       // setrlimit, prlimit64 with a new limit
+)
+
+// Policy says how replay treats a call.
+type Policy uint8
+
+const (
+	// Replayable calls may be skipped and have their recorded results
+	// written back.
+	Replayable Policy = iota + 1
+	// AlwaysExecute calls run for real in every mode: memory management,
+	// process and thread life, signal state, futexes, thread-local setup.
+	AlwaysExecute
+)
+
+// Syscall is one row of the table.
+type Syscall struct {
+	Nr      int
+	Name    string
+	Args    []Arg
+	Ret     Kind // Int, FD, PID, Hex (addresses)
+	Effects Effect
+	Policy  Policy
+	// NoStop marks calls the seccomp filter lets through without stopping
+	// the tracee: they carry no environment content. Why says why.
+	NoStop bool
+	Why    string
+	// Unknown rows carry only a name and number: arguments are recorded
+	// raw and nothing is decoded or captured.
+	Unknown bool
+}

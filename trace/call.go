@@ -1,0 +1,48 @@
+package trace
+
+// Call is one system call made by a traced thread.
+type Call struct {
+	Seq    uint64    `cbor:"1,keyasint"`           // global order, 1-based: the number every report uses
+	Proc   uint32    `cbor:"2,keyasint"`           // logical process, see ProcEvent
+	Thread uint32    `cbor:"3,keyasint"`           // logical thread, see ProcEvent
+	TSeq   uint64    `cbor:"4,keyasint"`           // order within the thread, 1-based
+	PID    int32     `cbor:"5,keyasint,omitempty"` // kernel tgid at record time
+	TID    int32     `cbor:"6,keyasint,omitempty"` // kernel tid at record time
+	Nr     uint32    `cbor:"7,keyasint"`           // syscall number for the header's Arch
+	Args   [6]uint64 `cbor:"8,keyasint"`           // raw argument registers at entry
+	// Ret is the raw return register. Values in [-4095, -1] are -errno.
+	Ret int64 `cbor:"9,keyasint"`
+	// NoReturn is set when the call never returned to the thread (exit,
+	// exit_group, a successful execve seen from a thread that vanished, a
+	// thread killed mid-call). Ret is then meaningless.
+	NoReturn bool  `cbor:"10,keyasint,omitempty"`
+	Enter    int64 `cbor:"11,keyasint"` // ns since Header.Started
+	Exit     int64 `cbor:"12,keyasint"` // ns since Header.Started, 0 with NoReturn
+	// Path is the absolute path the call names (its first path argument,
+	// resolved against the cwd or dirfd), or the path its fd argument
+	// refers to ("pipe:[123]", "socket:[456]" for anonymous objects).
+	Path string `cbor:"13,keyasint,omitempty"`
+	// Path2 is the second path of two-path calls (rename, link, symlink).
+	Path2 string `cbor:"14,keyasint,omitempty"`
+	// Mem holds the user memory the call read (In, captured at entry) and
+	// wrote (Out, captured at exit), as the syscall table describes.
+	Mem []Mem `cbor:"15,keyasint,omitempty"`
+}
+
+// Errno returns the error number the call failed with, or 0.
+func (c *Call) Errno() int {
+	if c.NoReturn || c.Ret >= 0 || c.Ret < -4095 {
+		return 0
+	}
+	return int(-c.Ret)
+}
+
+// MemOf returns the captured memory of argument arg and part p, or nil.
+func (c *Call) MemOf(arg uint8, p Part) *Mem {
+	for i := range c.Mem {
+		if c.Mem[i].Arg == arg && c.Mem[i].Part == p {
+			return &c.Mem[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,49 @@
+package trace
+
+import "time"
+
+// Backend names the mechanism that produced a trace.
+const (
+	// BackendPtraceSeccomp stops the tracee only on the calls a seccomp
+	// filter sends to the tracer; the calls in Header.Filtered never stop.
+	BackendPtraceSeccomp = "ptrace+seccomp"
+	// BackendPtrace stops on every system call (PTRACE_SYSCALL); used where
+	// seccomp filters are unavailable.
+	BackendPtrace = "ptrace"
+)
+
+// Header describes how and where a trace was recorded. It is the first
+// frame of every trace file.
+type Header struct {
+	Tool     string    `cbor:"1,keyasint" json:"tool"`      // envbisect version that wrote the trace
+	Arch     string    `cbor:"2,keyasint" json:"arch"`      // GOARCH of the traced programs, "amd64"
+	Kernel   string    `cbor:"3,keyasint" json:"kernel"`    // uname release
+	Host     string    `cbor:"4,keyasint" json:"host"`      // hostname
+	Command  []string  `cbor:"5,keyasint" json:"command"`   // argv as given to record
+	Cwd      string    `cbor:"6,keyasint" json:"cwd"`       // working directory the command started in
+	Started  time.Time `cbor:"7,keyasint" json:"started"`   // wall clock at start
+	Backend  string    `cbor:"8,keyasint" json:"backend"`   // BackendPtraceSeccomp or BackendPtrace
+	ASLR     bool      `cbor:"9,keyasint" json:"aslr"`      // true when address randomisation was left on
+	Filtered []string  `cbor:"10,keyasint" json:"filtered"` // syscalls that never stopped the tracee and are absent from the trace
+	Exclude  []string  `cbor:"11,keyasint" json:"exclude"`  // --exclude-content globs
+	// MaxCapture is the largest number of bytes stored for one buffer;
+	// longer buffers are stored up to it and marked truncated. 0: no limit.
+	MaxCapture uint64 `cbor:"12,keyasint" json:"max_capture"`
+}
+
+// End is the last frame of a complete trace. A trace without it was cut
+// short: the recorder died or the disk filled.
+type End struct {
+	Finished time.Time `cbor:"1,keyasint" json:"finished"`
+	// ExitCode is the command's exit status as a shell reports it:
+	// the status, or 128+N when killed by signal N.
+	ExitCode int    `cbor:"2,keyasint" json:"exit_code"`
+	Signal   int    `cbor:"3,keyasint" json:"signal,omitempty"` // the killing signal, 0 if it exited
+	Calls    uint64 `cbor:"4,keyasint" json:"calls"`            // calls recorded
+	Procs    uint32 `cbor:"5,keyasint" json:"procs"`            // processes seen
+	Threads  uint32 `cbor:"6,keyasint" json:"threads"`          // threads seen
+	Stops    uint64 `cbor:"7,keyasint" json:"stops"`            // ptrace stops taken
+	// Interrupted is set when the recording was stopped by a signal to
+	// envbisect (Ctrl-C); the trace is complete up to that point.
+	Interrupted bool `cbor:"8,keyasint" json:"interrupted,omitempty"`
+}
