@@ -36,7 +36,10 @@ const (
 	LenRet                          // the return value, times Arg.Size (Size 0 means 1); nothing on error
 	LenArgPtr                       // a socklen_t that argument Arg.LenArg points to (value-result, read after the call)
 	LenMinArgRet                    // min(argument Arg.LenArg, return value): recv-style calls reporting the full length
-	LenIoctl                        // decided by the ioctl request, see Table.IoctlSize
+	LenIoctl                        // decided by the ioctl request in argument 1, see Table.Ioctl
+	LenFdSet                        // an fd_set sized by the nfds in argument Arg: ((nfds+63)/64)*8 bytes
+	LenFcntl                        // decided by the fcntl command in argument 1, see FcntlSize
+	LenPrctl                        // decided by the prctl option in argument 0, see PrctlSize
 )
 
 // Len describes the length of a buffer argument.
@@ -54,9 +57,12 @@ type Arg struct {
 	Len   Len      // for buffer kinds
 	// Struct names the C type behind a buffer, for printing ("struct stat").
 	Struct string
-	// OnSuccess: an OutBuf is only written by the kernel when the call
-	// succeeds (most are); capture skips it on error.
-	OnlyOnError bool
+	// Int32 says the argument's C type is 32 bits wide (int, unsigned
+	// int, pid_t, uid_t, mode_t): only the low 32 bits of the register
+	// count. Print an Int as int32(uint32(reg)) and match Flags and Enum
+	// values against uint64(uint32(reg)); negative enum values (such as
+	// RUSAGE_CHILDREN) are listed in that 32-bit form.
+	Int32 bool
 }
 
 // Effect is a bit set of what a call does to the resources envbisect
@@ -88,6 +94,13 @@ const (
 	ReadsEnvironment                    // answer depends on the environment (time, uname, random, ids)
 	ChangesCreds                        // setuid and friends
 	ChangesLimits                       // setrlimit, prlimit64 with a new limit
+	ModifiesFile                        // changes what a later read or stat of the file behind its fd or path sees: write, truncate, chmod, setxattr
+	ChangesUmask                        // umask: later created files get their mode from it
+	ChangesRoot                         // chroot, pivot_root: later absolute paths resolve against a new root
+	ChangesMounts                       // mount, umount2, pivot_root: what a path names changes
+	ChangesNamespace                    // unshare, setns: the process moves to other namespaces
+	ChangesProcess                      // a process attribute later calls observe: process group, session, name, scheduling, personality
+	ClosesFDRange                       // closes (or marks close-on-exec) every fd from its first to its last fd argument: close_range
 )
 
 // Policy says how replay treats a call.
@@ -109,7 +122,10 @@ type Syscall struct {
 	Args    []Arg
 	Ret     Kind // Int, FD, PID, Hex (addresses)
 	Effects Effect
-	Policy  Policy
+	// Cond lists effects that depend on an argument's value (O_CREAT,
+	// F_DUPFD); EffectsFor combines them with Effects.
+	Cond   []CondEffect
+	Policy Policy
 	// NoStop marks calls the seccomp filter lets through without stopping
 	// the tracee: they carry no environment content. Why says why.
 	NoStop bool

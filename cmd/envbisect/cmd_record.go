@@ -1,10 +1,106 @@
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
 
-// PLACEHOLDER until the recorder lands.
-func newRecordCommand(s streams) *cobra.Command {
-	return &cobra.Command{Use: "record [-o FILE] -- CMD [ARGS...]", Short: "run a command and record its system calls"}
+	"github.com/spf13/cobra"
+
+	"github.com/envbisect/envbisect/record"
+	"github.com/envbisect/envbisect/tracer"
+)
+
+type recordOptions struct {
+	output     string
+	aslr       bool
+	noSeccomp  bool
+	exclude    []string
+	maxCapture string
+	quiet      bool
 }
 
-func maybeHelper() (int, bool) { return 0, false }
+func newRecordCommand(s streams) *cobra.Command {
+	var opts recordOptions
+	cmd := &cobra.Command{
+		Use:   "record [-o FILE] [flags] -- CMD [ARGS...]",
+		Short: "run a command and record its system calls",
+		Long: `Run CMD under the tracer and record every system call it and its child
+processes and threads make, with the data each call read or wrote, into a
+trace file (created with mode 0600: it can hold file contents; keep secrets
+out with --exclude-content).
+
+CMD's standard input, output and error pass through. Address randomisation
+is turned off for CMD (recorded in the trace) unless --aslr is given.
+Ctrl-C reaches CMD as usual; the trace is complete up to its exit. A second
+Ctrl-C kills CMD and everything it started.
+
+Exit status:
+  CMD's own exit status, or 128+N when CMD was killed by signal N
+  127  CMD was not found
+  126  CMD could not be executed
+  1    envbisect failed (unwritable output, no ptrace permission, ...)
+  2    bad usage`,
+		Example: `  envbisect record -o good.envb -- make test
+  envbisect record --exclude-content '/home/*/.ssh/**' -- ./deploy.sh`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return withCode(exitNotFound, errors.New("no command to record: give one after --, e.g. envbisect record -- make test"))
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			return runRecord(s, opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.SetInterspersed(false)
+	f.StringVarP(&opts.output, "output", "o", "trace.envb", "trace file to write")
+	f.BoolVar(&opts.aslr, "aslr", false, "leave address space randomisation on")
+	f.BoolVar(&opts.noSeccomp, "no-seccomp", false, "stop at every system call instead of using a seccomp filter (slower)")
+	f.StringArrayVar(&opts.exclude, "exclude-content", nil, "keep the data of paths matching `GLOB` out of the trace (repeatable; DIR/** matches below DIR)")
+	f.StringVar(&opts.maxCapture, "max-capture", "0", "store at most `SIZE` bytes of each buffer (e.g. 64K, 1M; 0: all)")
+	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
+	return cmd
+}
+
+func runRecord(s streams, opts recordOptions, argv []string) error {
+	maxCapture, err := parseSize(opts.maxCapture)
+	if err != nil {
+		return usageError("--max-capture: %v", err)
+	}
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	sum, err := record.Run(record.Options{
+		Output:     opts.output,
+		Argv:       argv,
+		ASLR:       opts.aslr,
+		NoSeccomp:  opts.noSeccomp,
+		Exclude:    opts.exclude,
+		MaxCapture: maxCapture,
+		Interrupt:  sigs,
+		Warn:       func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
+	})
+	var ee *tracer.ExecError
+	if errors.As(err, &ee) {
+		return withCode(ee.Code, ee)
+	}
+	if errors.Is(err, tracer.ErrPtraceDenied) {
+		return withCode(exitError, err)
+	}
+	if err != nil {
+		return withCode(exitError, fmt.Errorf("record: %w", err))
+	}
+	if !opts.quiet {
+		fmt.Fprintf(s.err, "envbisect: recorded %d calls in %d processes (%d threads) to %s (%s, %s)\n",
+			sum.Calls, sum.Procs, sum.Threads, opts.output, humanBytes(sum.Bytes), sum.Backend)
+		if sum.ExitCode != 0 {
+			fmt.Fprintf(s.err, "envbisect: warning: the command exited with status %d: this trace records a failing run, "+
+				"and locate needs a trace of a run that works\n", sum.ExitCode)
+		}
+	}
+	return withCode(sum.ExitCode, nil)
+}

@@ -4,8 +4,11 @@ package main
 
 import (
 	"os"
+
+	"github.com/envbisect/envbisect/tracer"
 )
 
 func main() {
+	tracer.MaybeRunHelper()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

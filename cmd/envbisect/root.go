@@ -78,9 +78,6 @@ for the one interaction with the environment that makes the difference.
 
 // run executes the CLI and returns the process exit code.
 func run(args []string, in io.Reader, out, errw io.Writer) int {
-	if code, ok := maybeHelper(); ok {
-		return code
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	root := newRootCommand(streams{in: in, out: out, err: errw})

@@ -1,0 +1,137 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracefile"
+	"github.com/envbisect/envbisect/tracer"
+)
+
+// Version is written into every trace header.
+const Version = "envbisect 0.1.0"
+
+// Options says what to record and where.
+type Options struct {
+	Output     string   // trace file path
+	Argv       []string // the command
+	Env        []string // its environment; nil: envbisect's own
+	Dir        string   // its working directory; "": envbisect's own
+	ASLR       bool     // leave address randomisation on
+	NoSeccomp  bool     // stop at every call (PTRACE_SYSCALL) even where seccomp works
+	Exclude    []string // globs of paths whose contents stay out of the trace
+	MaxCapture uint64   // bytes kept per buffer; 0 = all
+
+	Stdin, Stdout, Stderr *os.File
+	Interrupt             <-chan os.Signal
+	Warn                  func(string)
+}
+
+// Summary describes a finished recording.
+type Summary struct {
+	ExitCode    int
+	Signal      int
+	Calls       uint64
+	Procs       uint32
+	Threads     uint32
+	Stops       uint64
+	Bytes       int64 // size of the trace file
+	Backend     string
+	Interrupted bool
+}
+
+// ErrNotFound is returned (wrapped in a *tracer.ExecError) when the
+// command does not exist.
+var ErrNotFound = errors.New("command not found")
+
+// Run records opts.Argv into opts.Output. The trace file is created
+// before the command starts, so an unwritable path fails without running
+// anything. A command that cannot be found fails with a *tracer.ExecError
+// of code 127.
+func Run(opts Options) (*Summary, error) {
+	if len(opts.Argv) == 0 {
+		return nil, errors.New("no command given")
+	}
+	path, err := exec.LookPath(opts.Argv[0])
+	if err != nil {
+		return nil, &tracer.ExecError{Code: 127, Msg: fmt.Sprintf("%s: %v", opts.Argv[0], ErrNotFound)}
+	}
+	table, err := systable.Native()
+	if err != nil {
+		return nil, err
+	}
+	env := opts.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cwd := opts.Dir
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	host, _ := os.Hostname()
+	var u unix.Utsname
+	unix.Uname(&u)
+	hdr := &trace.Header{
+		Tool:       Version,
+		Arch:       tracer.Arch,
+		Kernel:     unix.ByteSliceToString(u.Release[:]),
+		Host:       host,
+		Command:    opts.Argv,
+		Cwd:        cwd,
+		Started:    time.Now().UTC(),
+		Backend:    trace.BackendPtraceSeccomp,
+		ASLR:       opts.ASLR,
+		Filtered:   table.NoStop(),
+		Exclude:    opts.Exclude,
+		MaxCapture: opts.MaxCapture,
+	}
+	hdr.Backend = tracer.BackendFor(opts.NoSeccomp)
+	w, err := tracefile.Create(opts.Output, hdr)
+	if err != nil {
+		return nil, err
+	}
+	b := newBatcher(w)
+	res, runErr := tracer.Run(tracer.Config{
+		Path: path, Argv: opts.Argv, Env: env, Dir: opts.Dir,
+		Table: table, NoSeccomp: opts.NoSeccomp, ASLR: opts.ASLR,
+		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude,
+		Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
+		Observer: b, Interrupt: opts.Interrupt, Warn: opts.Warn,
+	})
+	written, writeErr := b.close()
+	if runErr != nil {
+		w.Abort()
+		if written == 0 {
+			// Nothing ran: leave no empty trace behind.
+			os.Remove(opts.Output)
+		}
+		return nil, runErr
+	}
+	sum := &Summary{
+		ExitCode: res.ExitCode, Signal: res.Signal, Calls: res.Calls, Procs: res.Procs,
+		Threads: res.Threads, Stops: res.Stops, Backend: res.Backend, Interrupted: res.Interrupted,
+	}
+	if writeErr != nil {
+		w.Abort()
+		return sum, fmt.Errorf("trace %s is incomplete: %d of the recorded events were written: %w", opts.Output, written, writeErr)
+	}
+	end := &trace.End{
+		Finished: time.Now().UTC(), ExitCode: res.ExitCode, Signal: res.Signal,
+		Calls: res.Calls, Procs: res.Procs, Threads: res.Threads, Stops: res.Stops,
+		Interrupted: res.Interrupted,
+	}
+	if err := w.Close(end); err != nil {
+		return sum, fmt.Errorf("finish trace %s: %w", opts.Output, err)
+	}
+	if fi, err := os.Stat(opts.Output); err == nil {
+		sum.Bytes = fi.Size()
+	}
+	return sum, nil
+}

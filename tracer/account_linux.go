@@ -1,0 +1,147 @@
+package tracer
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// account fills in the paths a completed call names or uses, keeps the
+// process's fd and cwd tables in step with the call's effects, and drops
+// the contents of excluded paths. It runs at the call's exit stop.
+func (s *session) account(t *task, row *systable.Syscall, c *trace.Call) {
+	if row.Unknown {
+		return
+	}
+	p := t.proc
+	s.callPaths(t, row, c)
+	if c.NoReturn || c.Ret < 0 {
+		s.exclude(row, c)
+		return
+	}
+	eff := row.EffectsFor(c.Args)
+	switch {
+	case eff&systable.DupsFD != 0:
+		if old := firstFD(row, c); old >= 0 {
+			p.fds.m[int32(c.Ret)] = s.fdPath(t, old)
+		}
+	case eff&systable.CreatesFD != 0:
+		fd := int32(c.Ret)
+		name := c.Path
+		if !hasPathArg(row) || name == "" {
+			name = readFDLink(t.tid, fd)
+		}
+		p.fds.m[fd] = name
+		if c.Path == "" {
+			c.Path = name
+		}
+	}
+	if eff&systable.CreatesFDPair != 0 {
+		for i := range c.Mem {
+			m := &c.Mem[i]
+			if m.Dir == trace.Out && len(m.Data) == 8 {
+				for _, fd := range []int32{int32(binary.LittleEndian.Uint32(m.Data)), int32(binary.LittleEndian.Uint32(m.Data[4:]))} {
+					p.fds.m[fd] = readFDLink(t.tid, fd)
+				}
+				if c.Path == "" {
+					c.Path = p.fds.m[int32(binary.LittleEndian.Uint32(m.Data))]
+				}
+				break
+			}
+		}
+	}
+	if eff&systable.ClosesFD != 0 {
+		if fd := firstFD(row, c); fd >= 0 {
+			delete(p.fds.m, fd)
+		}
+	}
+	if eff&systable.ChangesCwd != 0 {
+		if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", t.tid)); err == nil {
+			p.fs.cwd = cwd
+		}
+	}
+	s.exclude(row, c)
+}
+
+// callPaths sets Path and Path2: the paths the call names, resolved
+// against its dirfd or the cwd, else the path its fd argument refers to.
+func (s *session) callPaths(t *task, row *systable.Syscall, c *trace.Call) {
+	dirfd := int32(atFDCWD)
+	fdSeen := false
+	for i := range row.Args {
+		switch row.Args[i].Kind {
+		case systable.DirFD:
+			dirfd = int32(c.Args[i])
+		case systable.Path:
+			m := c.MemOf(uint8(i), trace.PartWhole)
+			if m == nil || m.Flag&trace.Fault != 0 {
+				continue
+			}
+			base := t.proc.fs.cwd
+			if dirfd != atFDCWD {
+				base = s.fdPath(t, dirfd)
+			}
+			resolved := resolvePath(base, string(m.Data))
+			if c.Path == "" || fdSeen {
+				c.Path, fdSeen = resolved, false
+			} else if c.Path2 == "" {
+				c.Path2 = resolved
+			}
+			dirfd = atFDCWD
+		case systable.FD:
+			if c.Path == "" {
+				if fd := int32(c.Args[i]); fd >= 0 {
+					c.Path = s.fdPath(t, fd)
+					fdSeen = c.Path != ""
+				}
+			}
+		}
+	}
+}
+
+// exclude drops the contents of a call on an excluded path.
+func (s *session) exclude(row *systable.Syscall, c *trace.Call) {
+	if len(s.excl.globs) == 0 || !s.excl.match(c.Path) {
+		return
+	}
+	for i := range c.Mem {
+		if isContent(row, &c.Mem[i]) {
+			c.Mem[i].Data = nil
+			c.Mem[i].Flag |= trace.Excluded
+		}
+	}
+}
+
+// fdPath returns what fd refers to in t's process, asking /proc when the
+// table does not know (fds inherited or made by calls that do not stop).
+func (s *session) fdPath(t *task, fd int32) string {
+	if name, ok := t.proc.fds.m[fd]; ok {
+		return name
+	}
+	name := readFDLink(t.tid, fd)
+	if name != "" {
+		t.proc.fds.m[fd] = name
+	}
+	return name
+}
+
+func firstFD(row *systable.Syscall, c *trace.Call) int32 {
+	for i := range row.Args {
+		if row.Args[i].Kind == systable.FD {
+			return int32(c.Args[i])
+		}
+	}
+	return -1
+}
+
+func hasPathArg(row *systable.Syscall) bool {
+	for i := range row.Args {
+		if row.Args[i].Kind == systable.Path {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,302 @@
+package tracer
+
+import (
+	"encoding/binary"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// memory is what capture needs of a stopped tracee's address space.
+type memory interface {
+	read(addr uint64, n int) ([]byte, error)
+	readString(addr uint64, limit int) ([]byte, error)
+	readWord(addr uint64) (uint64, error)
+	readU32(addr uint64) (uint32, error)
+}
+
+// Capture limits that hold whatever the user asks for: they bound what a
+// corrupt or hostile tracee can make the tracer allocate.
+const (
+	maxString   = 4096    // PATH_MAX; longer strings are truncated
+	maxStrings  = 1 << 16 // argv/envp entries
+	maxIovecs   = 1024    // IOV_MAX
+	msghdrSize  = 56
+	iovecSize   = 16
+	sockaddrMax = 128 // sizeof(struct sockaddr_storage)
+)
+
+// capturer copies the user memory a call reads and writes, as its table
+// row describes.
+type capturer struct {
+	table *systable.Table
+	max   uint64 // bytes kept per buffer; 0 = all
+}
+
+// entry captures what the call reads: paths, strings, in-buffers, argv.
+// Must be called at the call's entry stop.
+func (cp *capturer) entry(m memory, row *systable.Syscall, c *trace.Call) {
+	for i := range row.Args {
+		a := &row.Args[i]
+		addr := c.Args[i]
+		switch a.Kind {
+		case systable.Path, systable.String:
+			if addr == 0 {
+				continue
+			}
+			s, err := m.readString(addr, maxString)
+			mem := trace.Mem{Arg: uint8(i), Dir: trace.In, Addr: addr, Len: uint64(len(s)), Data: s}
+			if err == errNoTerminator {
+				mem.Flag |= trace.Truncated
+			} else if err != nil {
+				mem.Flag |= trace.Fault
+			}
+			c.Mem = append(c.Mem, mem)
+		case systable.InBuf, systable.InOutBuf, systable.OutBuf:
+			if a.Kind == systable.OutBuf && !requestSized(a) {
+				continue
+			}
+			n, dir, ok := cp.length(m, a, c, trace.In)
+			if !ok || addr == 0 || (dir != systable.InBuf && dir != systable.InOutBuf) {
+				continue
+			}
+			c.Mem = append(c.Mem, cp.buffer(m, uint8(i), trace.PartWhole, trace.In, addr, n))
+		case systable.StrArray:
+			if addr != 0 {
+				c.Mem = append(c.Mem, cp.strArray(m, uint8(i), addr))
+			}
+		case systable.InIovec:
+			if addr != 0 {
+				c.Mem = append(c.Mem, cp.iovecs(m, uint8(i), trace.In, addr, c.Args[a.Len.Arg], ^uint64(0)))
+			}
+		case systable.InMsghdr:
+			if addr != 0 {
+				c.Mem = append(c.Mem, cp.msghdr(m, uint8(i), trace.In, addr, ^uint64(0))...)
+			}
+		}
+	}
+}
+
+// exit captures what the call wrote. Must be called at the call's exit
+// stop, with c.Ret set. Nothing is captured for a failed call: the kernel
+// writes out-buffers only on success.
+func (cp *capturer) exit(m memory, row *systable.Syscall, c *trace.Call) {
+	if c.Ret < 0 {
+		return
+	}
+	for i := range row.Args {
+		a := &row.Args[i]
+		addr := c.Args[i]
+		if addr == 0 {
+			continue
+		}
+		switch a.Kind {
+		case systable.OutBuf, systable.InOutBuf, systable.InBuf:
+			if a.Kind == systable.InBuf && !requestSized(a) {
+				continue
+			}
+			n, dir, ok := cp.length(m, a, c, trace.Out)
+			if !ok || (dir != systable.OutBuf && dir != systable.InOutBuf) {
+				continue
+			}
+			c.Mem = append(c.Mem, cp.buffer(m, uint8(i), trace.PartWhole, trace.Out, addr, n))
+		case systable.OutIovec:
+			c.Mem = append(c.Mem, cp.iovecs(m, uint8(i), trace.Out, addr, c.Args[a.Len.Arg], uint64(c.Ret)))
+		case systable.OutMsghdr:
+			c.Mem = append(c.Mem, cp.msghdr(m, uint8(i), trace.Out, addr, uint64(c.Ret))...)
+		}
+	}
+}
+
+// requestSized reports whether an argument's size and direction are
+// decided by a request code (ioctl, fcntl) rather than by its kind.
+func requestSized(a *systable.Arg) bool {
+	return a.Len.From == systable.LenIoctl || a.Len.From == systable.LenFcntl
+}
+
+// length works out how many bytes a buffer argument covers in phase dir,
+// and whether the memory is read (InBuf), written (OutBuf) or both.
+func (cp *capturer) length(m memory, a *systable.Arg, c *trace.Call, phase trace.Dir) (uint64, systable.Kind, bool) {
+	size := uint64(a.Len.Size)
+	if size == 0 {
+		size = 1
+	}
+	kind := a.Kind
+	switch a.Len.From {
+	case systable.LenFixed:
+		return uint64(a.Len.Size), kind, true
+	case systable.LenArg:
+		return c.Args[a.Len.Arg] * size, kind, true
+	case systable.LenRet:
+		if phase == trace.In || c.Ret < 0 {
+			return 0, kind, false
+		}
+		return uint64(c.Ret) * size, kind, true
+	case systable.LenMinArgRet:
+		if phase == trace.In || c.Ret < 0 {
+			return 0, kind, false
+		}
+		return min(uint64(c.Ret), c.Args[a.Len.Arg]), kind, true
+	case systable.LenArgPtr:
+		p := c.Args[a.Len.Arg]
+		if p == 0 {
+			return 0, kind, false
+		}
+		v, err := m.readU32(p)
+		if err != nil {
+			return 0, kind, false
+		}
+		n := uint64(v)
+		if phase == trace.Out {
+			// The kernel reports the full length of what it had; it wrote
+			// at most the capacity passed in.
+			if in := c.MemOf(a.Len.Arg, trace.PartWhole); in != nil && in.Dir == trace.In && len(in.Data) == 4 {
+				n = min(n, uint64(binary.LittleEndian.Uint32(in.Data)))
+			}
+		}
+		return n, kind, true
+	case systable.LenFdSet:
+		nfds := c.Args[a.Len.Arg]
+		if nfds > 1<<20 {
+			return 0, kind, false
+		}
+		return (nfds + 63) / 64 * 8, kind, true
+	case systable.LenIoctl:
+		io, ok := cp.table.Ioctl(c.Args[1])
+		if !ok || io.Size == 0 {
+			return 0, kind, false
+		}
+		return uint64(io.Size), io.Dir, true
+	case systable.LenFcntl:
+		n, dir := fcntlSize(c.Args[1])
+		if n == 0 {
+			return 0, kind, false
+		}
+		return uint64(n), dir, true
+	}
+	return 0, kind, false
+}
+
+// buffer copies n bytes at addr, keeping at most cp.max of them.
+func (cp *capturer) buffer(m memory, arg uint8, part trace.Part, dir trace.Dir, addr, n uint64) trace.Mem {
+	mem := trace.Mem{Arg: arg, Part: part, Dir: dir, Addr: addr, Len: n}
+	want := n
+	if cp.max > 0 && want > cp.max {
+		want = cp.max
+		mem.Flag |= trace.Truncated
+	}
+	if want == 0 {
+		return mem
+	}
+	data, err := m.read(addr, int(want))
+	mem.Data = data
+	if err != nil {
+		mem.Flag |= trace.Fault
+	}
+	return mem
+}
+
+// strArray captures a NULL-terminated array of strings (argv, envp) as
+// the strings, each followed by a NUL.
+func (cp *capturer) strArray(m memory, arg uint8, addr uint64) trace.Mem {
+	mem := trace.Mem{Arg: arg, Part: trace.PartStrings, Dir: trace.In, Addr: addr}
+	for i := 0; i < maxStrings; i++ {
+		p, err := m.readWord(addr + uint64(i)*8)
+		if err != nil {
+			mem.Flag |= trace.Fault
+			break
+		}
+		if p == 0 {
+			break
+		}
+		s, err := m.readString(p, maxString)
+		mem.Data = append(append(mem.Data, s...), 0)
+		if err != nil {
+			mem.Flag |= trace.Truncated
+		}
+	}
+	mem.Len = uint64(len(mem.Data))
+	return mem
+}
+
+// iovecs captures the data of an iovec array, concatenated, up to limit
+// bytes (the return value for calls that fill them).
+func (cp *capturer) iovecs(m memory, arg uint8, dir trace.Dir, addr, count, limit uint64) trace.Mem {
+	mem := trace.Mem{Arg: arg, Part: trace.PartIovData, Dir: dir, Addr: addr}
+	if count > maxIovecs {
+		count = maxIovecs
+	}
+	raw, err := m.read(addr, int(count*iovecSize))
+	if err != nil {
+		mem.Flag |= trace.Fault
+		return mem
+	}
+	var total uint64
+	for i := 0; i+iovecSize <= len(raw) && total < limit; i += iovecSize {
+		base := binary.LittleEndian.Uint64(raw[i:])
+		n := min(binary.LittleEndian.Uint64(raw[i+8:]), limit-total)
+		if n == 0 {
+			continue
+		}
+		total += n
+		keep := n
+		if cp.max > 0 && uint64(len(mem.Data))+keep > cp.max {
+			keep = cp.max - uint64(len(mem.Data))
+			mem.Flag |= trace.Truncated
+		}
+		if keep == 0 {
+			continue
+		}
+		b, err := m.read(base, int(keep))
+		mem.Data = append(mem.Data, b...)
+		if err != nil {
+			mem.Flag |= trace.Fault
+		}
+	}
+	mem.Len = total
+	return mem
+}
+
+// msghdr captures a struct msghdr's name, data and control buffers.
+func (cp *capturer) msghdr(m memory, arg uint8, dir trace.Dir, addr, limit uint64) []trace.Mem {
+	raw, err := m.read(addr, msghdrSize)
+	if err != nil {
+		return []trace.Mem{{Arg: arg, Dir: dir, Addr: addr, Flag: trace.Fault}}
+	}
+	le := binary.LittleEndian
+	name, nameLen := le.Uint64(raw[0:]), uint64(le.Uint32(raw[8:]))
+	iov, iovLen := le.Uint64(raw[16:]), le.Uint64(raw[24:])
+	ctl, ctlLen := le.Uint64(raw[32:]), le.Uint64(raw[40:])
+	var out []trace.Mem
+	if name != 0 && nameLen > 0 {
+		out = append(out, cp.buffer(m, arg, trace.PartName, dir, name, min(nameLen, sockaddrMax)))
+	}
+	if iov != 0 {
+		out = append(out, cp.iovecs(m, arg, dir, iov, iovLen, limit))
+	}
+	if ctl != 0 && ctlLen > 0 {
+		out = append(out, cp.buffer(m, arg, trace.PartControl, dir, ctl, min(ctlLen, 1<<16)))
+	}
+	return out
+}
+
+// isContent reports whether a captured buffer is file or socket content
+// (what --exclude-content hides), as opposed to a path, a struct or argv.
+func isContent(row *systable.Syscall, mem *trace.Mem) bool {
+	if int(mem.Arg) >= len(row.Args) {
+		return false
+	}
+	a := &row.Args[mem.Arg]
+	switch a.Kind {
+	case systable.InIovec, systable.OutIovec:
+		return true
+	case systable.InMsghdr, systable.OutMsghdr:
+		return mem.Part == trace.PartIovData
+	case systable.InBuf, systable.OutBuf:
+		switch a.Len.From {
+		case systable.LenRet, systable.LenArg, systable.LenMinArgRet:
+			return a.Len.Size <= 1
+		}
+	}
+	return false
+}

@@ -1,0 +1,55 @@
+package tracer
+
+import (
+	"os"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// Config says what to run and how to trace it.
+type Config struct {
+	Path string   // the executable, already looked up in PATH
+	Argv []string // argv[0] included
+	Env  []string // the target's environment
+	Dir  string   // working directory; "" for envbisect's own
+
+	Table *systable.Table
+	// NoSeccomp forces the PTRACE_SYSCALL fallback even where seccomp
+	// filters work.
+	NoSeccomp  bool
+	ASLR       bool     // leave address randomisation on
+	MaxCapture uint64   // bytes kept per buffer; 0 = all
+	Exclude    []string // globs of paths whose contents stay out of the trace
+
+	Stdin, Stdout, Stderr *os.File // nil: envbisect's own
+
+	// Observer receives the start events and every event, in order, on the
+	// tracer thread: it must not block for long.
+	Observer Observer
+	// Interrupt delivers signals envbisect received: the first is passed
+	// on to the command, a second kills every traced process.
+	Interrupt <-chan os.Signal
+	// Warn reports a condition worth telling the user once.
+	Warn func(msg string)
+}
+
+// Observer receives what the tracer sees.
+type Observer interface {
+	Start(ev []trace.StartEvent)
+	Event(ev trace.Event)
+}
+
+// Result sums up a traced run.
+type Result struct {
+	ExitCode int // as a shell reports it: status, or 128+signal
+	Signal   int // the signal that killed the command, or 0
+	Backend  string
+	Filtered []string // calls that never stopped and are not in the trace
+	Calls    uint64
+	Procs    uint32
+	Threads  uint32
+	Stops    uint64
+	// Interrupted is set when envbisect passed on a signal it received.
+	Interrupted bool
+}

@@ -1,0 +1,108 @@
+package tracer
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+
+	"golang.org/x/sys/unix"
+)
+
+// pageSize is the granularity at which reads stop at unmapped memory.
+const pageSize = 4096
+
+// memReader reads a stopped tracee's memory with process_vm_readv. It
+// keeps one scratch buffer; callers copy what they keep.
+type memReader struct {
+	pid int
+}
+
+// read copies n bytes at addr. It returns what could be read before the
+// first unreadable page and an error if that is less than n.
+func (m memReader) read(addr uint64, n int) ([]byte, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	buf := make([]byte, n)
+	got, err := m.readInto(addr, buf)
+	return buf[:got], err
+}
+
+func (m memReader) readInto(addr uint64, buf []byte) (int, error) {
+	local := []unix.Iovec{{Base: &buf[0]}}
+	local[0].SetLen(len(buf))
+	remote := []unix.RemoteIovec{{Base: uintptr(addr), Len: len(buf)}}
+	n, err := unix.ProcessVMReadv(m.pid, local, remote, 0)
+	if err == nil && n == len(buf) {
+		return n, nil
+	}
+	if n < 0 {
+		n = 0
+	}
+	// A partial read stops at the first unreadable page; retry page by page
+	// from there so we keep every readable byte.
+	for n < len(buf) {
+		a := addr + uint64(n)
+		chunk := int(pageSize - a%pageSize)
+		if chunk > len(buf)-n {
+			chunk = len(buf) - n
+		}
+		l := []unix.Iovec{{Base: &buf[n]}}
+		l[0].SetLen(chunk)
+		r := []unix.RemoteIovec{{Base: uintptr(a), Len: chunk}}
+		k, err := unix.ProcessVMReadv(m.pid, l, r, 0)
+		if err != nil || k <= 0 {
+			if err == nil {
+				err = unix.EFAULT
+			}
+			return n, err
+		}
+		n += k
+	}
+	return n, nil
+}
+
+// errNoTerminator is returned when a string is longer than the limit.
+var errNoTerminator = errors.New("string longer than the capture limit")
+
+// readString reads a NUL-terminated string of at most limit bytes,
+// without the NUL. It reads page by page so it never faults on the page
+// after the string.
+func (m memReader) readString(addr uint64, limit int) ([]byte, error) {
+	if addr == 0 {
+		return nil, unix.EFAULT
+	}
+	var out []byte
+	var page [pageSize]byte
+	for len(out) < limit {
+		chunk := int(pageSize - addr%pageSize)
+		n, err := m.readInto(addr, page[:chunk])
+		if i := bytes.IndexByte(page[:n], 0); i >= 0 {
+			return append(out, page[:i]...), nil
+		}
+		out = append(out, page[:n]...)
+		if err != nil {
+			return out, err
+		}
+		addr += uint64(chunk)
+	}
+	return out[:limit], errNoTerminator
+}
+
+// readWord reads one little-endian 64-bit word.
+func (m memReader) readWord(addr uint64) (uint64, error) {
+	var b [8]byte
+	if _, err := m.readInto(addr, b[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(b[:]), nil
+}
+
+// readU32 reads one little-endian 32-bit value (socklen_t, int).
+func (m memReader) readU32(addr uint64) (uint32, error) {
+	var b [4]byte
+	if _, err := m.readInto(addr, b[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint32(b[:]), nil
+}

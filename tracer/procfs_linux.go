@@ -1,0 +1,155 @@
+package tracer
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/trace"
+)
+
+// readFDLink returns what /proc says fd of tid refers to, or "".
+func readFDLink(tid int, fd int32) string {
+	name, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%d", tid, fd))
+	if err != nil {
+		return ""
+	}
+	return name
+}
+
+// readFDTable reads a process's open fds from /proc.
+func readFDTable(pid int) *fdTable {
+	t := newFDTable()
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return t
+	}
+	for _, e := range ents {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if name, err := os.Readlink(dir + "/" + e.Name()); err == nil {
+			t.m[int32(fd)] = name
+		}
+	}
+	return t
+}
+
+// tgid returns the thread group of tid from /proc, or 0. The kernel's
+// word settles thread-or-process when the creating call's flags could not
+// be read.
+func tgid(tid int) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", tid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Tgid:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return n
+		}
+	}
+	return 0
+}
+
+// auxvNames names the auxiliary vector entries worth showing.
+var auxvNames = map[uint64]string{
+	3: "AT_PHDR", 4: "AT_PHENT", 5: "AT_PHNUM", 6: "AT_PAGESZ", 7: "AT_BASE", 8: "AT_FLAGS",
+	9: "AT_ENTRY", 11: "AT_UID", 12: "AT_EUID", 13: "AT_GID", 14: "AT_EGID", 15: "AT_PLATFORM",
+	16: "AT_HWCAP", 17: "AT_CLKTCK", 23: "AT_SECURE", 24: "AT_BASE_PLATFORM", 25: "AT_RANDOM",
+	26: "AT_HWCAP2", 31: "AT_EXECFN", 33: "AT_SYSINFO_EHDR", 51: "AT_MINSIGSTKSZ",
+}
+
+// rlimitNames are the resources of getrlimit(2), in number order.
+var rlimitNames = []string{
+	"RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_CORE", "RLIMIT_RSS",
+	"RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_MEMLOCK", "RLIMIT_AS", "RLIMIT_LOCKS",
+	"RLIMIT_SIGPENDING", "RLIMIT_MSGQUEUE", "RLIMIT_NICE", "RLIMIT_RTPRIO", "RLIMIT_RTTIME",
+}
+
+// startEvents reads the state the command inherited and no system call
+// shows. Called at the first exec stop, so /proc describes the target.
+func (s *session) startEvents(pid int) []trace.StartEvent {
+	var ev []trace.StartEvent
+	add := func(k trace.StartKind, name, value string) {
+		ev = append(ev, trace.StartEvent{Kind: k, Name: name, Value: value})
+	}
+	for i, a := range s.cfg.Argv {
+		add(trace.StartArgv, strconv.Itoa(i), a)
+	}
+	for _, kv := range s.cfg.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		add(trace.StartEnv, k, v)
+	}
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/auxv", pid)); err == nil {
+		for i := 0; i+16 <= len(b); i += 16 {
+			k, v := binary.LittleEndian.Uint64(b[i:]), binary.LittleEndian.Uint64(b[i+8:])
+			if k == 0 {
+				break
+			}
+			name, ok := auxvNames[k]
+			if !ok {
+				name = "AT_" + strconv.FormatUint(k, 10)
+			}
+			add(trace.StartAuxv, name, "0x"+strconv.FormatUint(v, 16))
+		}
+	}
+	if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid)); err == nil {
+		add(trace.StartCwd, "", cwd)
+	}
+	if f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid)); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			key, val, ok := strings.Cut(sc.Text(), ":")
+			if !ok {
+				continue
+			}
+			val = strings.Join(strings.Fields(val), " ")
+			switch key {
+			case "Umask":
+				add(trace.StartUmask, "", val)
+			case "Uid":
+				add(trace.StartCreds, "uid", val) // real, effective, saved, fs
+			case "Gid":
+				add(trace.StartCreds, "gid", val)
+			case "Groups":
+				add(trace.StartCreds, "groups", val)
+			}
+		}
+		f.Close()
+	}
+	for i, name := range rlimitNames {
+		var rl unix.Rlimit
+		if err := unix.Prlimit(pid, i, nil, &rl); err == nil {
+			add(trace.StartRlimit, name, limitString(rl.Cur)+" "+limitString(rl.Max))
+		}
+	}
+	var u unix.Utsname
+	if err := unix.Uname(&u); err == nil {
+		add(trace.StartUname, "sysname", unix.ByteSliceToString(u.Sysname[:]))
+		add(trace.StartUname, "release", unix.ByteSliceToString(u.Release[:]))
+		add(trace.StartUname, "version", unix.ByteSliceToString(u.Version[:]))
+		add(trace.StartUname, "machine", unix.ByteSliceToString(u.Machine[:]))
+		add(trace.StartHostname, "", unix.ByteSliceToString(u.Nodename[:]))
+	}
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/personality", pid)); err == nil {
+		if v, err := strconv.ParseUint(strings.TrimSpace(string(b)), 16, 64); err == nil {
+			add(trace.StartPersonality, "", "0x"+strconv.FormatUint(v, 16))
+		}
+	}
+	return ev
+}
+
+func limitString(v uint64) string {
+	if v == unix.RLIM_INFINITY {
+		return "unlimited"
+	}
+	return strconv.FormatUint(v, 10)
+}
