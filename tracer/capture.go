@@ -168,7 +168,7 @@ func (cp *capturer) length(m memory, a *systable.Arg, c *trace.Call, phase trace
 		}
 		return uint64(io.Size), io.Dir, true
 	case systable.LenFcntl:
-		n, dir := fcntlSize(c.Args[1])
+		n, dir := systable.FcntlSize(c.Args[1])
 		if n == 0 {
 			return 0, kind, false
 		}

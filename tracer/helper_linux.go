@@ -37,6 +37,7 @@ type helperConfig struct {
 	Allow   []string `json:"allow"`   // calls the filter lets through
 	ASLR    bool     `json:"aslr"`    // leave address randomisation on
 	NoPrivs bool     `json:"noprivs"` // set no_new_privs (needed without CAP_SYS_ADMIN)
+	CPU     int      `json:"cpu"`     // pin the target to this CPU; -1: leave it
 }
 
 func init() {
@@ -70,6 +71,11 @@ func MaybeRunHelper() {
 	var cfg helperConfig
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		fail(126, fmt.Errorf("helper: bad configuration: %w", err))
+	}
+	if cfg.CPU >= 0 {
+		var set unix.CPUSet
+		set.Set(cfg.CPU)
+		unix.SchedSetaffinity(0, &set)
 	}
 	if !cfg.ASLR {
 		if _, _, e := unix.RawSyscall(unix.SYS_PERSONALITY, addrNoRandomize, 0, 0); e != 0 {

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/envbisect/envbisect/internal/testutil"
+	"github.com/envbisect/envbisect/tracefile"
+)
+
+// cli runs the envbisect binary and returns its exit code, stdout and stderr.
+func cli(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(testutil.Envbisect(t), args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), out.String(), errb.String()
+	}
+	if err != nil {
+		t.Fatalf("envbisect %v: %v", args, err)
+	}
+	return 0, out.String(), errb.String()
+}
+
+func TestRecordBadInput(t *testing.T) {
+	testutil.Require(t, testutil.Ptrace)
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	cases := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantErr  string
+	}{
+		{"missing command", []string{"record", "-o", filepath.Join(dir, "a.envb"), "--", "no-such-command-xyz"}, 127, "no-such-command-xyz: command not found"},
+		{"no command", []string{"record", "-o", filepath.Join(dir, "b.envb")}, 127, "no command to record"},
+		{"unwritable output", []string{"record", "-o", filepath.Join(dir, "no", "such", "dir", "t.envb"), "--", "sh", "-c", "touch " + marker}, 1, "no/such/dir/t.envb"},
+		{"bad flag", []string{"record", "--frobnicate", "--", "true"}, 2, "unknown flag"},
+		{"bad size", []string{"record", "--max-capture", "lots", "--", "true"}, 2, "--max-capture"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := cli(t, tc.args...)
+			if code != tc.wantCode || !strings.Contains(stderr, tc.wantErr) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr, tc.wantCode, tc.wantErr)
+			}
+		})
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the command ran although the trace could not be created")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a.envb")); err == nil {
+		t.Error("a trace was left behind for a command that never started")
+	}
+}
+
+func TestRecordNoPtracePermission(t *testing.T) {
+	testutil.Require(t, testutil.Ptrace)
+	wrapper := testutil.BuildC(t, "noptrace.c", false)
+	cmd := exec.Command(wrapper, testutil.Envbisect(t), "record", "-o", filepath.Join(t.TempDir(), "t.envb"), "--", "true")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("exit: %v; want status 1", err)
+	}
+	if msg := errb.String(); !strings.Contains(msg, "ptrace not permitted") || !strings.Contains(msg, "CAP_SYS_PTRACE") {
+		t.Errorf("stderr %q does not say how to get ptrace permission", msg)
+	}
+}
+
+func TestRecordExitStatus(t *testing.T) {
+	testutil.Require(t, testutil.Ptrace)
+	out := filepath.Join(t.TempDir(), "t.envb")
+	code, _, stderr := cli(t, "record", "-o", out, "--", "sh", "-c", "exit 7")
+	if code != 7 || !strings.Contains(stderr, "exited with status 7") {
+		t.Errorf("exit %d, stderr %q; want 7 and a warning", code, stderr)
+	}
+	code, _, _ = cli(t, "record", "-q", "-o", out, "--", "sh", "-c", "kill -TERM $$")
+	if code != 128+15 {
+		t.Errorf("killed by SIGTERM: exit %d, want 143", code)
+	}
+	fi, err := os.Stat(out)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("trace mode %v, %v; want 0600", fi.Mode(), err)
+	}
+}
+
+// TestRecordSIGKILL kills the recorder mid-run: the trace reads back up to
+// its last frame, and no traced process survives.
+func TestRecordSIGKILL(t *testing.T) {
+	testutil.Require(t, testutil.Ptrace)
+	out := filepath.Join(t.TempDir(), "t.envb")
+	tag := "envbisect-sigkill-test-" + filepath.Base(t.TempDir())
+	cmd := exec.Command(testutil.Envbisect(t), "record", "-o", out, "--", "sh", "-c",
+		"while :; do cat /etc/hostname >/dev/null; done # "+tag)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until a few frames are on disk.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if fi, err := os.Stat(out); err == nil && fi.Size() > 20000 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatal("the trace did not grow")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	// PTRACE_O_EXITKILL: the kernel kills the tracees with the tracer.
+	deadline = time.Now().Add(5 * time.Second)
+	for {
+		left, _ := exec.Command("pgrep", "-f", tag).Output()
+		if len(bytes.TrimSpace(left)) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			exec.Command("pkill", "-9", "-f", tag).Run()
+			t.Fatalf("traced processes survived the recorder: %s", left)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	tr, err := tracefile.ReadFile(out)
+	if !errors.Is(err, tracefile.ErrTruncated) || tr == nil {
+		t.Fatalf("read killed trace: %v; want ErrTruncated with the readable part", err)
+	}
+	if len(tr.Events) < 100 || tr.End != nil {
+		t.Errorf("%d events readable, end %v; want many and no end frame", len(tr.Events), tr.End)
+	}
+	code, stdout, stderr := cli(t, "show", out)
+	if code != 0 || !strings.Contains(stdout, "/etc/hostname") || !strings.Contains(stderr, "warning") {
+		t.Errorf("show of a cut trace: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestRecordInterrupt: SIGINT to envbisect reaches the command, which
+// handles it; the trace is complete and envbisect exits with its status.
+func TestRecordInterrupt(t *testing.T) {
+	testutil.Require(t, testutil.Ptrace)
+	out := filepath.Join(t.TempDir(), "t.envb")
+	cmd := exec.Command(testutil.Envbisect(t), "record", "-o", out, "--", "sh", "-c",
+		`trap 'echo caught; exit 5' INT; echo ready; while :; do sleep 0.05; done`)
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 6)
+	if _, err := stdout.Read(buf); err != nil || string(buf) != "ready\n" {
+		t.Fatalf("command did not start: %q %v", buf, err)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	rest := new(bytes.Buffer)
+	rest.ReadFrom(stdout)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 5 || !strings.Contains(rest.String(), "caught") {
+		t.Fatalf("exit %v, output %q; want the command's trap to run and exit 5", err, rest)
+	}
+	tr, err := tracefile.ReadFile(out)
+	if err != nil || tr.End == nil || tr.End.ExitCode != 5 || !tr.End.Interrupted {
+		t.Fatalf("trace after interrupt: %v, end %+v", err, tr.End)
+	}
+}
+
+// TestRecordShow records fig79 and reads it back with show and show --json.
+func TestRecordShow(t *testing.T) {
+	testutil.Require(t, testutil.Ptrace)
+	bin := testutil.BuildC(t, "fig79.c", false)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "app.conf")
+	os.WriteFile(cfg, []byte("key=value\n"), 0o644)
+	out := filepath.Join(dir, "t.envb")
+	if code, _, stderr := cli(t, "record", "-o", out, "--", bin, cfg); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, stderr)
+	}
+	code, text, stderr := cli(t, "show", out)
+	if code != 0 {
+		t.Fatalf("show: exit %d: %s", code, stderr)
+	}
+	wantLines := []string{
+		`openat(AT_FDCWD, "` + cfg + `", O_RDONLY) = 3`,
+		`read(3, "key=value\n", 128) = 10`,
+		`exit_group(0) = ?`,
+	}
+	for _, w := range wantLines {
+		if !strings.Contains(text, w) {
+			t.Errorf("show output lacks %q:\n%s", w, text)
+		}
+	}
+	code, js, _ := cli(t, "show", "--json", "-e", "trace=read,openat", out)
+	if code != 0 {
+		t.Fatalf("show --json: exit %d", code)
+	}
+	var sawRead bool
+	for _, line := range strings.Split(strings.TrimSpace(js), "\n") {
+		var obj struct {
+			Seq     uint64 `json:"seq"`
+			Proc    uint32 `json:"proc"`
+			Syscall string `json:"syscall"`
+			Ret     *int64 `json:"ret"`
+			Errno   string `json:"errno"`
+			Path    string `json:"path"`
+		}
+		if err := json.Unmarshal([]byte(line), &obj); err != nil {
+			t.Fatalf("bad JSON line %q: %v", line, err)
+		}
+		if obj.Syscall != "read" && obj.Syscall != "openat" {
+			t.Errorf("-e trace=read,openat printed %s", obj.Syscall)
+		}
+		if obj.Syscall == "read" && obj.Path == cfg {
+			sawRead = obj.Ret != nil && *obj.Ret == 10 && obj.Proc == 1 && obj.Seq > 0 && obj.Errno == ""
+		}
+	}
+	if !sawRead {
+		t.Errorf("no JSON read of %s returning 10:\n%s", cfg, js)
+	}
+}
