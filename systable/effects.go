@@ -18,6 +18,9 @@ func (s *Syscall) EffectsFor(args [6]uint64) Effect {
 	e := s.Effects
 	for _, c := range s.Cond {
 		v := args[c.Arg]
+		if int(c.Arg) < len(s.Args) && s.Args[c.Arg].Int32 {
+			v = uint64(uint32(v))
+		}
 		if c.Mask != 0 {
 			if v&c.Mask != 0 {
 				e |= c.Effect

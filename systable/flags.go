@@ -42,7 +42,9 @@ func (f *FlagSet) Format(v uint64) string {
 			}
 		}
 		if named || f.Mask != 0 {
-			if !named {
+			// An unnamed zero field says nothing when other bits follow
+			// (a thread clone's CSIGNAL is 0).
+			if !named && (field != 0 || v&^f.Mask == 0) {
 				parts = append(parts, "0x"+strconv.FormatUint(field, 16))
 			}
 			if f.Mask != 0 {

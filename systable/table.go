@@ -118,6 +118,6 @@ func (t *Table) NoStop() []string {
 
 // Ioctl returns what the table knows of ioctl request req.
 func (t *Table) Ioctl(req uint64) (Ioctl, bool) {
-	io, ok := t.ioctls[req]
+	io, ok := t.ioctls[uint64(uint32(req))] // the request is an unsigned int
 	return io, ok
 }

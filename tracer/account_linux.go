@@ -58,6 +58,12 @@ func (s *session) account(t *task, row *systable.Syscall, c *trace.Call) {
 			delete(p.fds.m, fd)
 		}
 	}
+	if eff&systable.ClosesFDRange != 0 {
+		// close_range(first, last, flags): CLOSE_RANGE_CLOEXEC only marks
+		// them; either way /proc has the truth after the call. Update in
+		// place: processes sharing the table (CLONE_FILES) see it too.
+		*p.fds = *readFDTable(p.pid)
+	}
 	if eff&systable.ChangesCwd != 0 {
 		if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", t.tid)); err == nil {
 			p.fs.cwd = cwd

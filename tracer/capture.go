@@ -111,7 +111,11 @@ func (cp *capturer) exit(m memory, row *systable.Syscall, c *trace.Call) {
 // requestSized reports whether an argument's size and direction are
 // decided by a request code (ioctl, fcntl) rather than by its kind.
 func requestSized(a *systable.Arg) bool {
-	return a.Len.From == systable.LenIoctl || a.Len.From == systable.LenFcntl
+	switch a.Len.From {
+	case systable.LenIoctl, systable.LenFcntl, systable.LenPrctl:
+		return true
+	}
+	return false
 }
 
 // length works out how many bytes a buffer argument covers in phase dir,
@@ -169,6 +173,12 @@ func (cp *capturer) length(m memory, a *systable.Arg, c *trace.Call, phase trace
 		return uint64(io.Size), io.Dir, true
 	case systable.LenFcntl:
 		n, dir := systable.FcntlSize(c.Args[1])
+		if n == 0 {
+			return 0, kind, false
+		}
+		return uint64(n), dir, true
+	case systable.LenPrctl:
+		n, dir := systable.PrctlSize(c.Args[0])
 		if n == 0 {
 			return 0, kind, false
 		}
