@@ -28,6 +28,7 @@ type Options struct {
 	NoSeccomp  bool     // stop at every call (PTRACE_SYSCALL) even where seccomp works
 	Exclude    []string // globs of paths whose contents stay out of the trace
 	MaxCapture uint64   // bytes kept per buffer; 0 = all
+	CPU        int      // pin the tracer and the command to this CPU; -1: don't (see tracer.DefaultCPU)
 
 	Stdin, Stdout, Stderr *os.File
 	Interrupt             <-chan os.Signal
@@ -101,7 +102,7 @@ func Run(opts Options) (*Summary, error) {
 	res, runErr := tracer.Run(tracer.Config{
 		Path: path, Argv: opts.Argv, Env: env, Dir: opts.Dir,
 		Table: table, NoSeccomp: opts.NoSeccomp, ASLR: opts.ASLR,
-		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude,
+		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, CPU: opts.CPU,
 		Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
 		Observer: b, Interrupt: opts.Interrupt, Warn: opts.Warn,
 	})

@@ -130,7 +130,7 @@ func TestCapture(t *testing.T) {
 		{
 			name: "getsockname: length from the value-result pointer, capped by capacity", call: "getsockname",
 			args: [6]uint64{3, 0x3000, 0x4000}, ret: 0,
-			mem:  fakeMemory{0x3000: bytes.Repeat([]byte{7}, 16), 0x4000: le32(16)},
+			mem: fakeMemory{0x3000: bytes.Repeat([]byte{7}, 16), 0x4000: le32(16)},
 			want: []trace.Mem{
 				{Arg: 2, Dir: trace.In, Len: 4, Data: le32(16)},
 				{Arg: 1, Dir: trace.Out, Len: 16, Data: bytes.Repeat([]byte{7}, 16)},

@@ -22,6 +22,10 @@ type Config struct {
 	MaxCapture uint64   // bytes kept per buffer; 0 = all
 	Exclude    []string // globs of paths whose contents stay out of the trace
 
+	// CPU pins the tracer thread and the command (and so everything it
+	// starts) to one CPU; -1 leaves both free. See DefaultCPU.
+	CPU int
+
 	Stdin, Stdout, Stderr *os.File // nil: envbisect's own
 
 	// Observer receives the start events and every event, in order, on the

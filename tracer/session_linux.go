@@ -61,8 +61,6 @@ type session struct {
 	seq, stops     uint64
 	result         Result
 
-	spin int // WNOHANG polls before a blocking wait
-
 	killAll   atomic.Bool
 	killed    bool
 	interrupt atomic.Bool
@@ -130,9 +128,8 @@ func (s *session) run() (*Result, error) {
 	}
 	defer errR.Close()
 	s.start = time.Now()
-	s.spin, _ = strconv.Atoi(os.Getenv("ENVBISECT_SPIN"))
-	if os.Getenv("ENVBISECT_PIN") != "" {
-		pinTracer()
+	if s.cfg.CPU >= 0 {
+		pinTracer(s.cfg.CPU)
 	}
 	if err := seize(pid); err != nil {
 		cfgW.Close() // the helper reads EOF and exits
@@ -225,10 +222,7 @@ func (s *session) startHelper() (pid int, cfgW, errR *os.File, err error) {
 }
 
 func (s *session) sendHelperConfig(w *os.File, allow []string) error {
-	hc := helperConfig{Path: s.cfg.Path, Argv: s.cfg.Argv, Env: s.cfg.Env, ASLR: s.cfg.ASLR, NoPrivs: os.Geteuid() != 0, CPU: -1}
-	if os.Getenv("ENVBISECT_PIN") != "" {
-		hc.CPU = 0
-	}
+	hc := helperConfig{Path: s.cfg.Path, Argv: s.cfg.Argv, Env: s.cfg.Env, ASLR: s.cfg.ASLR, NoPrivs: os.Geteuid() != 0, CPU: s.cfg.CPU}
 	if s.seccomp {
 		hc.Seccomp, hc.Allow = true, allow
 	}
@@ -308,7 +302,7 @@ func (s *session) killEverything() {
 func (s *session) loop() error {
 	for len(s.tasks) > 0 {
 		var ws unix.WaitStatus
-		tid, err := s.wait(&ws)
+		tid, err := unix.Wait4(-1, &ws, unix.WALL, nil)
 		if err == unix.EINTR {
 			continue
 		}
@@ -344,19 +338,6 @@ func (s *session) loop() error {
 		}
 	}
 	return nil
-}
-
-// wait returns the next stop, spinning briefly with WNOHANG first when
-// spin is set: waking a sleeping tracer on another CPU costs more than
-// the stop itself on these machines.
-func (s *session) wait(ws *unix.WaitStatus) (int, error) {
-	for i := 0; i < s.spin; i++ {
-		tid, err := unix.Wait4(-1, ws, unix.WALL|unix.WNOHANG, nil)
-		if tid != 0 || err != nil {
-			return tid, err
-		}
-	}
-	return unix.Wait4(-1, ws, unix.WALL, nil)
 }
 
 // stopped dispatches one ptrace stop.

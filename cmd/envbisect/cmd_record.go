@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
+	"strconv"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -19,6 +21,7 @@ type recordOptions struct {
 	noSeccomp  bool
 	exclude    []string
 	maxCapture string
+	cpu        string
 	quiet      bool
 }
 
@@ -62,6 +65,7 @@ Exit status:
 	f.BoolVar(&opts.noSeccomp, "no-seccomp", false, "stop at every system call instead of using a seccomp filter (slower)")
 	f.StringArrayVar(&opts.exclude, "exclude-content", nil, "keep the data of paths matching `GLOB` out of the trace (repeatable; DIR/** matches below DIR)")
 	f.StringVar(&opts.maxCapture, "max-capture", "0", "store at most `SIZE` bytes of each buffer (e.g. 64K, 1M; 0: all)")
+	f.StringVar(&opts.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto (the last CPU), or any (no pinning; for commands that compute in parallel)")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
 	return cmd
 }
@@ -70,6 +74,10 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	maxCapture, err := parseSize(opts.maxCapture)
 	if err != nil {
 		return usageError("--max-capture: %v", err)
+	}
+	cpu, err := parseCPU(opts.cpu)
+	if err != nil {
+		return err
 	}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
@@ -81,6 +89,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		NoSeccomp:  opts.noSeccomp,
 		Exclude:    opts.exclude,
 		MaxCapture: maxCapture,
+		CPU:        cpu,
 		Interrupt:  sigs,
 		Warn:       func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
 	})
@@ -103,4 +112,19 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		}
 	}
 	return withCode(sum.ExitCode, nil)
+}
+
+// parseCPU reads --cpu: a CPU number, "auto" or "any".
+func parseCPU(s string) (int, error) {
+	switch s {
+	case "auto", "":
+		return tracer.DefaultCPU(), nil
+	case "any", "none":
+		return -1, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 || n >= runtime.NumCPU() {
+		return 0, usageError("--cpu %q: give a CPU number below %d, auto or any", s, runtime.NumCPU())
+	}
+	return n, nil
 }

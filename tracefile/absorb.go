@@ -1,0 +1,100 @@
+package tracefile
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"io"
+
+	"github.com/envbisect/envbisect/trace"
+)
+
+// step reads one frame after the header and takes it in: events become
+// pending, start events, blobs and the end are kept.
+func (r *Reader) step() error {
+	t, p, off, err := r.readFrame()
+	if err == io.EOF {
+		return r.truncated(off, 0)
+	}
+	if err != nil {
+		return err
+	}
+	switch t {
+	case frameHeader:
+		return corruptFrame(off, nil, "a second header frame")
+	case frameStart:
+		switch {
+		case r.startSeen:
+			return corruptFrame(off, nil, "a second start frame")
+		case r.eventsSeen:
+			return corruptFrame(off, nil, "a start frame after events")
+		}
+		var start []trace.StartEvent
+		if err := r.dm.Unmarshal(p, &start); err != nil {
+			return corruptFrame(off, err, "start events")
+		}
+		r.start, r.startSeen = start, true
+	case frameBlob:
+		if len(p) < hashSize {
+			return corruptFrame(off, nil, "blob payload of %d bytes is shorter than its %d-byte address", len(p), hashSize)
+		}
+		h := trace.Hash(p[:hashSize])
+		data := p[hashSize:]
+		if sha256.Sum256(data) != h {
+			return corruptFrame(off, nil, "blob content does not match its address %x", h[:])
+		}
+		if _, ok := r.blobs[h]; !ok {
+			r.blobs[h] = bytes.Clone(data)
+		}
+	case frameEvents:
+		var evs []trace.Event
+		if err := r.dm.Unmarshal(p, &evs); err != nil {
+			return corruptFrame(off, err, "events")
+		}
+		for i := range evs {
+			if err := r.fill(&evs[i]); err != nil {
+				return corruptFrame(off, nil, "%s", err)
+			}
+		}
+		r.pending, r.next, r.eventsSeen = evs, 0, true
+	case frameEnd:
+		var end trace.End
+		if err := r.dm.Unmarshal(p, &end); err != nil {
+			return corruptFrame(off, err, "end")
+		}
+		if _, err := r.r.ReadByte(); err != io.EOF {
+			if err != nil {
+				return err
+			}
+			return corruptFrame(r.off, nil, "data after the end frame")
+		}
+		r.end = &end
+	}
+	return nil
+}
+
+// fill puts the bytes of out-of-line buffers back into ev and checks it.
+func (r *Reader) fill(ev *trace.Event) error {
+	if c := ev.Call; c != nil {
+		for i := range c.Mem {
+			m := &c.Mem[i]
+			if m.Blob == nil {
+				continue
+			}
+			if len(m.Data) > 0 {
+				return fmt.Errorf("event at seq %d, buffer %d has both inline data and a blob", c.Seq, i)
+			}
+			data, ok := r.blobs[*m.Blob]
+			if !ok {
+				return fmt.Errorf("event at seq %d references blob %x that the trace does not contain", c.Seq, m.Blob[:])
+			}
+			m.Data = data
+		}
+	}
+	seq, err := checkEvent(ev, r.lastSeq)
+	if err != nil {
+		return err
+	}
+	r.lastSeq = seq
+	return nil
+}
