@@ -3,10 +3,12 @@ package record
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -154,31 +156,51 @@ func TestNoCallLost(t *testing.T) {
 	}
 	for name, argv := range cmds {
 		t.Run(name, func(t *testing.T) {
-			_, tr := recordIn(t, Options{}, argv...)
-			got := map[string]int{}
-			for _, c := range calls(t, tr, "") {
-				// strace -c counts only calls that return.
-				if !c.NoReturn {
-					got[table(t).ByNr(int(c.Nr)).Name]++
+			// The programs themselves vary a little from run to run under
+			// load (python's import caches look at mtimes): a pair of runs
+			// that agrees exactly shows nothing is lost; three pairs that
+			// all disagree fail the test.
+			var diffs []string
+			for attempt := 0; attempt < 3; attempt++ {
+				if diffs = compareWithStrace(t, argv); len(diffs) == 0 {
+					return
 				}
+				t.Logf("attempt %d differs: %v", attempt+1, diffs)
 			}
-			want := straceCounts(t, argv)
-			for _, f := range tr.Header.Filtered {
-				delete(want, f)
-			}
-			// wait4 may be retried after an interrupting SIGCHLD, in either run.
-			for sc, n := range want {
-				if got[sc] != n && sc != "wait4" {
-					t.Errorf("%s: recorded %d, strace counted %d", sc, got[sc], n)
-				}
-			}
-			for sc, n := range got {
-				if _, ok := want[sc]; !ok {
-					t.Errorf("%s: recorded %d, strace counted none", sc, n)
-				}
-			}
+			t.Errorf("recorded calls never matched strace -f -c: %v", diffs)
 		})
 	}
+}
+
+// compareWithStrace records argv and counts it with strace, and returns
+// the syscalls whose counts differ.
+func compareWithStrace(t *testing.T, argv []string) []string {
+	_, tr := recordIn(t, Options{}, argv...)
+	got := map[string]int{}
+	for _, c := range calls(t, tr, "") {
+		// strace -c counts only calls that return.
+		if !c.NoReturn {
+			got[table(t).ByNr(int(c.Nr)).Name]++
+		}
+	}
+	want := straceCounts(t, argv)
+	for _, f := range tr.Header.Filtered {
+		delete(want, f)
+	}
+	var diffs []string
+	for sc, n := range want {
+		// wait4 may be retried after an interrupting SIGCHLD, in either run.
+		if got[sc] != n && sc != "wait4" {
+			diffs = append(diffs, fmt.Sprintf("%s: recorded %d, strace counted %d", sc, got[sc], n))
+		}
+	}
+	for sc, n := range got {
+		if _, ok := want[sc]; !ok {
+			diffs = append(diffs, fmt.Sprintf("%s: recorded %d, strace counted none", sc, n))
+		}
+	}
+	sort.Strings(diffs)
+	return diffs
 }
 
 // straceCounts runs argv under strace -f -c and returns calls per syscall.

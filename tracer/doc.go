@@ -45,6 +45,16 @@
 // Tracees are seized with PTRACE_O_EXITKILL: if envbisect dies, every
 // traced process is killed by the kernel; none is ever left behind.
 //
+// # CPU placement
+//
+// By default the tracer thread and the command share one CPU (Config.CPU,
+// set with the helper's sched_setaffinity before the exec, so everything
+// the command starts inherits it), and envbisect's other threads, which
+// encode and compress the trace, use the remaining CPUs. A stop then costs
+// a context switch instead of a cross-CPU wake-up, several times cheaper
+// on the 2-vCPU VMs this was measured on (docs/performance.md). Commands
+// that compute in parallel can turn it off.
+//
 // # Identities
 //
 // Processes and threads get logical numbers in the order the tracer learns

@@ -140,15 +140,37 @@ func (s *session) run() (*Result, error) {
 		}
 		return nil, fmt.Errorf("ptrace seize of the helper (pid %d): %w", pid, err)
 	}
+	if !s.seccomp {
+		// Without the filter nothing would stop the helper before its
+		// exec, and its execve entry would go unseen: stop it now, and
+		// the first stop resumes it with PTRACE_SYSCALL.
+		if err := ptrace(unix.PTRACE_INTERRUPT, pid, 0, 0); err != nil {
+			cfgW.Close()
+			unix.Kill(pid, unix.SIGKILL)
+			var ws unix.WaitStatus
+			unix.Wait4(pid, &ws, unix.WALL, nil)
+			return nil, fmt.Errorf("ptrace interrupt of the helper: %w", err)
+		}
+	}
 	if err := s.sendHelperConfig(cfgW, allow); err != nil {
 		unix.Kill(pid, unix.SIGKILL)
 		var ws unix.WaitStatus
 		unix.Wait4(pid, &ws, unix.WALL, nil)
 		return nil, err
 	}
+	// Every ptrace stop sends the tracer a SIGCHLD, and handling it in the
+	// Go runtime costs about as much as the rest of the stop. Ignored, it
+	// is not even queued. SIG_IGN would also auto-reap exiting children,
+	// but not traced ones, and every task we wait for is traced. This is
+	// set only now, after the fork of the helper, so that the command does
+	// not inherit it; while it is set, nothing else in envbisect may start
+	// and wait for a child.
+	if restore, err := ignoreSIGCHLD(); err == nil {
+		defer restore()
+	}
 	s.procs, s.threads = 1, 1
 	s.root = &proc{pid: pid, id: 1, live: 1, fds: newFDTable(), fs: &fsState{}}
-	s.tasks[pid] = &task{tid: pid, proc: s.root, id: 1}
+	s.tasks[pid] = &task{tid: pid, proc: s.root, id: 1, fresh: !s.seccomp}
 	s.emit(&trace.ProcEvent{Kind: trace.Spawn, Proc: 1, Thread: 1, PID: int32(pid), TID: int32(pid), Index: 1})
 
 	stopSignals := s.forwardSignals(pid)

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"time"
+)
+
+// cell is what one variant measured on one workload.
+type cell struct {
+	walls  []time.Duration
+	maxRSS []int64 // KiB, from wait4
+	hwm    []int64 // KiB, the recorder's own VmHWM (envbisect only)
+	calls  int64   // system calls counted by minitrace -c (0: unknown)
+	skip   string  // could not run here
+	fail   string  // a run failed: why
+
+	// envbisect only: the first successful run's trace
+	traceBytes int64
+	traceCalls int64  // 0: unknown
+	traceNote  string // why traceCalls is unknown
+}
+
+// measurement is the whole run's results, for the report.
+type measurement struct {
+	opts      options
+	workloads []workload
+	variants  []variant
+	cells     map[string]map[string]*cell // workload, variant
+	started   time.Time
+	elapsed   time.Duration
+}
+
+func run(ctx context.Context, o options, out, progress io.Writer) error {
+	e, err := setup(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(e.tmp)
+	m := &measurement{opts: o, started: time.Now(), cells: map[string]map[string]*cell{}}
+	m.workloads = e.workloads(ctx, o, progress)
+	m.variants = e.variants(o)
+	for _, w := range m.workloads {
+		m.cells[w.name] = map[string]*cell{}
+		for _, v := range m.variants {
+			c := &cell{skip: v.skip}
+			if w.skip != "" {
+				c.skip = w.skip
+			}
+			m.cells[w.name][v.name] = c
+		}
+		if w.skip != "" {
+			continue
+		}
+		if err := e.measure(ctx, o, m, w, progress); err != nil {
+			return err
+		}
+	}
+	m.elapsed = time.Since(m.started)
+	return m.report(out)
+}
+
+var minitraceCount = regexp.MustCompile(`minitrace: (\d+) calls`)
+
+// measure runs one workload: warm-up, then o.reps rounds in which every
+// variant runs once, the order rotating from round to round.
+func (e *env) measure(ctx context.Context, o options, m *measurement, w workload, progress io.Writer) error {
+	cells := m.cells[w.name]
+	for i := 0; i < o.warmup; i++ {
+		r := e.run.run(ctx, o.pinned(w.argv), false)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if r.err != nil || r.status != 0 {
+			for _, c := range cells {
+				if c.skip == "" {
+					c.skip = fmt.Sprintf("the native run fails: %s", describe(r))
+				}
+			}
+			fmt.Fprintf(progress, "bench: %s: native run fails (%s); skipping the workload\n", w.name, describe(r))
+			return nil
+		}
+	}
+	n := len(m.variants)
+	for rep := 0; rep < o.reps; rep++ {
+		for k := 0; k < n; k++ {
+			v := m.variants[(rep+k)%n]
+			c := cells[v.name]
+			if c.skip != "" || c.fail != "" {
+				continue
+			}
+			trace := filepath.Join(e.tmp, fmt.Sprintf("%s-%d.envb", w.name, rep))
+			r := e.run.run(ctx, o.pinned(v.wrap(w.argv, trace)), v.name == "envbisect")
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if r.err != nil || r.status != 0 {
+				c.fail = describe(r)
+				fmt.Fprintf(progress, "bench: %s %s %d/%d: FAILED: %s\n", w.name, v.name, rep+1, o.reps, c.fail)
+				os.Remove(trace)
+				continue
+			}
+			fmt.Fprintf(progress, "bench: %s %s %d/%d: %s\n", w.name, v.name, rep+1, o.reps, seconds(r.wall))
+			c.walls = append(c.walls, r.wall)
+			c.maxRSS = append(c.maxRSS, r.maxRSS)
+			if r.hwm > 0 {
+				c.hwm = append(c.hwm, r.hwm)
+			}
+			if v.name == "minitrace" {
+				if sm := minitraceCount.FindStringSubmatch(r.stderr); sm != nil {
+					c.calls, _ = strconv.ParseInt(sm[1], 10, 64)
+				}
+			}
+			if v.name == "envbisect" {
+				if c.traceBytes == 0 {
+					e.countTrace(ctx, o, c, trace)
+				}
+				os.Remove(trace)
+			}
+		}
+	}
+	return nil
+}
+
+// countTrace fills in the trace's size and call count.
+func (e *env) countTrace(ctx context.Context, o options, c *cell, trace string) {
+	st, err := os.Stat(trace)
+	if err != nil {
+		c.traceNote = "no trace file written"
+		return
+	}
+	c.traceBytes = st.Size()
+	n, err := countCalls(ctx, e.envbisect, trace, o.timeout)
+	if err != nil {
+		c.traceNote = err.Error()
+		return
+	}
+	c.traceCalls = n
+}
+
+// describe says why a run failed.
+func describe(r result) string {
+	if r.err != nil {
+		return r.err.Error()
+	}
+	s := fmt.Sprintf("exit status %d", r.status)
+	if l := lastLine(r.stderr); l != "" {
+		s += ": " + l
+	}
+	return s
+}

@@ -1,0 +1,139 @@
+// Command bench measures what recording costs: it runs a few workloads
+// natively, under `envbisect record`, under strace (plain and with
+// --seccomp-bpf) and under minitrace (minitrace/minitrace.c: the smallest two-stop
+// ptrace tracer), and prints a Markdown table of median wall times and
+// their ratios to native, ready to paste into docs/performance.md.
+//
+// Variants are interleaved (every repetition runs each variant once, in a
+// rotating order) so that a slow phase of the machine hits them all alike,
+// and everything runs under the same CPU placement: unpinned by default,
+// all of it under `taskset -c 0` with --pin (tracer and tracee then share
+// one CPU, which on a VM makes a ptrace stop several times cheaper; see
+// docs/performance.md).
+//
+// Each command is started through measure/measure.c, a tiny C helper that
+// forks, execs and reaps it with wait4 and reports the wall time and
+// ru_maxrss: a child spawned by the Go harness itself would count the
+// harness's memory in its ru_maxrss (Go spawns with CLONE_VM|CLONE_VFORK).
+// For envbisect the recorder's own VmHWM is also sampled from /proc.
+//
+// A variant that cannot run here (strace not installed, bin/envbisect not
+// built, a run that fails or times out) is reported as n/a or failed, with
+// the reason under the table; the other variants still run.
+//
+//	go run ./tools/bench                       # everything, 5 repetitions
+//	go run ./tools/bench -n 3 -workloads shell,python -variants native,strace,minitrace
+//	go run ./tools/bench --pin --cloop-native 250ms
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// options are the command-line flags.
+type options struct {
+	reps          int
+	warmup        int
+	workloads     []string
+	variants      []string
+	pin           bool
+	cloopNative   time.Duration
+	cloopIters    int
+	shellIters    int
+	pythonIters   int
+	envbisect     string
+	root          string
+	timeout       time.Duration
+	seccompFilter string
+	quiet         bool
+}
+
+func main() {
+	var o options
+	var workloads, variants string
+	fs := flag.NewFlagSet("bench", flag.ExitOnError)
+	fs.IntVar(&o.reps, "n", 5, "repetitions of each variant (the median is reported)")
+	fs.IntVar(&o.warmup, "warmup", 1, "unmeasured native runs of each workload first (page cache)")
+	fs.StringVar(&workloads, "workloads", strings.Join(workloadNames, ","), "comma-separated workloads to run: "+strings.Join(workloadNames, ", "))
+	fs.StringVar(&variants, "variants", strings.Join(variantNames, ","), "comma-separated variants to run (native always runs): "+strings.Join(variantNames, ", "))
+	fs.BoolVar(&o.pin, "pin", false, "run every variant under \"taskset -c 0\" (tracer and tracee on one CPU)")
+	fs.DurationVar(&o.cloopNative, "cloop-native", time.Second, "calibrate cloop's iteration count to about this native run time")
+	fs.IntVar(&o.cloopIters, "cloop-iters", 0, "cloop iterations (0: calibrate to -cloop-native)")
+	fs.IntVar(&o.shellIters, "shell-iters", 500, "iterations of /bin/true in the shell workload")
+	fs.IntVar(&o.pythonIters, "python-iters", 20, "python3 starts in the python workload")
+	fs.StringVar(&o.envbisect, "envbisect", "", "the envbisect binary (default: bin/envbisect under -root)")
+	fs.StringVar(&o.root, "root", "", "the repository root (default: found from the working directory)")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "limit for one run; a run over it is killed and reported as failed")
+	fs.StringVar(&o.seccompFilter, "seccomp-filter", "", "add \"-e trace=`EXPR`\" to the strace --seccomp-bpf variant (without it that variant stops on every call)")
+	fs.BoolVar(&o.quiet, "q", false, "no progress lines on stderr")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: bench [flags]\n\nPrints a Markdown table of median wall times and ratios to native.\n\n")
+		fs.PrintDefaults()
+	}
+	fs.Parse(os.Args[1:])
+	if fs.NArg() > 0 {
+		fs.Usage()
+		os.Exit(2)
+	}
+	var err error
+	if o.workloads, err = pick(workloads, workloadNames); err == nil {
+		o.variants, err = pick(variants, variantNames)
+	}
+	if err == nil && o.reps < 1 {
+		err = fmt.Errorf("-n must be at least 1")
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	progress := io.Writer(os.Stderr)
+	if o.quiet {
+		progress = io.Discard
+	}
+	if err := run(ctx, o, os.Stdout, progress); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// pick parses a comma-separated selection against the known names, keeping
+// the known order.
+func pick(list string, known []string) ([]string, error) {
+	want := map[string]bool{}
+	for _, s := range strings.Split(list, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		found := false
+		for _, k := range known {
+			if k == s {
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("unknown name %q (known: %s)", s, strings.Join(known, ", "))
+		}
+		want[s] = true
+	}
+	var out []string
+	for _, k := range known {
+		if want[k] {
+			out = append(out, k)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("empty selection %q", list)
+	}
+	return out, nil
+}

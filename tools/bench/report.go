@@ -1,0 +1,262 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// report writes the Markdown tables and the notes under them.
+func (m *measurement) report(w io.Writer) error {
+	o := m.opts
+	place := "unpinned (the scheduler places tracer and tracee)"
+	if o.pin {
+		place = "pinned: every variant under `taskset -c 0`"
+	}
+	fmt.Fprintf(w, "### %s, median of %d, %s\n\n", m.started.Format("2006-01-02"), o.reps, place)
+	fmt.Fprintf(w, "Machine: %s. Harness run took %s.\n\n", machine(), m.elapsed.Round(time.Second))
+
+	var notes []string
+	note := func(s string) string {
+		for i, n := range notes {
+			if n == s {
+				return fmt.Sprintf("[%d]", i+1)
+			}
+		}
+		notes = append(notes, s)
+		return fmt.Sprintf("[%d]", len(notes))
+	}
+	// why is the cell text of a variant that has no time.
+	why := func(wl workload, v variant, c *cell) string {
+		switch {
+		case c.skip != "" && c.skip == v.skip:
+			return "n/a " + note(v.header+": "+c.skip) // the same on every workload
+		case c.skip != "":
+			return "n/a " + note(v.header+" on "+wl.name+": "+c.skip)
+		case c.fail != "":
+			return "failed " + note(v.header+" on "+wl.name+": "+c.fail)
+		}
+		return "n/a"
+	}
+
+	// Table 1: wall time and ratio to native.
+	head := []string{"workload", "calls"}
+	for _, v := range m.variants {
+		head = append(head, v.header)
+	}
+	t := newTable(head...)
+	for _, wl := range m.workloads {
+		cells := m.cells[wl.name]
+		nat := median(cells["native"].walls)
+		row := []string{wl.label, callsOf(cells)}
+		for _, v := range m.variants {
+			c := cells[v.name]
+			if len(c.walls) == 0 {
+				row = append(row, why(wl, v, c))
+				continue
+			}
+			med := median(c.walls)
+			s := seconds(med)
+			if v.name != "native" && nat > 0 {
+				s += fmt.Sprintf(" (%.2f×)", float64(med)/float64(nat))
+			}
+			row = append(row, s)
+		}
+		t.add(row...)
+	}
+	t.write(w)
+
+	// Table 2: the cost per traced call.
+	fmt.Fprintf(w, "\nTime added per system call, µs: (variant − native) / calls.\n\n")
+	head = []string{"workload"}
+	for _, v := range m.variants[1:] {
+		head = append(head, v.header)
+	}
+	t = newTable(head...)
+	for _, wl := range m.workloads {
+		cells := m.cells[wl.name]
+		nat := median(cells["native"].walls)
+		calls := callCount(cells)
+		row := []string{wl.name}
+		for _, v := range m.variants[1:] {
+			c := cells[v.name]
+			if len(c.walls) == 0 || nat == 0 || calls == 0 {
+				row = append(row, "n/a")
+				continue
+			}
+			us := float64(median(c.walls)-nat) / float64(time.Microsecond) / float64(calls)
+			row = append(row, fmt.Sprintf("%.1f", us))
+		}
+		t.add(row...)
+	}
+	t.write(w)
+
+	// Table 3: peak RSS.
+	fmt.Fprintf(w, "\nPeak RSS, MiB: ru_maxrss from wait4, which covers the process and the descendants it reaped (a tracer's tracees too).")
+	if hasVariant(m.variants, "envbisect") {
+		fmt.Fprintf(w, " For envbisect also the recorder's own VmHWM, sampled every 20 ms.")
+	}
+	fmt.Fprintf(w, "\n\n")
+	head = []string{"workload"}
+	for _, v := range m.variants {
+		head = append(head, v.header)
+	}
+	t = newTable(head...)
+	for _, wl := range m.workloads {
+		cells := m.cells[wl.name]
+		row := []string{wl.name}
+		for _, v := range m.variants {
+			c := cells[v.name]
+			if len(c.maxRSS) == 0 {
+				row = append(row, "n/a")
+				continue
+			}
+			s := mib(median(c.maxRSS))
+			if len(c.hwm) > 0 {
+				s += " (own " + mib(median(c.hwm)) + ")"
+			}
+			row = append(row, s)
+		}
+		t.add(row...)
+	}
+	t.write(w)
+
+	// Table 4: envbisect's trace.
+	if hasVariant(m.variants, "envbisect") {
+		fmt.Fprintf(w, "\nenvbisect traces (the first successful run of each workload).\n\n")
+		t = newTable("workload", "trace size", "calls recorded", "bytes per call")
+		for _, wl := range m.workloads {
+			c := m.cells[wl.name]["envbisect"]
+			if c.traceBytes == 0 {
+				t.add(wl.name, "n/a", "n/a", "n/a")
+				continue
+			}
+			calls, per := "n/a", "n/a"
+			if c.traceCalls > 0 {
+				calls = thousands(c.traceCalls)
+				per = fmt.Sprintf("%.1f", float64(c.traceBytes)/float64(c.traceCalls))
+			} else if c.traceNote != "" {
+				calls = "n/a " + note("envbisect show on "+wl.name+": "+c.traceNote)
+			}
+			t.add(wl.name, size(c.traceBytes), calls, per)
+		}
+		t.write(w)
+	}
+
+	fmt.Fprintf(w, "\n`calls`: system calls the workload made, counted by minitrace (syscall-entry stops), or by envbisect's trace where minitrace did not run.\n")
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
+		for i, n := range notes {
+			fmt.Fprintf(w, "[%d] %s  \n", i+1, strings.ReplaceAll(n, "\n", " "))
+		}
+	}
+	return nil
+}
+
+// callCount is the workload's system call count: minitrace's count, or
+// else the number of calls envbisect recorded.
+func callCount(cells map[string]*cell) int64 {
+	if c := cells["minitrace"]; c != nil && c.calls > 0 {
+		return c.calls
+	}
+	if c := cells["envbisect"]; c != nil && c.traceCalls > 0 {
+		return c.traceCalls
+	}
+	return 0
+}
+
+func callsOf(cells map[string]*cell) string {
+	if n := callCount(cells); n > 0 {
+		return thousands(n)
+	}
+	return "n/a"
+}
+
+func hasVariant(vs []variant, name string) bool {
+	return slices.ContainsFunc(vs, func(v variant) bool { return v.name == name })
+}
+
+// median of a non-empty sample (the lower middle for an even count is
+// avoided: the mean of the two middles); zero for an empty one.
+func median[T ~int64](xs []T) T {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func seconds(d time.Duration) string {
+	switch {
+	case d >= 100*time.Second:
+		return fmt.Sprintf("%.0f s", d.Seconds())
+	case d >= 10*time.Second:
+		return fmt.Sprintf("%.1f s", d.Seconds())
+	}
+	return fmt.Sprintf("%.2f s", d.Seconds())
+}
+
+func mib(kib int64) string { return fmt.Sprintf("%.1f", float64(kib)/1024) }
+
+// size formats a byte count in B, KiB or MiB.
+func size(b int64) string {
+	switch {
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(b)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", b)
+}
+
+// machine describes the host in one line: CPUs, model, kernel, strace.
+func machine() string {
+	model := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	kernel := "unknown kernel"
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		kernel = "Linux " + strings.TrimSpace(string(b))
+	}
+	s := fmt.Sprintf("%d CPUs (%s), %s", runtime.NumCPU(), model, kernel)
+	if out, err := exec.Command("strace", "-V").Output(); err == nil {
+		s += ", " + strings.SplitN(strings.TrimSpace(string(out)), "\n", 2)[0]
+	}
+	return s
+}
+
+// table is a Markdown table, the first column left-aligned, the rest right.
+type table struct{ rows [][]string }
+
+func newTable(head ...string) *table { return &table{rows: [][]string{head}} }
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) write(w io.Writer) {
+	for i, r := range t.rows {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+		if i == 0 {
+			seps := make([]string, len(r))
+			for j := range seps {
+				seps[j] = "---:"
+			}
+			seps[0] = "---"
+			fmt.Fprintf(w, "|%s|\n", strings.Join(seps, "|"))
+		}
+	}
+}

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// workload is one command the harness times.
+type workload struct {
+	name  string
+	label string   // for the table
+	argv  []string // the native command
+	skip  string   // non-empty: why it cannot run here
+}
+
+// variant is one way of running a workload.
+type variant struct {
+	name   string
+	header string
+	skip   string // non-empty: why it cannot run here
+	// wrap turns the native argv into this variant's; trace is a fresh
+	// file path the variant may write its trace to.
+	wrap func(argv []string, trace string) []string
+}
+
+var workloadNames = []string{"cloop", "shell", "python"}
+
+var variantNames = []string{"native", "envbisect", "strace", "strace-seccomp", "minitrace"}
+
+const debianPython = "/usr/bin/python3"
+
+// env holds what setup found and built.
+type env struct {
+	root      string // repository root
+	tmp       string // scratch directory, removed at the end
+	envbisect string
+	minitrace string // built binary, "" if not built
+	cloop     string
+	cloopData string
+	gccErr    error
+	run       runner
+}
+
+// findRoot walks up from the working directory to the directory holding
+// this module's go.mod.
+func findRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && strings.Contains(string(b), "module github.com/envbisect/envbisect") {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("not inside the envbisect repository (use -root)")
+		}
+		dir = parent
+	}
+}
+
+// buildC compiles a C source with gcc -O2.
+func buildC(ctx context.Context, src, out string) error {
+	cmd := exec.CommandContext(ctx, "gcc", "-O2", "-o", out, src)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("gcc %s: %v\n%s", src, err, b)
+	}
+	return nil
+}
+
+// setup builds the C programs and prepares the scratch directory.
+func setup(ctx context.Context, o options) (*env, error) {
+	e := &env{root: o.root}
+	if e.root == "" {
+		r, err := findRoot()
+		if err != nil {
+			return nil, err
+		}
+		e.root = r
+	}
+	e.envbisect = o.envbisect
+	if e.envbisect == "" {
+		e.envbisect = filepath.Join(e.root, "bin", "envbisect")
+	}
+	tmp, err := os.MkdirTemp("", "envbisect-bench-")
+	if err != nil {
+		return nil, err
+	}
+	e.tmp = tmp
+	e.run = runner{env: benchEnv(), dir: tmp, timeout: o.timeout}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		e.gccErr = errors.New("gcc not installed")
+		return e, nil
+	}
+	e.minitrace = filepath.Join(tmp, "minitrace")
+	if err := buildC(ctx, filepath.Join(e.root, "tools", "bench", "minitrace", "minitrace.c"), e.minitrace); err != nil {
+		e.minitrace = ""
+		e.gccErr = err
+	}
+	measure := filepath.Join(tmp, "measure")
+	if err := buildC(ctx, filepath.Join(e.root, "tools", "bench", "measure", "measure.c"), measure); err != nil {
+		e.gccErr = err
+	} else {
+		e.run.measure = measure
+	}
+	e.cloop = filepath.Join(tmp, "cloop")
+	if err := buildC(ctx, filepath.Join(e.root, "testdata", "victims", "cloop.c"), e.cloop); err != nil {
+		e.cloop = ""
+		e.gccErr = err
+	}
+	// cloop reads a small file of its own, the same on every machine.
+	e.cloopData = filepath.Join(tmp, "cloop.dat")
+	if err := os.WriteFile(e.cloopData, []byte(strings.Repeat("envbisect bench\n", 32)), 0o644); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// pinned prefixes argv with taskset when the run is pinned.
+func (o options) pinned(argv []string) []string {
+	if !o.pin {
+		return argv
+	}
+	return append([]string{"taskset", "-c", "0"}, argv...)
+}
+
+// workloads builds the selected workloads, calibrating cloop.
+func (e *env) workloads(ctx context.Context, o options, progress io.Writer) []workload {
+	var out []workload
+	for _, name := range o.workloads {
+		w := workload{name: name}
+		switch name {
+		case "cloop":
+			if e.cloop == "" {
+				w.label, w.skip = "cloop", fmt.Sprintf("cannot build cloop: %v", e.gccErr)
+				break
+			}
+			iters := o.cloopIters
+			if iters <= 0 {
+				var err error
+				iters, err = e.calibrate(ctx, o)
+				if err != nil {
+					w.label, w.skip = "cloop", err.Error()
+					break
+				}
+				fmt.Fprintf(progress, "bench: cloop calibrated to %d iterations for ~%v native\n", iters, o.cloopNative)
+			}
+			w.label = fmt.Sprintf("cloop: %s × open+read+close", thousands(int64(iters)))
+			w.argv = []string{e.cloop, fmt.Sprint(iters), e.cloopData}
+		case "shell":
+			w.label = fmt.Sprintf("shell: %d × /bin/true", o.shellIters)
+			w.argv = []string{"/bin/sh", "-c", fmt.Sprintf("for i in $(seq %d); do /bin/true; done", o.shellIters)}
+		case "python":
+			w.label = fmt.Sprintf("python: %d × python3 imports", o.pythonIters)
+			if _, err := os.Stat(debianPython); err != nil {
+				w.skip = debianPython + " not installed (apt-get install python3)"
+				break
+			}
+			w.argv = []string{"/bin/sh", "-c", fmt.Sprintf(
+				"for i in $(seq %d); do %s -c 'import json, ssl, sqlite3, email, http.client' || exit 1; done",
+				o.pythonIters, debianPython)}
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// calibrate times cloop natively (under the same pinning) and scales the
+// iteration count to o.cloopNative.
+func (e *env) calibrate(ctx context.Context, o options) (int, error) {
+	const probe = 50000
+	best := time.Duration(0)
+	for i := 0; i < 3; i++ {
+		r := e.run.run(ctx, o.pinned([]string{e.cloop, fmt.Sprint(probe), e.cloopData}), false)
+		if r.err != nil || r.status != 0 {
+			return 0, fmt.Errorf("cloop calibration run failed: status %d %v %s", r.status, r.err, lastLine(r.stderr))
+		}
+		if best == 0 || r.wall < best {
+			best = r.wall
+		}
+	}
+	iters := int(float64(probe) * float64(o.cloopNative) / float64(best))
+	if iters >= 10000 {
+		iters = iters / 1000 * 1000
+	}
+	return max(iters, 1000), nil
+}
+
+// variants returns the selected variants with native first, each with
+// the reason it cannot run here, if any.
+func (e *env) variants(o options) []variant {
+	var out []variant
+	seccompArgs := []string{"strace", "-f", "--seccomp-bpf", "-o", "/dev/null"}
+	seccompHeader := "strace -f --seccomp-bpf"
+	if o.seccompFilter != "" {
+		seccompArgs = append(seccompArgs, "-e", "trace="+o.seccompFilter)
+		seccompHeader += " -e trace=" + o.seccompFilter
+	}
+	_, straceErr := exec.LookPath("strace")
+	for _, name := range append([]string{"native"}, o.variants...) {
+		v := variant{name: name}
+		switch name {
+		case "native":
+			if len(out) > 0 {
+				continue // already first
+			}
+			v.header = "native"
+			v.wrap = func(argv []string, _ string) []string { return argv }
+		case "envbisect":
+			v.header = "envbisect record"
+			if _, err := os.Stat(e.envbisect); err != nil {
+				v.skip = fmt.Sprintf("%s not built (make build)", e.envbisect)
+			}
+			bin := e.envbisect
+			v.wrap = func(argv []string, trace string) []string {
+				return append([]string{bin, "record", "-o", trace, "--"}, argv...)
+			}
+		case "strace":
+			v.header = "strace -f"
+			if straceErr != nil {
+				v.skip = "strace not installed (apt-get install strace)"
+			}
+			v.wrap = func(argv []string, _ string) []string {
+				return append([]string{"strace", "-f", "-o", "/dev/null"}, argv...)
+			}
+		case "strace-seccomp":
+			v.header = seccompHeader
+			if straceErr != nil {
+				v.skip = "strace not installed (apt-get install strace)"
+			}
+			v.wrap = func(argv []string, _ string) []string {
+				return append(append([]string(nil), seccompArgs...), argv...)
+			}
+		case "minitrace":
+			v.header = "minitrace"
+			if e.minitrace == "" {
+				v.skip = fmt.Sprintf("cannot build minitrace: %v", e.gccErr)
+			}
+			bin := e.minitrace
+			v.wrap = func(argv []string, _ string) []string {
+				return append([]string{bin, "-c"}, argv...)
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// benchEnv is the environment of every run: the harness's own, with
+// Python's bytecode writing off so that no run changes the next one.
+func benchEnv() []string {
+	return append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+}
+
+// thousands formats n with comma separators.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
