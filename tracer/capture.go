@@ -33,57 +33,16 @@ type capturer struct {
 	max   uint64 // bytes kept per buffer; 0 = all
 }
 
-// entry captures what the call reads: paths, strings, in-buffers, argv.
-// Must be called at the call's entry stop.
-func (cp *capturer) entry(m memory, row *systable.Syscall, c *trace.Call) {
-	for i := range row.Args {
-		a := &row.Args[i]
-		addr := c.Args[i]
-		switch a.Kind {
-		case systable.Path, systable.String:
-			if addr == 0 {
-				continue
-			}
-			s, err := m.readString(addr, maxString)
-			mem := trace.Mem{Arg: uint8(i), Dir: trace.In, Addr: addr, Len: uint64(len(s)), Data: s}
-			if err == errNoTerminator {
-				mem.Flag |= trace.Truncated
-			} else if err != nil {
-				mem.Flag |= trace.Fault
-			}
-			c.Mem = append(c.Mem, mem)
-		case systable.InBuf, systable.InOutBuf, systable.OutBuf:
-			if a.Kind == systable.OutBuf && !requestSized(a) {
-				continue
-			}
-			n, dir, ok := cp.length(m, a, c, trace.In)
-			if !ok || addr == 0 || (dir != systable.InBuf && dir != systable.InOutBuf) {
-				continue
-			}
-			c.Mem = append(c.Mem, cp.buffer(m, uint8(i), trace.PartWhole, trace.In, addr, n))
-		case systable.StrArray:
-			if addr != 0 {
-				c.Mem = append(c.Mem, cp.strArray(m, uint8(i), addr))
-			}
-		case systable.InIovec:
-			if addr != 0 {
-				c.Mem = append(c.Mem, cp.iovecs(m, uint8(i), trace.In, addr, c.Args[a.Len.Arg], ^uint64(0)))
-			}
-		case systable.InMsghdr:
-			if addr != 0 {
-				c.Mem = append(c.Mem, cp.msghdr(m, uint8(i), trace.In, addr, ^uint64(0))...)
-			}
-		}
-	}
-}
-
-// exit captures what the call wrote. Must be called at the call's exit
-// stop, with c.Ret set. Nothing is captured for a failed call: the kernel
-// writes out-buffers only on success.
-func (cp *capturer) exit(m memory, row *systable.Syscall, c *trace.Call) {
-	if c.Ret < 0 {
-		return
-	}
+// capture copies what the call read (paths, strings, in-buffers, argv)
+// and, with out set and a call that succeeded, what it wrote (read
+// buffers, structs, addresses). It runs at the call's exit stop, where the
+// argument registers are intact and the memory the call read is still in
+// place; the kernel writes out-buffers only on success.
+//
+// Memory that is both read and written (a pollfd array, fd_sets, a
+// socklen_t) is captured once, as the kernel left it.
+func (cp *capturer) capture(m memory, row *systable.Syscall, c *trace.Call, out bool) {
+	out = out && c.Ret >= 0
 	for i := range row.Args {
 		a := &row.Args[i]
 		addr := c.Args[i]
@@ -91,19 +50,45 @@ func (cp *capturer) exit(m memory, row *systable.Syscall, c *trace.Call) {
 			continue
 		}
 		switch a.Kind {
-		case systable.OutBuf, systable.InOutBuf, systable.InBuf:
-			if a.Kind == systable.InBuf && !requestSized(a) {
-				continue
+		case systable.Path, systable.String:
+			s, err := m.readString(addr, maxString)
+			mem := trace.Mem{Arg: uint8(i), Dir: trace.In, Addr: addr, Len: uint64(len(s)), Data: s}
+			if err == errNoTerminator {
+				mem.Flag |= trace.Truncated
+			} else if err != nil {
+				mem.Flag |= trace.Fault
+				mem.Data = nil
 			}
-			n, dir, ok := cp.length(m, a, c, trace.Out)
-			if !ok || (dir != systable.OutBuf && dir != systable.InOutBuf) {
-				continue
-			}
-			c.Mem = append(c.Mem, cp.buffer(m, uint8(i), trace.PartWhole, trace.Out, addr, n))
+			c.Mem = append(c.Mem, mem)
+		case systable.StrArray:
+			c.Mem = append(c.Mem, cp.strArray(m, uint8(i), addr))
+		case systable.InIovec:
+			c.Mem = append(c.Mem, cp.iovecs(m, uint8(i), trace.In, addr, c.Args[a.Len.Arg], ^uint64(0)))
+		case systable.InMsghdr:
+			c.Mem = append(c.Mem, cp.msghdr(m, uint8(i), trace.In, addr, ^uint64(0))...)
 		case systable.OutIovec:
-			c.Mem = append(c.Mem, cp.iovecs(m, uint8(i), trace.Out, addr, c.Args[a.Len.Arg], uint64(c.Ret)))
+			if out {
+				c.Mem = append(c.Mem, cp.iovecs(m, uint8(i), trace.Out, addr, c.Args[a.Len.Arg], uint64(c.Ret)))
+			}
 		case systable.OutMsghdr:
-			c.Mem = append(c.Mem, cp.msghdr(m, uint8(i), trace.Out, addr, uint64(c.Ret))...)
+			if out {
+				c.Mem = append(c.Mem, cp.msghdr(m, uint8(i), trace.Out, addr, uint64(c.Ret))...)
+			}
+		case systable.InBuf, systable.OutBuf, systable.InOutBuf:
+			if a.Kind != systable.InBuf && !out {
+				continue
+			}
+			n, kind, ok := cp.length(m, a, c)
+			if !ok {
+				continue
+			}
+			dir := trace.Out
+			if kind == systable.InBuf {
+				dir = trace.In
+			} else if !out {
+				continue
+			}
+			c.Mem = append(c.Mem, cp.buffer(m, uint8(i), trace.PartWhole, dir, addr, n))
 		}
 	}
 }
@@ -120,7 +105,11 @@ func requestSized(a *systable.Arg) bool {
 
 // length works out how many bytes a buffer argument covers in phase dir,
 // and whether the memory is read (InBuf), written (OutBuf) or both.
-func (cp *capturer) length(m memory, a *systable.Arg, c *trace.Call, phase trace.Dir) (uint64, systable.Kind, bool) {
+// maxValueResult bounds lengths read from a value-result pointer, which
+// at exit holds what the kernel had, possibly more than it wrote.
+const maxValueResult = 1 << 16
+
+func (cp *capturer) length(m memory, a *systable.Arg, c *trace.Call) (uint64, systable.Kind, bool) {
 	size := uint64(a.Len.Size)
 	if size == 0 {
 		size = 1
@@ -132,12 +121,12 @@ func (cp *capturer) length(m memory, a *systable.Arg, c *trace.Call, phase trace
 	case systable.LenArg:
 		return c.Args[a.Len.Arg] * size, kind, true
 	case systable.LenRet:
-		if phase == trace.In || c.Ret < 0 {
+		if c.Ret < 0 {
 			return 0, kind, false
 		}
 		return uint64(c.Ret) * size, kind, true
 	case systable.LenMinArgRet:
-		if phase == trace.In || c.Ret < 0 {
+		if c.Ret < 0 {
 			return 0, kind, false
 		}
 		return min(uint64(c.Ret), c.Args[a.Len.Arg]), kind, true
@@ -150,15 +139,7 @@ func (cp *capturer) length(m memory, a *systable.Arg, c *trace.Call, phase trace
 		if err != nil {
 			return 0, kind, false
 		}
-		n := uint64(v)
-		if phase == trace.Out {
-			// The kernel reports the full length of what it had; it wrote
-			// at most the capacity passed in.
-			if in := c.MemOf(a.Len.Arg, trace.PartWhole); in != nil && in.Dir == trace.In && len(in.Data) == 4 {
-				n = min(n, uint64(binary.LittleEndian.Uint32(in.Data)))
-			}
-		}
-		return n, kind, true
+		return min(uint64(v), maxValueResult), kind, true
 	case systable.LenFdSet:
 		nfds := c.Args[a.Len.Arg]
 		if nfds > 1<<20 {

@@ -105,6 +105,12 @@ func TestCapture(t *testing.T) {
 			want: []trace.Mem{{Arg: 1, Dir: trace.Out, Len: 5, Data: []byte("hello")}},
 		},
 		{
+			name: "failed open keeps its path", call: "openat",
+			args: [6]uint64{uint64(0xffffffffffffff9c), 0x2000, 0}, ret: -int64(unix.ENOENT),
+			mem:  fakeMemory{0x2000: []byte("/nope\x00")},
+			want: []trace.Mem{{Arg: 1, Dir: trace.In, Len: 5, Data: []byte("/nope")}},
+		},
+		{
 			name: "failed read captures nothing", call: "read",
 			args: [6]uint64{3, 0x1000, 128}, ret: -int64(unix.EBADF),
 			mem: fakeMemory{0x1000: []byte("stale")},
@@ -128,11 +134,10 @@ func TestCapture(t *testing.T) {
 			want: []trace.Mem{{Arg: 1, Dir: trace.Out, Len: 10, Data: []byte("0123"), Flag: trace.Truncated}},
 		},
 		{
-			name: "getsockname: length from the value-result pointer, capped by capacity", call: "getsockname",
+			name: "getsockname: length from the value-result pointer", call: "getsockname",
 			args: [6]uint64{3, 0x3000, 0x4000}, ret: 0,
 			mem: fakeMemory{0x3000: bytes.Repeat([]byte{7}, 16), 0x4000: le32(16)},
 			want: []trace.Mem{
-				{Arg: 2, Dir: trace.In, Len: 4, Data: le32(16)},
 				{Arg: 1, Dir: trace.Out, Len: 16, Data: bytes.Repeat([]byte{7}, 16)},
 				{Arg: 2, Dir: trace.Out, Len: 4, Data: le32(16)},
 			},
@@ -170,10 +175,8 @@ func TestCapture(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := row(t, tc.call)
 			cp := capturer{table: tab, max: tc.max}
-			c := &trace.Call{Args: tc.args}
-			cp.entry(tc.mem, r, c)
-			c.Ret = tc.ret
-			cp.exit(tc.mem, r, c)
+			c := &trace.Call{Args: tc.args, Ret: tc.ret}
+			cp.capture(tc.mem, r, c, true)
 			if len(c.Mem) != len(tc.want) {
 				t.Fatalf("captured %d buffers %+v; want %d", len(c.Mem), c.Mem, len(tc.want))
 			}

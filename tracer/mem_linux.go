@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -29,10 +30,7 @@ func (m memReader) read(addr uint64, n int) ([]byte, error) {
 }
 
 func (m memReader) readInto(addr uint64, buf []byte) (int, error) {
-	local := []unix.Iovec{{Base: &buf[0]}}
-	local[0].SetLen(len(buf))
-	remote := []unix.RemoteIovec{{Base: uintptr(addr), Len: len(buf)}}
-	n, err := unix.ProcessVMReadv(m.pid, local, remote, 0)
+	n, err := m.readv(addr, buf)
 	if err == nil && n == len(buf) {
 		return n, nil
 	}
@@ -47,10 +45,7 @@ func (m memReader) readInto(addr uint64, buf []byte) (int, error) {
 		if chunk > len(buf)-n {
 			chunk = len(buf) - n
 		}
-		l := []unix.Iovec{{Base: &buf[n]}}
-		l[0].SetLen(chunk)
-		r := []unix.RemoteIovec{{Base: uintptr(a), Len: chunk}}
-		k, err := unix.ProcessVMReadv(m.pid, l, r, 0)
+		k, err := m.readv(a, buf[n:n+chunk])
 		if err != nil || k <= 0 {
 			if err == nil {
 				err = unix.EFAULT
@@ -60,6 +55,19 @@ func (m memReader) readInto(addr uint64, buf []byte) (int, error) {
 		n += k
 	}
 	return n, nil
+}
+
+// readv is one process_vm_readv of len(buf) bytes at addr. It does not
+// block, so it is a raw system call (see ptrace).
+func (m memReader) readv(addr uint64, buf []byte) (int, error) {
+	local := unix.Iovec{Base: &buf[0], Len: uint64(len(buf))}
+	remote := unix.RemoteIovec{Base: uintptr(addr), Len: len(buf)}
+	n, _, e := unix.RawSyscall6(unix.SYS_PROCESS_VM_READV, uintptr(m.pid),
+		uintptr(unsafe.Pointer(&local)), 1, uintptr(unsafe.Pointer(&remote)), 1, 0)
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), nil
 }
 
 // errNoTerminator is returned when a string is longer than the limit.

@@ -59,6 +59,32 @@ func tgid(tid int) int {
 	return 0
 }
 
+// reread returns a new table holding the fds /proc lists for pid now,
+// keeping what t knew of those it had, so that only new fds cost a
+// readlink. Used after an exec, which closes the close-on-exec fds.
+func (t *fdTable) reread(pid int) *fdTable {
+	n := newFDTable()
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	f, err := os.Open(dir)
+	if err != nil {
+		return n
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	for _, e := range names {
+		fd, err := strconv.Atoi(e)
+		if err != nil {
+			continue
+		}
+		if name, ok := t.m[int32(fd)]; ok {
+			n.m[int32(fd)] = name
+		} else if name, err := os.Readlink(dir + "/" + e); err == nil {
+			n.m[int32(fd)] = name
+		}
+	}
+	return n
+}
+
 // auxvNames names the auxiliary vector entries worth showing.
 var auxvNames = map[uint64]string{
 	3: "AT_PHDR", 4: "AT_PHENT", 5: "AT_PHNUM", 6: "AT_PAGESZ", 7: "AT_BASE", 8: "AT_FLAGS",

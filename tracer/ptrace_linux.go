@@ -13,10 +13,14 @@ const seizeOptions = unix.PTRACE_O_TRACESYSGOOD |
 	unix.PTRACE_O_TRACEVFORK |
 	unix.PTRACE_O_TRACEEXEC |
 	unix.PTRACE_O_TRACESECCOMP |
+	unix.PTRACE_O_TRACEEXIT |
 	unix.PTRACE_O_EXITKILL
 
+// ptrace makes a request that does not block. It uses RawSyscall: the
+// tracer thread keeps its P, and the request skips the runtime's
+// syscall bookkeeping, which on the stop loop's hot path adds up.
 func ptrace(req int, pid int, addr, data uintptr) error {
-	_, _, e := unix.Syscall6(unix.SYS_PTRACE, uintptr(req), uintptr(pid), addr, data, 0, 0)
+	_, _, e := unix.RawSyscall6(unix.SYS_PTRACE, uintptr(req), uintptr(pid), addr, data, 0, 0)
 	if e != 0 {
 		return e
 	}

@@ -1,10 +1,5 @@
 package tracer
 
-import (
-	"github.com/envbisect/envbisect/systable"
-	"github.com/envbisect/envbisect/trace"
-)
-
 // proc is a traced process (thread group).
 type proc struct {
 	pid      int
@@ -32,8 +27,11 @@ type task struct {
 	inSyscall bool
 	// fresh: auto-attached and not yet resumed.
 	fresh bool
-	call  *trace.Call       // the call in flight, nil if not recorded
-	row   *systable.Syscall // its table row
+	skip  bool  // the call in flight is not recorded
+	enter int64 // when the call in flight entered, ns since the start
+	// exec is what a successful exec passed, read from the new image at
+	// the exec event, for the call's exit stop.
+	exec *execImage
 }
 
 // hidden reports whether the task belongs to the helper before its exec:
