@@ -1,6 +1,7 @@
 package tracer
 
 import (
+	"bytes"
 	"encoding/binary"
 
 	"github.com/envbisect/envbisect/systable"
@@ -13,6 +14,9 @@ type memory interface {
 	readString(addr uint64, limit int) ([]byte, error)
 	readWord(addr uint64) (uint64, error)
 	readU32(addr uint64) (uint32, error)
+	// readBatch reads lens[i] bytes at addrs[i] for every i at once, and
+	// fails unless it could read them all.
+	readBatch(addrs []uint64, lens []int) ([][]byte, error)
 }
 
 // Capture limits that hold whatever the user asks for: they bound what a
@@ -43,6 +47,9 @@ type capturer struct {
 // socklen_t) is captured once, as the kernel left it.
 func (cp *capturer) capture(m memory, row *systable.Syscall, c *trace.Call, out bool) {
 	out = out && c.Ret >= 0
+	// Strings and buffers of known length are read together at the end,
+	// in one vectored read; arrays of pointers are followed as they come.
+	var pending []pendingRead
 	for i := range row.Args {
 		a := &row.Args[i]
 		addr := c.Args[i]
@@ -51,15 +58,8 @@ func (cp *capturer) capture(m memory, row *systable.Syscall, c *trace.Call, out 
 		}
 		switch a.Kind {
 		case systable.Path, systable.String:
-			s, err := m.readString(addr, maxString)
-			mem := trace.Mem{Arg: uint8(i), Dir: trace.In, Addr: addr, Len: uint64(len(s)), Data: s}
-			if err == errNoTerminator {
-				mem.Flag |= trace.Truncated
-			} else if err != nil {
-				mem.Flag |= trace.Fault
-				mem.Data = nil
-			}
-			c.Mem = append(c.Mem, mem)
+			pending = append(pending, pendingRead{mem: len(c.Mem), str: true})
+			c.Mem = append(c.Mem, trace.Mem{Arg: uint8(i), Dir: trace.In, Addr: addr})
 		case systable.StrArray:
 			c.Mem = append(c.Mem, cp.strArray(m, uint8(i), addr))
 		case systable.InIovec:
@@ -88,8 +88,86 @@ func (cp *capturer) capture(m memory, row *systable.Syscall, c *trace.Call, out 
 			} else if !out {
 				continue
 			}
-			c.Mem = append(c.Mem, cp.buffer(m, uint8(i), trace.PartWhole, dir, addr, n))
+			mem := trace.Mem{Arg: uint8(i), Dir: dir, Addr: addr, Len: n}
+			want := n
+			if cp.max > 0 && want > cp.max {
+				want = cp.max
+				mem.Flag |= trace.Truncated
+			}
+			if want > 0 {
+				pending = append(pending, pendingRead{mem: len(c.Mem), n: int(want)})
+			}
+			c.Mem = append(c.Mem, mem)
 		}
+	}
+	cp.readPending(m, c, pending)
+}
+
+// pendingRead is a read capture puts off to batch it with the others.
+type pendingRead struct {
+	mem int  // index in Call.Mem
+	n   int  // bytes, for a buffer
+	str bool // a NUL-terminated string of unknown length
+}
+
+// stringProbe is how much of a string the batched read takes: paths are
+// mostly shorter; a longer one is finished with readString.
+const stringProbe = 256
+
+// readPending fills in the deferred reads: with one process_vm_readv for
+// all of them when that succeeds whole, else one by one, which finds the
+// exact extent of a fault.
+func (cp *capturer) readPending(m memory, c *trace.Call, pending []pendingRead) {
+	if len(pending) > 1 {
+		addrs := make([]uint64, len(pending))
+		lens := make([]int, len(pending))
+		for i, p := range pending {
+			addrs[i], lens[i] = c.Mem[p.mem].Addr, p.n
+			if p.str {
+				// Up to the end of the page: reading past it could fault.
+				lens[i] = min(stringProbe, int(pageSize-addrs[i]%pageSize))
+			}
+		}
+		if bufs, err := m.readBatch(addrs, lens); err == nil {
+			for i, p := range pending {
+				mem := &c.Mem[p.mem]
+				if !p.str {
+					mem.Data = bufs[i]
+					continue
+				}
+				if j := bytes.IndexByte(bufs[i], 0); j >= 0 {
+					mem.Data = append([]byte(nil), bufs[i][:j]...)
+					mem.Len = uint64(j)
+					continue
+				}
+				cp.readStringInto(m, mem) // longer than the probe
+			}
+			return
+		}
+	}
+	for _, p := range pending {
+		mem := &c.Mem[p.mem]
+		if p.str {
+			cp.readStringInto(m, mem)
+			continue
+		}
+		data, err := m.read(mem.Addr, p.n)
+		mem.Data = data
+		if err != nil {
+			mem.Flag |= trace.Fault
+		}
+	}
+}
+
+// readStringInto reads the NUL-terminated string at mem.Addr.
+func (cp *capturer) readStringInto(m memory, mem *trace.Mem) {
+	s, err := m.readString(mem.Addr, maxString)
+	mem.Data, mem.Len = s, uint64(len(s))
+	if err == errNoTerminator {
+		mem.Flag |= trace.Truncated
+	} else if err != nil {
+		mem.Flag |= trace.Fault
+		mem.Data = nil
 	}
 }
 

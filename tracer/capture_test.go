@@ -61,6 +61,18 @@ func (f fakeMemory) readU32(addr uint64) (uint32, error) {
 	return binary.LittleEndian.Uint32(b), nil
 }
 
+func (f fakeMemory) readBatch(addrs []uint64, lens []int) ([][]byte, error) {
+	out := make([][]byte, len(addrs))
+	for i := range addrs {
+		b, err := f.read(addrs[i], lens[i])
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
 func le64(vs ...uint64) []byte {
 	var b []byte
 	for _, v := range vs {
@@ -126,6 +138,18 @@ func TestCapture(t *testing.T) {
 			args: [6]uint64{uint64(0xffffffffffffff9c), 0x2000, 0}, ret: 3,
 			mem:  fakeMemory{0x2000: []byte("/etc/hosts\x00junk")},
 			want: []trace.Mem{{Arg: 1, Dir: trace.In, Len: 10, Data: []byte("/etc/hosts")}},
+		},
+		{
+			name: "newfstatat: path and struct in one batched read", call: "newfstatat",
+			args: [6]uint64{uint64(0xffffffffffffff9c), 0x2000, 0x3000, 0}, ret: 0,
+			mem: fakeMemory{
+				0x2000: append([]byte("/etc/hosts\x00"), make([]byte, 300)...),
+				0x3000: bytes.Repeat([]byte{9}, 144),
+			},
+			want: []trace.Mem{
+				{Arg: 1, Dir: trace.In, Len: 10, Data: []byte("/etc/hosts")},
+				{Arg: 2, Dir: trace.Out, Len: 144, Data: bytes.Repeat([]byte{9}, 144)},
+			},
 		},
 		{
 			name: "max capture truncates", call: "read", max: 4,
