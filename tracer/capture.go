@@ -14,9 +14,9 @@ type memory interface {
 	readString(addr uint64, limit int) ([]byte, error)
 	readWord(addr uint64) (uint64, error)
 	readU32(addr uint64) (uint32, error)
-	// readBatch reads lens[i] bytes at addrs[i] for every i at once, and
-	// fails unless it could read them all.
-	readBatch(addrs []uint64, lens []int) ([][]byte, error)
+	// readBatch reads lens[i] bytes at addrs[i] for every i at once, into
+	// buf one after the other, and fails unless it could read them all.
+	readBatch(addrs []uint64, lens []int, buf []byte) error
 }
 
 // Capture limits that hold whatever the user asks for: they bound what a
@@ -49,7 +49,8 @@ func (cp *capturer) capture(m memory, row *systable.Syscall, c *trace.Call, out 
 	out = out && c.Ret >= 0
 	// Strings and buffers of known length are read together at the end,
 	// in one vectored read; arrays of pointers are followed as they come.
-	var pending []pendingRead
+	var pendingArr [6]pendingRead
+	pending := pendingArr[:0]
 	for i := range row.Args {
 		a := &row.Args[i]
 		addr := c.Args[i]
@@ -119,24 +120,34 @@ const stringProbe = 256
 // exact extent of a fault.
 func (cp *capturer) readPending(m memory, c *trace.Call, pending []pendingRead) {
 	if len(pending) > 1 {
-		addrs := make([]uint64, len(pending))
-		lens := make([]int, len(pending))
-		for i, p := range pending {
-			addrs[i], lens[i] = c.Mem[p.mem].Addr, p.n
+		var addrArr [8]uint64
+		var lenArr [8]int
+		addrs, lens := addrArr[:0], lenArr[:0]
+		total := 0
+		for _, p := range pending {
+			a, n := c.Mem[p.mem].Addr, p.n
 			if p.str {
 				// Up to the end of the page: reading past it could fault.
-				lens[i] = min(stringProbe, int(pageSize-addrs[i]%pageSize))
+				n = min(stringProbe, int(pageSize-a%pageSize))
 			}
+			addrs, lens = append(addrs, a), append(lens, n)
+			total += n
 		}
-		if bufs, err := m.readBatch(addrs, lens); err == nil {
+		// Buffers first in one allocation that their Mems keep; the string
+		// probes after them are copied out.
+		buf := make([]byte, total)
+		if m.readBatch(addrs, lens, buf) == nil {
+			off := 0
 			for i, p := range pending {
+				chunk := buf[off : off+lens[i] : off+lens[i]]
+				off += lens[i]
 				mem := &c.Mem[p.mem]
 				if !p.str {
-					mem.Data = bufs[i]
+					mem.Data = chunk
 					continue
 				}
-				if j := bytes.IndexByte(bufs[i], 0); j >= 0 {
-					mem.Data = append([]byte(nil), bufs[i][:j]...)
+				if j := bytes.IndexByte(chunk, 0); j >= 0 {
+					mem.Data = append([]byte(nil), chunk[:j]...)
 					mem.Len = uint64(j)
 					continue
 				}

@@ -61,16 +61,16 @@ func (f fakeMemory) readU32(addr uint64) (uint32, error) {
 	return binary.LittleEndian.Uint32(b), nil
 }
 
-func (f fakeMemory) readBatch(addrs []uint64, lens []int) ([][]byte, error) {
-	out := make([][]byte, len(addrs))
+func (f fakeMemory) readBatch(addrs []uint64, lens []int, buf []byte) error {
+	off := 0
 	for i := range addrs {
 		b, err := f.read(addrs[i], lens[i])
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out[i] = b
+		off += copy(buf[off:], b)
 	}
-	return out, nil
+	return nil
 }
 
 func le64(vs ...uint64) []byte {

@@ -70,37 +70,42 @@ func (m memReader) readv(addr uint64, buf []byte) (int, error) {
 	return int(n), nil
 }
 
-// readBatch reads several regions with one process_vm_readv. It fails
-// unless every byte was read; the caller then reads them one by one.
-func (m memReader) readBatch(addrs []uint64, lens []int) ([][]byte, error) {
-	total := 0
-	for _, n := range lens {
-		total += n
+// readBatch reads several regions with one process_vm_readv into buf,
+// one after the other. It fails unless every byte was read; the caller
+// then reads them one by one.
+func (m memReader) readBatch(addrs []uint64, lens []int, buf []byte) error {
+	var localArr [8]unix.Iovec
+	var remoteArr [8]unix.RemoteIovec
+	local, remote := localArr[:0], remoteArr[:0]
+	if len(addrs) > len(localArr) {
+		if len(addrs) > maxIovecs {
+			return unix.EINVAL
+		}
+		local = make([]unix.Iovec, 0, len(addrs))
+		remote = make([]unix.RemoteIovec, 0, len(addrs))
 	}
-	if total == 0 || len(addrs) > maxIovecs {
-		return nil, unix.EINVAL
-	}
-	buf := make([]byte, total)
-	local := make([]unix.Iovec, len(addrs))
-	remote := make([]unix.RemoteIovec, len(addrs))
-	out := make([][]byte, len(addrs))
 	off := 0
 	for i, a := range addrs {
-		out[i] = buf[off : off+lens[i] : off+lens[i]]
-		local[i] = unix.Iovec{Base: &buf[off], Len: uint64(lens[i])}
-		remote[i] = unix.RemoteIovec{Base: uintptr(a), Len: lens[i]}
+		if lens[i] == 0 {
+			continue
+		}
+		local = append(local, unix.Iovec{Base: &buf[off], Len: uint64(lens[i])})
+		remote = append(remote, unix.RemoteIovec{Base: uintptr(a), Len: lens[i]})
 		off += lens[i]
+	}
+	if len(local) == 0 {
+		return nil
 	}
 	n, _, e := unix.RawSyscall6(unix.SYS_PROCESS_VM_READV, uintptr(m.pid),
 		uintptr(unsafe.Pointer(&local[0])), uintptr(len(local)),
 		uintptr(unsafe.Pointer(&remote[0])), uintptr(len(remote)), 0)
 	if e != 0 {
-		return nil, e
+		return e
 	}
-	if int(n) != total {
-		return nil, unix.EFAULT
+	if int(n) != off {
+		return unix.EFAULT
 	}
-	return out, nil
+	return nil
 }
 
 // errNoTerminator is returned when a string is longer than the limit.

@@ -95,7 +95,7 @@ func (e *env) measure(ctx context.Context, o options, m *measurement, w workload
 				continue
 			}
 			trace := filepath.Join(e.tmp, fmt.Sprintf("%s-%d.envb", w.name, rep))
-			r := e.run.run(ctx, o.pinned(v.wrap(w.argv, trace)), v.name == "envbisect")
+			r := e.run.run(ctx, o.placed(v, v.wrap(w.argv, trace)), v.name == "envbisect")
 			if err := ctx.Err(); err != nil {
 				return err
 			}

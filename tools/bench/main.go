@@ -6,10 +6,10 @@
 //
 // Variants are interleaved (every repetition runs each variant once, in a
 // rotating order) so that a slow phase of the machine hits them all alike,
-// and everything runs under the same CPU placement: unpinned by default,
-// all of it under `taskset -c 0` with --pin (tracer and tracee then share
-// one CPU, which on a VM makes a ptrace stop several times cheaper; see
-// docs/performance.md).
+// and every variant runs under the same CPU placement: unpinned by default
+// (envbisect with --cpu any), or with --pin tracer and tracee on one CPU
+// (taskset for the others, envbisect's own default --cpu auto), which on a
+// VM makes a ptrace stop several times cheaper; see docs/performance.md.
 //
 // Each command is started through measure/measure.c, a tiny C helper that
 // forks, execs and reaps it with wait4 and reports the wall time and
@@ -64,7 +64,7 @@ func main() {
 	fs.IntVar(&o.warmup, "warmup", 1, "unmeasured native runs of each workload first (page cache)")
 	fs.StringVar(&workloads, "workloads", strings.Join(workloadNames, ","), "comma-separated workloads to run: "+strings.Join(workloadNames, ", "))
 	fs.StringVar(&variants, "variants", strings.Join(variantNames, ","), "comma-separated variants to run (native always runs): "+strings.Join(variantNames, ", "))
-	fs.BoolVar(&o.pin, "pin", false, "run every variant under \"taskset -c 0\" (tracer and tracee on one CPU)")
+	fs.BoolVar(&o.pin, "pin", false, "put tracer and tracee on one CPU: taskset for the others, envbisect's own default --cpu auto")
 	fs.DurationVar(&o.cloopNative, "cloop-native", time.Second, "calibrate cloop's iteration count to about this native run time")
 	fs.IntVar(&o.cloopIters, "cloop-iters", 0, "cloop iterations (0: calibrate to -cloop-native)")
 	fs.IntVar(&o.shellIters, "shell-iters", 500, "iterations of /bin/true in the shell workload")

@@ -14,9 +14,9 @@ import (
 // report writes the Markdown tables and the notes under them.
 func (m *measurement) report(w io.Writer) error {
 	o := m.opts
-	place := "unpinned (the scheduler places tracer and tracee)"
+	place := "unpinned (the scheduler places tracer and tracee; envbisect `--cpu any`)"
 	if o.pin {
-		place = "pinned: every variant under `taskset -c 0`"
+		place = "pinned: tracer and tracee on the last CPU (`taskset -c N-1`; envbisect `--cpu auto`, its default, which also keeps its encoder threads off that CPU)"
 	}
 	fmt.Fprintf(w, "### %s, median of %d, %s\n\n", m.started.Format("2006-01-02"), o.reps, place)
 	fmt.Fprintf(w, "Machine: %s. Harness run took %s.\n\n", machine(), m.elapsed.Round(time.Second))

@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -28,6 +30,8 @@ type variant struct {
 	// wrap turns the native argv into this variant's; trace is a fresh
 	// file path the variant may write its trace to.
 	wrap func(argv []string, trace string) []string
+	// selfPlaced variants choose their own CPUs (envbisect --cpu).
+	selfPlaced bool
 }
 
 var workloadNames = []string{"cloop", "shell", "python"}
@@ -125,12 +129,21 @@ func setup(ctx context.Context, o options) (*env, error) {
 	return e, nil
 }
 
-// pinned prefixes argv with taskset when the run is pinned.
+// pinned prefixes argv with taskset when the run is pinned: tracer and
+// tracee on the last CPU, the one envbisect --cpu auto picks.
 func (o options) pinned(argv []string) []string {
 	if !o.pin {
 		return argv
 	}
-	return append([]string{"taskset", "-c", "0"}, argv...)
+	return append([]string{"taskset", "-c", strconv.Itoa(runtime.NumCPU() - 1)}, argv...)
+}
+
+// placed is pinned for variants that do not place themselves.
+func (o options) placed(v variant, argv []string) []string {
+	if v.selfPlaced {
+		return argv
+	}
+	return o.pinned(argv)
 }
 
 // workloads builds the selected workloads, calibrating cloop.
@@ -221,9 +234,17 @@ func (e *env) variants(o options) []variant {
 				v.skip = fmt.Sprintf("%s not built (make build)", e.envbisect)
 			}
 			bin := e.envbisect
-			v.wrap = func(argv []string, trace string) []string {
-				return append([]string{bin, "record", "-o", trace, "--"}, argv...)
+			// envbisect places itself: by default tracer and command share
+			// the last CPU (--cpu auto). Unpinned runs turn that off so all
+			// variants run under the same placement.
+			cpu := "any"
+			if o.pin {
+				cpu = "auto"
 			}
+			v.wrap = func(argv []string, trace string) []string {
+				return append([]string{bin, "record", "--cpu", cpu, "-o", trace, "--"}, argv...)
+			}
+			v.selfPlaced = true
 		case "strace":
 			v.header = "strace -f"
 			if straceErr != nil {
