@@ -48,6 +48,8 @@ func TestRecordBadInput(t *testing.T) {
 		{"unwritable output", []string{"record", "-o", filepath.Join(dir, "no", "such", "dir", "t.envb"), "--", "sh", "-c", "touch " + marker}, 1, "no/such/dir/t.envb"},
 		{"bad flag", []string{"record", "--frobnicate", "--", "true"}, 2, "unknown flag"},
 		{"bad size", []string{"record", "--max-capture", "lots", "--", "true"}, 2, "--max-capture"},
+		{"bad cpu", []string{"record", "--cpu", "9999", "--", "true"}, 2, "--cpu"},
+		{"unpinned", []string{"record", "-q", "--cpu", "any", "-o", filepath.Join(dir, "c.envb"), "--", "sh", "-c", "exit 3"}, 3, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
