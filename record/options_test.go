@@ -233,3 +233,28 @@ func straceCounts(t *testing.T, argv []string) map[string]int {
 	}
 	return counts
 }
+
+// TestNoVDSO: with the vDSO hidden, date's clock_gettime is a system
+// call the trace holds with the time it returned; with it, date reads
+// the clock without entering the kernel and the trace has no such call.
+func TestNoVDSO(t *testing.T) {
+	testutil.Require(t, testutil.Binary("date"))
+	for _, hide := range []bool{false, true} {
+		_, tr := recordIn(t, Options{NoVDSO: hide}, "date", "+%s")
+		var clocks []*trace.Call
+		for _, c := range calls(t, tr, "clock_gettime") {
+			if c.Ret == 0 {
+				clocks = append(clocks, c)
+			}
+		}
+		if tr.Header.NoVDSO != hide {
+			t.Errorf("hide=%v: header NoVDSO = %v", hide, tr.Header.NoVDSO)
+		}
+		if hide && (len(clocks) == 0 || len(outData(clocks[0])) != 16) {
+			t.Errorf("vDSO hidden: clock_gettime calls %+v; want at least one with its 16-byte timespec", clocks)
+		}
+		if !hide && len(clocks) != 0 {
+			t.Errorf("vDSO kept: %d clock_gettime system calls; want none", len(clocks))
+		}
+	}
+}

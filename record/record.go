@@ -29,6 +29,7 @@ type Options struct {
 	Exclude    []string // globs of paths whose contents stay out of the trace
 	MaxCapture uint64   // bytes kept per buffer; 0 = all
 	CPU        int      // pin the tracer and the command to this CPU; -1: don't (see tracer.DefaultCPU)
+	NoVDSO     bool     // make time queries system calls (see tracer.Config.NoVDSO)
 
 	Stdin, Stdout, Stderr *os.File
 	Interrupt             <-chan os.Signal
@@ -92,6 +93,7 @@ func Run(opts Options) (*Summary, error) {
 		Filtered:   table.NoStop(),
 		Exclude:    opts.Exclude,
 		MaxCapture: opts.MaxCapture,
+		NoVDSO:     opts.NoVDSO,
 	}
 	hdr.Backend = tracer.BackendFor(opts.NoSeccomp)
 	w, err := tracefile.Create(opts.Output, hdr)
@@ -102,7 +104,7 @@ func Run(opts Options) (*Summary, error) {
 	res, runErr := tracer.Run(tracer.Config{
 		Path: path, Argv: opts.Argv, Env: env, Dir: opts.Dir,
 		Table: table, NoSeccomp: opts.NoSeccomp, ASLR: opts.ASLR,
-		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, CPU: opts.CPU,
+		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, CPU: opts.CPU, NoVDSO: opts.NoVDSO,
 		Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
 		Observer: b, Interrupt: opts.Interrupt, Warn: opts.Warn,
 	})

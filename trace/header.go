@@ -29,6 +29,10 @@ type Header struct {
 	// MaxCapture is the largest number of bytes stored for one buffer;
 	// longer buffers are stored up to it and marked truncated. 0: no limit.
 	MaxCapture uint64 `cbor:"12,keyasint" json:"max_capture"`
+	// NoVDSO is set when the vDSO was hidden from the command (its auxv
+	// entry AT_SYSINFO_EHDR turned into AT_IGNORE at every exec), so that
+	// time queries went to the kernel and are in the trace.
+	NoVDSO bool `cbor:"13,keyasint,omitempty" json:"no_vdso,omitempty"`
 }
 
 // End is the last frame of a complete trace. A trace without it was cut

@@ -17,8 +17,11 @@ type Config struct {
 	Table *systable.Table
 	// NoSeccomp forces the PTRACE_SYSCALL fallback even where seccomp
 	// filters work.
-	NoSeccomp  bool
-	ASLR       bool     // leave address randomisation on
+	NoSeccomp bool
+	ASLR      bool // leave address randomisation on
+	// NoVDSO hides the vDSO from every image the command execs, so that
+	// time queries become system calls the trace holds.
+	NoVDSO     bool
 	MaxCapture uint64   // bytes kept per buffer; 0 = all
 	Exclude    []string // globs of paths whose contents stay out of the trace
 

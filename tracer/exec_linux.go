@@ -5,12 +5,26 @@ import (
 	"fmt"
 	"os"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
 
 // atExecFn is the auxv entry pointing at the path execve was given.
 const atExecFn = 31
+
+// hideVDSO turns a new image's AT_SYSINFO_EHDR into AT_IGNORE, so that
+// its C library finds no vDSO and makes time queries as system calls.
+// Must be called at the exec event, before the image runs.
+func hideVDSO(tid int, auxv []auxvEntry) error {
+	for _, e := range auxv {
+		if e.key == atSysinfoEHDR {
+			return ptrace(unix.PTRACE_POKEDATA, tid, uintptr(e.addr), atIgnore)
+		}
+	}
+	return nil
+}
 
 // execImage is what a successful exec was passed, as the new image holds
 // it: the path (AT_EXECFN), argv and envp, each string NUL-terminated.

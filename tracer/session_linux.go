@@ -613,7 +613,13 @@ func (s *session) exec(t *task) error {
 	t.exec = nil
 	var r regs
 	if err := getRegs(t.tid, &r); err == nil {
-		t.exec, _, _ = readInitialStack(memReader{pid: t.tid}, r.Rsp)
+		var auxv []auxvEntry
+		t.exec, auxv, _ = readInitialStack(memReader{pid: t.tid}, r.Rsp)
+		if s.cfg.NoVDSO {
+			if err := hideVDSO(t.tid, auxv); err != nil {
+				return fmt.Errorf("hide the vDSO from %s: %w", p.exe, err)
+			}
+		}
 	}
 	if t.exec == nil {
 		t.exec = readExecImage(p.pid)

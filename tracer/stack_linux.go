@@ -15,13 +15,25 @@ const (
 
 var errBadStack = errors.New("initial stack not in the expected layout")
 
+// auxvEntry is one entry of a new image's auxiliary vector, with the
+// address of its key word on the stack.
+type auxvEntry struct {
+	key, value, addr uint64
+}
+
+// Auxiliary vector keys the tracer reads or changes.
+const (
+	atIgnore      = 1
+	atSysinfoEHDR = 33 // the vDSO
+)
+
 // readInitialStack reads what execve left on a new image's stack, from
 // its stack pointer at the exec event: argc, the argv and envp pointer
 // arrays, the auxiliary vector, and the strings they point to (argv and
 // envp strings, then the file name, near the top of the stack). It takes
 // two or three process_vm_readv calls, where /proc/PID/{cmdline,environ,
 // auxv} would take a dozen system calls.
-func readInitialStack(m memReader, sp uint64) (img *execImage, auxv [][2]uint64, err error) {
+func readInitialStack(m memReader, sp uint64) (img *execImage, auxv []auxvEntry, err error) {
 	words, err := m.read(sp, stackChunk)
 	if err != nil && len(words) < 8 {
 		return nil, nil, err
@@ -75,7 +87,7 @@ func readInitialStack(m memReader, sp uint64) (img *execImage, auxv [][2]uint64,
 		if k == 0 {
 			break
 		}
-		auxv = append(auxv, [2]uint64{k, v})
+		auxv = append(auxv, auxvEntry{key: k, value: v, addr: sp + uint64(i-2)*8})
 		if k == atExecFn {
 			execfn = v
 		}

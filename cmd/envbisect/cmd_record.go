@@ -22,6 +22,7 @@ type recordOptions struct {
 	exclude    []string
 	maxCapture string
 	cpu        string
+	noVDSO     bool
 	quiet      bool
 }
 
@@ -66,6 +67,7 @@ Exit status:
 	f.StringArrayVar(&opts.exclude, "exclude-content", nil, "keep the data of paths matching `GLOB` out of the trace (repeatable; DIR/** matches below DIR)")
 	f.StringVar(&opts.maxCapture, "max-capture", "0", "store at most `SIZE` bytes of each buffer (e.g. 64K, 1M; 0: all)")
 	f.StringVar(&opts.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto (the last CPU), or any (no pinning; for commands that compute in parallel)")
+	f.BoolVar(&opts.noVDSO, "no-vdso", false, "hide the vDSO from CMD so that time queries (clock_gettime, gettimeofday) become system calls in the trace (slower, notably for Go programs)")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
 	return cmd
 }
@@ -90,6 +92,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		Exclude:    opts.exclude,
 		MaxCapture: maxCapture,
 		CPU:        cpu,
+		NoVDSO:     opts.noVDSO,
 		Interrupt:  sigs,
 		Warn:       func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
 	})
