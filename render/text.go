@@ -69,6 +69,9 @@ func (t *Text) Begin(h *trace.Header, start []trace.StartEvent) error {
 		if h.Backend != "" {
 			where = append(where, h.Backend)
 		}
+		if h.NoVDSO {
+			where = append(where, "vDSO hidden")
+		}
 		if h.ASLR {
 			where = append(where, "ASLR on")
 		}
