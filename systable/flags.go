@@ -54,6 +54,18 @@ func (f *FlagSet) Format(v uint64) string {
 			}
 		}
 	}
+	return strings.Join(f.appendBits(parts, rest), "|")
+}
+
+// FormatBits renders v by the set's Bits alone, any remainder in hex:
+// for masks, in which an enum field reading zero means nothing.
+func (f *FlagSet) FormatBits(v uint64) string {
+	return strings.Join(f.appendBits(nil, v), "|")
+}
+
+// appendBits appends the names of the bits set in rest, then whatever
+// no name covers in hex (or "0x0" when nothing was named at all).
+func (f *FlagSet) appendBits(parts []string, rest uint64) []string {
 	for _, b := range f.Bits {
 		if b.Value != 0 && rest&b.Value == b.Value {
 			parts = append(parts, b.Name)
@@ -63,7 +75,7 @@ func (f *FlagSet) Format(v uint64) string {
 	if rest != 0 || len(parts) == 0 {
 		parts = append(parts, "0x"+strconv.FormatUint(rest, 16))
 	}
-	return strings.Join(parts, "|")
+	return parts
 }
 
 // Has reports whether the bit named name is set in v.

@@ -191,19 +191,10 @@ func condString(r *systable.Syscall, c systable.CondEffect) string {
 // value, so an enum field reading zero must not print): "O_CREAT",
 // "CLONE_NEWNS|CLONE_NEWUTS|...", the rest in hex.
 func bitNames(fs *systable.FlagSet, mask uint64) string {
-	var parts []string
-	if fs != nil {
-		for _, b := range fs.Bits {
-			if b.Value != 0 && mask&b.Value == b.Value {
-				parts = append(parts, b.Name)
-				mask &^= b.Value
-			}
-		}
+	if fs == nil {
+		return "0x" + strconv.FormatUint(mask, 16)
 	}
-	if mask != 0 || len(parts) == 0 {
-		parts = append(parts, "0x"+strconv.FormatUint(mask, 16))
-	}
-	return strings.Join(parts, "|")
+	return fs.FormatBits(mask)
 }
 
 // jsonSyscall is a row as --json prints it.
