@@ -123,7 +123,8 @@ func Run(opts Options) (*Summary, error) {
 	}
 	if writeErr != nil {
 		w.Abort()
-		return sum, fmt.Errorf("trace %s is incomplete: %d of the recorded events were written: %w", opts.Output, written, writeErr)
+		return sum, fmt.Errorf("trace %s is incomplete: it holds the first %d events (the command ran to its end, with status %d), then: %w",
+			opts.Output, written, sum.ExitCode, writeErr)
 	}
 	end := &trace.End{
 		Finished: time.Now().UTC(), ExitCode: res.ExitCode, Signal: res.Signal,

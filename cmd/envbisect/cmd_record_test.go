@@ -234,3 +234,26 @@ func TestRecordShow(t *testing.T) {
 		t.Errorf("no JSON read of %s returning 10:\n%s", cfg, js)
 	}
 }
+
+// TestRecordDiskFull records into a 64 KiB tmpfs (in a private mount
+// namespace): the command still runs to its end, and envbisect says the
+// trace is incomplete because the disk is full.
+func TestRecordDiskFull(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Binary("unshare"))
+	dir := t.TempDir()
+	script := `mount -t tmpfs -o size=64k tmpfs "$1" && "$2" record -o "$1/t.envb" -- sh -c 'head -c 4000000 /dev/urandom >/dev/null; echo done'`
+	cmd := exec.Command("unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", dir, testutil.Envbisect(t))
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v; want 1\nstderr: %s", err, errb.String())
+	}
+	if out.String() != "done\n" {
+		t.Errorf("the command's output %q: it did not run to its end", out.String())
+	}
+	if msg := errb.String(); !strings.Contains(msg, "incomplete") || !strings.Contains(msg, "disk full") {
+		t.Errorf("stderr %q does not say the trace is incomplete because the disk is full", msg)
+	}
+}
