@@ -85,19 +85,62 @@ func (t *fdTable) reread(pid int) *fdTable {
 	return n
 }
 
-// auxvNames names the auxiliary vector entries worth showing.
-var auxvNames = map[uint64]string{
-	3: "AT_PHDR", 4: "AT_PHENT", 5: "AT_PHNUM", 6: "AT_PAGESZ", 7: "AT_BASE", 8: "AT_FLAGS",
-	9: "AT_ENTRY", 11: "AT_UID", 12: "AT_EUID", 13: "AT_GID", 14: "AT_EGID", 15: "AT_PLATFORM",
-	16: "AT_HWCAP", 17: "AT_CLKTCK", 23: "AT_SECURE", 24: "AT_BASE_PLATFORM", 25: "AT_RANDOM",
-	26: "AT_HWCAP2", 31: "AT_EXECFN", 33: "AT_SYSINFO_EHDR", 51: "AT_MINSIGSTKSZ",
+// auxvName names an auxiliary vector key ("AT_HWCAP").
+func auxvName(k uint64) string {
+	switch k {
+	case 3:
+		return "AT_PHDR"
+	case 4:
+		return "AT_PHENT"
+	case 5:
+		return "AT_PHNUM"
+	case 6:
+		return "AT_PAGESZ"
+	case 7:
+		return "AT_BASE"
+	case 8:
+		return "AT_FLAGS"
+	case 9:
+		return "AT_ENTRY"
+	case 11:
+		return "AT_UID"
+	case 12:
+		return "AT_EUID"
+	case 13:
+		return "AT_GID"
+	case 14:
+		return "AT_EGID"
+	case 15:
+		return "AT_PLATFORM"
+	case 16:
+		return "AT_HWCAP"
+	case 17:
+		return "AT_CLKTCK"
+	case 23:
+		return "AT_SECURE"
+	case 24:
+		return "AT_BASE_PLATFORM"
+	case 25:
+		return "AT_RANDOM"
+	case 26:
+		return "AT_HWCAP2"
+	case atExecFn:
+		return "AT_EXECFN"
+	case atSysinfoEHDR:
+		return "AT_SYSINFO_EHDR"
+	case 51:
+		return "AT_MINSIGSTKSZ"
+	}
+	return "AT_" + strconv.FormatUint(k, 10)
 }
 
-// rlimitNames are the resources of getrlimit(2), in number order.
-var rlimitNames = []string{
-	"RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_CORE", "RLIMIT_RSS",
-	"RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_MEMLOCK", "RLIMIT_AS", "RLIMIT_LOCKS",
-	"RLIMIT_SIGPENDING", "RLIMIT_MSGQUEUE", "RLIMIT_NICE", "RLIMIT_RTPRIO", "RLIMIT_RTTIME",
+// rlimitNames returns the resources of getrlimit(2), in number order.
+func rlimitNames() []string {
+	return []string{
+		"RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_CORE", "RLIMIT_RSS",
+		"RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_MEMLOCK", "RLIMIT_AS", "RLIMIT_LOCKS",
+		"RLIMIT_SIGPENDING", "RLIMIT_MSGQUEUE", "RLIMIT_NICE", "RLIMIT_RTPRIO", "RLIMIT_RTTIME",
+	}
 }
 
 // startEvents reads the state the command inherited and no system call
@@ -120,11 +163,7 @@ func (s *session) startEvents(pid int) []trace.StartEvent {
 			if k == 0 {
 				break
 			}
-			name, ok := auxvNames[k]
-			if !ok {
-				name = "AT_" + strconv.FormatUint(k, 10)
-			}
-			add(trace.StartAuxv, name, "0x"+strconv.FormatUint(v, 16))
+			add(trace.StartAuxv, auxvName(k), "0x"+strconv.FormatUint(v, 16))
 		}
 	}
 	if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid)); err == nil {
@@ -151,7 +190,7 @@ func (s *session) startEvents(pid int) []trace.StartEvent {
 		}
 		f.Close()
 	}
-	for i, name := range rlimitNames {
+	for i, name := range rlimitNames() {
 		var rl unix.Rlimit
 		if err := unix.Prlimit(pid, i, nil, &rl); err == nil {
 			add(trace.StartRlimit, name, limitString(rl.Cur)+" "+limitString(rl.Max))
