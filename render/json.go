@@ -39,9 +39,12 @@ type JSONCall struct {
 	RawArgs   [6]uint64 `json:"raw_args"`
 	// Ret is the kernel's return value, -errno on failure; absent when the
 	// call never returned.
-	Ret      *int64   `json:"ret,omitempty"`
-	Errno    string   `json:"errno,omitempty"` // "ENOENT", absent on success
-	NoReturn bool     `json:"no_return,omitempty"`
+	Ret      *int64 `json:"ret,omitempty"`
+	Errno    string `json:"errno,omitempty"` // "ENOENT", absent on success
+	NoReturn bool   `json:"no_return,omitempty"`
+	// Unknown: the syscall table does not describe this call; its
+	// arguments are raw and no memory was captured.
+	Unknown  bool     `json:"unknown,omitempty"`
 	Path     string   `json:"path,omitempty"`
 	Path2    string   `json:"path2,omitempty"`
 	Time     float64  `json:"time"`               // seconds from the start of the recording to the call's entry
@@ -60,7 +63,7 @@ func jsonCall(d *decoder, c *trace.Call, lim int) JSONCall {
 	j := JSONCall{
 		Event: "call", Seq: c.Seq, Proc: c.Proc, TID: c.Thread, TSeq: c.TSeq, PID: c.PID, KernelTID: c.TID,
 		Syscall: row.Name, Nr: c.Nr, Args: make([]any, len(args)), RawArgs: c.Args,
-		NoReturn: c.NoReturn, Path: c.Path, Path2: c.Path2, Time: seconds(c.Enter),
+		NoReturn: c.NoReturn, Unknown: row.Unknown, Path: c.Path, Path2: c.Path2, Time: seconds(c.Enter),
 	}
 	for i, a := range args {
 		j.Args[i] = a.json(lim)

@@ -190,3 +190,15 @@ func TestJSONSelectedCallsOnly(t *testing.T) {
 		t.Errorf("got:\n%s", buf.String())
 	}
 }
+
+// TestJSONUnknown: a call the table does not describe says so.
+func TestJSONUnknown(t *testing.T) {
+	j := NewJSONCall(testRows, &trace.Call{Seq: 1, Nr: 999, Args: [6]uint64{1}}, 0)
+	if !j.Unknown || j.Syscall != "syscall_999" {
+		t.Errorf("unknown call: %+v", j)
+	}
+	j = NewJSONCall(testRows, &trace.Call{Seq: 2, Nr: nrRead, Args: [6]uint64{3}}, 0)
+	if j.Unknown {
+		t.Errorf("read flagged unknown: %+v", j)
+	}
+}

@@ -46,6 +46,10 @@ func callString(d *decoder, c *trace.Call, lim int) string {
 	}
 	b.WriteString(") = ")
 	b.WriteString(ret(c, row).text(lim))
+	if row.Unknown {
+		// The table does not describe it: arguments raw, no memory captured.
+		b.WriteString(" /* unknown syscall */")
+	}
 	return b.String()
 }
 

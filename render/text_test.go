@@ -146,7 +146,7 @@ func TestCallString(t *testing.T) {
 			in(2, "\x10\x00\x00\x00"), out(2, "\x10\x00\x00\x00")),
 			0, `accept(3, {sa_family=AF_INET, sin_port=htons(5555), sin_addr=inet_addr("10.0.0.2")}, [16]) = 4`},
 		{"unknown syscall", call(999, 0, 1, 0, 0xff),
-			0, `syscall_999(0x1, 0, 0xff, 0, 0, 0) = 0`},
+			0, `syscall_999(0x1, 0, 0xff, 0, 0, 0) = 0 /* unknown syscall */`},
 		{"exit_group", &trace.Call{Nr: nrExitGroup, Args: [6]uint64{1}, NoReturn: true},
 			0, `exit_group(1) = ?`},
 		{"kill", call(nrKill, 0, 123, 15),
