@@ -1,6 +1,7 @@
 package tracer
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -47,6 +48,23 @@ func readExecImage(pid int) *execImage {
 		}
 	}
 	return img
+}
+
+// isHelper reports whether the image is envbisect's re-exec helper: its
+// environment carries the helper marker, which the command's never does.
+func (img *execImage) isHelper() bool {
+	marker := []byte(helperEnv + "=" + helperProtocol + "\x00")
+	for env := img.envp; len(env) > 0; {
+		i := bytes.IndexByte(env, 0)
+		if i < 0 {
+			return false
+		}
+		if bytes.Equal(env[:i+1], marker) {
+			return true
+		}
+		env = env[i+1:]
+	}
+	return false
 }
 
 // mems lays the image out as the captured memory of the exec call row:

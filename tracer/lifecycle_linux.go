@@ -94,6 +94,21 @@ func (s *session) exec(t *task) error {
 		return err
 	}
 	p := t.proc
+	var r regs
+	var img *execImage
+	var auxv []auxvEntry
+	if err := getRegs(t.tid, &r); err == nil {
+		img, auxv, _ = readInitialStack(memReader{pid: t.tid}, r.Rsp)
+	}
+	if img == nil {
+		img = readExecImage(p.pid)
+	}
+	if !p.execd && img.isHelper() {
+		// The helper's own exec of envbisect: the seize can come while the
+		// helper is still inside that execve (a vfork parent is released
+		// before the exec event). Nothing of the command has run yet.
+		return s.resume(t, 0)
+	}
 	if int(former) != t.tid {
 		// A non-leader thread exec'd and took over the leader's tid. The
 		// task we have under this tid is the old leader, now gone.
@@ -117,19 +132,11 @@ func (s *session) exec(t *task) error {
 	first := !p.execd
 	p.execd = true
 	p.exe, _ = os.Readlink(fmt.Sprintf("/proc/%d/exe", p.pid))
-	t.exec = nil
-	var r regs
-	if err := getRegs(t.tid, &r); err == nil {
-		var auxv []auxvEntry
-		t.exec, auxv, _ = readInitialStack(memReader{pid: t.tid}, r.Rsp)
-		if s.cfg.NoVDSO {
-			if err := hideVDSO(t.tid, auxv); err != nil {
-				return fmt.Errorf("hide the vDSO from %s: %w", p.exe, err)
-			}
+	t.exec = img
+	if s.cfg.NoVDSO {
+		if err := hideVDSO(t.tid, auxv); err != nil {
+			return fmt.Errorf("hide the vDSO from %s: %w", p.exe, err)
 		}
-	}
-	if t.exec == nil {
-		t.exec = readExecImage(p.pid)
 	}
 	ev := &trace.ProcEvent{Kind: trace.Exec, Proc: p.id, Thread: t.id, PID: int32(p.pid), TID: int32(t.tid), Exe: p.exe,
 		Argv: splitStrings(t.exec.argv)}

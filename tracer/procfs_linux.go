@@ -153,7 +153,7 @@ func (s *session) startEvents(pid int) []trace.StartEvent {
 	for i, a := range s.cfg.Argv {
 		add(trace.StartArgv, strconv.Itoa(i), a)
 	}
-	for _, kv := range s.cfg.Env {
+	for _, kv := range withoutHelperMarker(s.cfg.Env) {
 		k, v, _ := strings.Cut(kv, "=")
 		add(trace.StartEnv, k, v)
 	}

@@ -44,7 +44,7 @@ func (s *session) startHelper() (pid int, cfgW, errR *os.File, err error) {
 	}
 	attr := &syscall.ProcAttr{
 		Dir: s.cfg.Dir,
-		Env: append(append([]string{}, s.cfg.Env...), helperEnv+"="+helperProtocol),
+		Env: append(withoutHelperMarker(s.cfg.Env), helperEnv+"="+helperProtocol),
 		Files: []uintptr{
 			std(s.cfg.Stdin, os.Stdin), std(s.cfg.Stdout, os.Stdout), std(s.cfg.Stderr, os.Stderr),
 			cfgR.Fd(), errW.Fd(),
@@ -62,7 +62,7 @@ func (s *session) startHelper() (pid int, cfgW, errR *os.File, err error) {
 }
 
 func (s *session) sendHelperConfig(w *os.File, allow []string) error {
-	hc := helperConfig{Path: s.cfg.Path, Argv: s.cfg.Argv, Env: s.cfg.Env, ASLR: s.cfg.ASLR, NoPrivs: os.Geteuid() != 0, CPU: s.cfg.CPU}
+	hc := helperConfig{Path: s.cfg.Path, Argv: s.cfg.Argv, Env: withoutHelperMarker(s.cfg.Env), ASLR: s.cfg.ASLR, NoPrivs: os.Geteuid() != 0, CPU: s.cfg.CPU}
 	if s.seccomp {
 		hc.Seccomp, hc.Allow = true, allow
 	}
@@ -77,4 +77,17 @@ func (s *session) sendHelperConfig(w *os.File, allow []string) error {
 		return fmt.Errorf("configure helper: %w", err)
 	}
 	return nil
+}
+
+// withoutHelperMarker copies env without the helper's variable, so that a
+// command that is itself envbisect (or inherited the variable) is never
+// mistaken for the helper.
+func withoutHelperMarker(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, helperEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
