@@ -174,7 +174,7 @@ func TestFlagSetsWellFormed(t *testing.T) {
 }
 
 func TestStrings(t *testing.T) {
-	if len(effectNames) != 30 || Effect(1)<<29 != ClosesFDRange || Effect(1)<<23 != ModifiesFile {
+	if len(effectNames) != 33 || Effect(1)<<32 != ActsOnDirectory || Effect(1)<<29 != ClosesFDRange || Effect(1)<<23 != ModifiesFile {
 		t.Fatalf("effectNames out of step with the Effect constants")
 	}
 	for i, n := range effectNames {
@@ -185,7 +185,7 @@ func TestStrings(t *testing.T) {
 	cases := []struct{ got, want string }{
 		{(UsesFD | CreatesFD).String(), "CreatesFD|UsesFD"},
 		{Effect(0).String(), "0"},
-		{(ReadsEnvironment | 1<<31).String(), "ReadsEnvironment|0x80000000"},
+		{(ReadsEnvironment | 1<<40).String(), "ReadsEnvironment|0x10000000000"},
 		{OutBuf.String(), "OutBuf"},
 		{Kind(99).String(), "Kind(99)"},
 		{AlwaysExecute.String(), "AlwaysExecute"},

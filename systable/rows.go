@@ -74,6 +74,15 @@ func (s Syscall) when(c ...CondEffect) Syscall {
 	return s
 }
 
+// also adds effects.
+func (s Syscall) also(e Effect) Syscall { s.Effects |= e; return s }
+
+// makes names the object a path-less fd-making call makes.
+func (s Syscall) makes(kind string, external bool) Syscall {
+	s.Makes = &Object{Kind: kind, External: external}
+	return s
+}
+
 // unknown is a row known by name and number only.
 func unknown(nr int, name string) Syscall {
 	return Syscall{Nr: nr, Name: name, Unknown: true, Policy: AlwaysExecute}

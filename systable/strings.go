@@ -81,7 +81,8 @@ var effectNames = []string{
 	"BindsAddress", "ConnectsAddress", "AcceptsConn", "ChangesFDFlags",
 	"ReadsEnvironment", "ChangesCreds", "ChangesLimits", "ModifiesFile",
 	"ChangesUmask", "ChangesRoot", "ChangesMounts", "ChangesNamespace",
-	"ChangesProcess", "ClosesFDRange",
+	"ChangesProcess", "ClosesFDRange", "MovesOffset", "ChangesFDState",
+	"ActsOnDirectory",
 }
 
 // Names returns the names of the effects in e, in bit order; unnamed

@@ -540,3 +540,27 @@ func TestPrctlSize(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectColumns: Makes is set only on rows that create fds, and the
+// offset/directory/state bits only on rows that act on an fd or a path.
+func TestObjectColumns(t *testing.T) {
+	tab, err := New("amd64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range tab.All() {
+		all := r.Effects
+		for _, c := range r.Cond {
+			all |= c.Effect
+		}
+		if r.Makes != nil && all&CreatesFD == 0 {
+			t.Errorf("%s names an object (%s) but creates no fd", r.Name, r.Makes.Kind)
+		}
+		if r.Effects&(MovesOffset|ChangesFDState) != 0 && all&(UsesFD|CreatesFD) == 0 {
+			t.Errorf("%s moves an offset or changes fd state but uses no fd", r.Name)
+		}
+		if r.Effects&ActsOnDirectory != 0 && all&(UsesFD|NamesPath) == 0 {
+			t.Errorf("%s acts on a directory but names no path or fd", r.Name)
+		}
+	}
+}

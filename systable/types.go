@@ -68,7 +68,7 @@ type Arg struct {
 // Effect is a bit set of what a call does to the resources envbisect
 // tracks. The recorder uses it to keep fd-to-path tables, depgraph to draw
 // edges, replay to decide what must run for real.
-type Effect uint32
+type Effect uint64
 
 const (
 	CreatesFD        Effect = 1 << iota // the return value is a new fd
@@ -101,6 +101,9 @@ const (
 	ChangesNamespace                    // unshare, setns: the process moves to other namespaces
 	ChangesProcess                      // a process attribute later calls observe: process group, session, name, scheduling, personality
 	ClosesFDRange                       // closes (or marks close-on-exec) every fd from its first to its last fd argument: close_range
+	MovesOffset                         // moves the offset of the description behind its fd, or consumes what it reads from a stream: read, write, lseek, getdents64, recvmsg, accept (not pread/pwrite)
+	ChangesFDState                      // changes the state of the description behind its fd beyond what other bits say: listen, epoll_ctl, flock, inotify_add_watch
+	ActsOnDirectory                     // the path or fd it acts on is a directory: mkdir, rmdir, chdir, fchdir, getdents64
 )
 
 // Policy says how replay treats a call.
@@ -122,6 +125,9 @@ type Syscall struct {
 	Args    []Arg
 	Ret     Kind // Int, FD, PID, Hex (addresses)
 	Effects Effect
+	// Makes is the kind of object an fd-making call without a path makes
+	// (eventfd, timerfd, inotify ...), nil for the others.
+	Makes *Object
 	// Cond lists effects that depend on an argument's value (O_CREAT,
 	// F_DUPFD); EffectsFor combines them with Effects.
 	Cond   []CondEffect
@@ -133,4 +139,13 @@ type Syscall struct {
 	// Unknown rows carry only a name and number: arguments are recorded
 	// raw and nothing is decoded or captured.
 	Unknown bool
+}
+
+// Object is a kind of kernel object that an fd refers to without a path.
+type Object struct {
+	Kind string // "eventfd", "timerfd", "inotify", ...
+	// External: what it reports comes from outside the traced processes
+	// (time, file system events, a message queue anyone may open), so it
+	// is environment; otherwise it belongs to the process.
+	External bool
 }
