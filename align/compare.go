@@ -1,0 +1,375 @@
+package align
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// Options control what Diff and Comparer compare.
+type Options struct {
+	// AllFields compares what differs between any two runs and is left
+	// out by default: time-like results (clock_gettime, gettimeofday,
+	// time, times, rusage), random data (getrandom, /dev/urandom),
+	// counters under /proc, inode and device numbers, times and block
+	// counts in struct stat, the order of directory entries, addresses (sigaction handlers), ports the
+	// kernel picked, fd numbers inside structs, the environment passed to
+	// execve, and address-like auxv entries.
+	AllFields bool
+	// Window bounds the resynchronisation of call sequences (see Align);
+	// 0 means DefaultWindow.
+	Window int
+}
+
+// CallDiff is how two aligned calls differ.
+type CallDiff struct {
+	Ret  bool       // return value or error differs (or one never returned)
+	Data []DataDiff // memory the kernel wrote differs
+	Sent []DataDiff // memory the program passed in differs
+}
+
+// DataDiff is one differing buffer of two aligned calls.
+type DataDiff struct {
+	Arg    uint8
+	Part   trace.Part
+	Dir    trace.Dir
+	Struct string // the C type, "" for plain bytes
+	LenA   uint64 // length as the kernel used it (trace.Mem.Len); 0 when absent
+	LenB   uint64
+	// Offset is the first differing byte of a byte-by-byte comparison, -1
+	// when the buffer was compared by fields or entries or is absent on one
+	// side.
+	Offset int
+	Fields []FieldDiff // structs: the differing fields
+	// OnlyA and OnlyB are directory entries found on one side only
+	// (getdents); "name/" is a directory.
+	OnlyA, OnlyB []string
+	// Note says why a comparison was partial: contents excluded or
+	// truncated at record time, memory that could not be read.
+	Note string
+	A, B []byte // the data of each side, nil when absent
+}
+
+// FieldDiff is one differing struct field.
+type FieldDiff struct {
+	Name string
+	A, B string
+}
+
+// Comparer compares aligned calls of two runs after normalising what
+// differs between any two runs: kernel pids (through the process match),
+// addresses, fd numbers, and by default times, randomness, inode and
+// device numbers (see Options.AllFields).
+type Comparer struct {
+	rows   Rows
+	layout *layout
+	a, b   *Tree
+	m      *Mapping
+	ka, kb *Keyer
+	all    bool
+}
+
+// NewComparer returns a Comparer for calls of trees a and b (of traces
+// of architecture arch) matched by m and keyed by ka and kb.
+func NewComparer(rows Rows, arch string, a, b *Tree, m *Mapping, ka, kb *Keyer, o Options) *Comparer {
+	return &Comparer{rows: rows, layout: layouts[arch], a: a, b: b, m: m, ka: ka, kb: kb, all: o.AllFields}
+}
+
+// Compare returns how x (of run A) and y (of run B), two calls aligned
+// as the same call, differ, or nil when they do not.
+func (c *Comparer) Compare(x, y *trace.Call) *CallDiff {
+	row := c.rows.ByNr(int(x.Nr))
+	d := &CallDiff{Ret: !c.sameRet(row, x, y)}
+	if x.Errno() == 0 && y.Errno() == 0 && !x.NoReturn && !y.NoReturn {
+		d.Data = c.memDiffs(row, x, y, trace.Out)
+	}
+	d.Sent = c.memDiffs(row, x, y, trace.In)
+	if !d.Ret && len(d.Data) == 0 && len(d.Sent) == 0 {
+		return nil
+	}
+	return d
+}
+
+// SamePID reports whether kernel id a of run A and b of run B name the
+// same (matched) thread or process. Ids of neither trace (a parent
+// outside the traced tree, 0) are the same to each other.
+func (c *Comparer) SamePID(a, b int64) bool {
+	ta, okA := c.a.ThreadOfTID(a)
+	tb, okB := c.b.ThreadOfTID(b)
+	switch {
+	case okA && okB:
+		m, ok := c.m.Threads[ta]
+		return ok && m == tb
+	case !okA && !okB:
+		return true
+	}
+	return false
+}
+
+func (c *Comparer) sameRet(row *systable.Syscall, x, y *trace.Call) bool {
+	if x.NoReturn || y.NoReturn {
+		return x.NoReturn == y.NoReturn
+	}
+	if ex, ey := x.Errno(), y.Errno(); ex != 0 || ey != 0 {
+		return ex == ey
+	}
+	if c.all {
+		return x.Ret == y.Ret
+	}
+	if volatileRet[row.Name] {
+		return true
+	}
+	switch row.Ret {
+	case systable.Hex, systable.FD: // addresses; fd numbers (what they refer to is compared by later calls' keys)
+		return true
+	case systable.PID:
+		if waitsAnyChild(row, x) && waitsAnyChild(row, y) {
+			return c.sameTracedness(x.Ret, y.Ret)
+		}
+		return c.SamePID(x.Ret, y.Ret)
+	}
+	return x.Ret == y.Ret
+}
+
+// waitsAnyChild reports whether c waits for whichever child ends first
+// (wait4 with pid -1 or a process group, waitid with P_ALL or P_PGID):
+// which one that is depends on scheduling, not on the environment.
+func waitsAnyChild(row *systable.Syscall, c *trace.Call) bool {
+	if row.Effects&systable.WaitsChild == 0 {
+		return false
+	}
+	if row.Name == "waitid" {
+		return c.Args[0] == 0 || c.Args[0] == 2 // P_ALL, P_PGID
+	}
+	return int32(uint32(c.Args[0])) <= 0
+}
+
+// sameTracedness reports whether kernel ids a and b are both ids of
+// traced threads, or both not.
+func (c *Comparer) sameTracedness(a, b int64) bool {
+	_, okA := c.a.ThreadOfTID(a)
+	_, okB := c.b.ThreadOfTID(b)
+	return okA == okB
+}
+
+type memKey struct {
+	arg  uint8
+	part trace.Part
+}
+
+// memDiffs compares the buffers of direction dir.
+func (c *Comparer) memDiffs(row *systable.Syscall, x, y *trace.Call, dir trace.Dir) []DataDiff {
+	var keys []memKey
+	seen := map[memKey]bool{}
+	for _, call := range []*trace.Call{x, y} {
+		for i := range call.Mem {
+			m := &call.Mem[i]
+			k := memKey{m.Arg, m.Part}
+			if m.Dir != dir || seen[k] {
+				continue
+			}
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].arg != keys[j].arg {
+			return keys[i].arg < keys[j].arg
+		}
+		return keys[i].part < keys[j].part
+	})
+	var out []DataDiff
+	for _, k := range keys {
+		if !c.compared(row, x, k, dir) {
+			continue
+		}
+		if d, ok := c.memDiff(row, memOf(x, k, dir), memOf(y, k, dir), x, y, k, dir); !ok {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func memOf(c *trace.Call, k memKey, dir trace.Dir) *trace.Mem {
+	for i := range c.Mem {
+		if m := &c.Mem[i]; m.Arg == k.arg && m.Part == k.part && m.Dir == dir {
+			return m
+		}
+	}
+	return nil
+}
+
+// compared reports whether a buffer takes part in the comparison.
+func (c *Comparer) compared(row *systable.Syscall, x *trace.Call, k memKey, dir trace.Dir) bool {
+	var a *systable.Arg
+	if int(k.arg) < len(row.Args) {
+		a = &row.Args[k.arg]
+	}
+	if dir == trace.Out {
+		if c.all {
+			return true
+		}
+		if volatileOut[row.Name] || volatilePath(c.ka.Path(x.Path)) {
+			return false
+		}
+		for _, v := range volatileOutArg[row.Name] {
+			if v == k.arg {
+				return false
+			}
+		}
+		// Control messages carry fd numbers (SCM_RIGHTS) and credentials.
+		return k.part != trace.PartControl
+	}
+	// In: what the program sent. Paths are part of the key already; the
+	// program's own structs (sigaction, timespec) hold addresses and times.
+	if a == nil {
+		return c.all
+	}
+	switch a.Kind {
+	case systable.InIovec, systable.String:
+		return true
+	case systable.InBuf:
+		return c.all || a.Struct == "" || strings.Contains(a.Struct, "sockaddr")
+	case systable.InMsghdr:
+		return c.all || k.part == trace.PartIovData || k.part == trace.PartName
+	case systable.StrArray:
+		return c.all || a.Name != "envp" // the environment is compared as start events
+	}
+	return c.all
+}
+
+// memDiff compares one buffer; ok is true when it does not differ.
+func (c *Comparer) memDiff(row *systable.Syscall, ma, mb *trace.Mem, x, y *trace.Call, k memKey, dir trace.Dir) (d DataDiff, ok bool) {
+	d = DataDiff{Arg: k.arg, Part: k.part, Dir: dir, Offset: -1}
+	if int(k.arg) < len(row.Args) {
+		d.Struct = row.Args[k.arg].Struct
+	}
+	switch k.part {
+	case trace.PartName:
+		d.Struct = "struct sockaddr"
+	case trace.PartLen:
+		d.Struct = "socklen_t"
+	case trace.PartIovData, trace.PartStrings, trace.PartControl:
+		d.Struct = ""
+	}
+	if ma != nil {
+		d.LenA, d.A = ma.Len, ma.Data
+	}
+	if mb != nil {
+		d.LenB, d.B = mb.Len, mb.Data
+	}
+	if ma == nil || mb == nil {
+		return d, false
+	}
+	if ma.Flag&trace.Fault != 0 || mb.Flag&trace.Fault != 0 {
+		d.Note = "memory could not be read"
+		return d, ma.Flag&trace.Fault == mb.Flag&trace.Fault && ma.Len == mb.Len
+	}
+	if ma.Flag&trace.Excluded != 0 || mb.Flag&trace.Excluded != 0 {
+		d.Note = "contents not recorded (--exclude-content)"
+		return d, ma.Len == mb.Len
+	}
+	a, b := ma.Data, mb.Data
+	if ma.Flag&trace.Truncated != 0 || mb.Flag&trace.Truncated != 0 {
+		d.Note = "compared up to the bytes recorded (truncated)"
+		n := min(len(a), len(b))
+		a, b = a[:n], b[:n]
+		if ma.Len != mb.Len {
+			d.Offset = firstDiff(a, b)
+			return d, false
+		}
+	}
+	if dir == trace.Out && !c.all {
+		switch row.Name {
+		case "readlink", "readlinkat", "getcwd":
+			// A path: what a /proc/self/fd link names holds inode numbers.
+			pa, pb := c.ka.Path(string(bytes.TrimRight(a, "\x00"))), c.kb.Path(string(bytes.TrimRight(b, "\x00")))
+			if pa == pb {
+				return d, true
+			}
+		}
+	}
+	if !c.all && (d.Struct == "struct linux_dirent64" || d.Struct == "struct linux_dirent") {
+		ea, okA := dirEntries(a, d.Struct == "struct linux_dirent64")
+		eb, okB := dirEntries(b, d.Struct == "struct linux_dirent64")
+		if okA && okB {
+			d.OnlyA, d.OnlyB = setDiff(ea, eb)
+			return d, len(d.OnlyA) == 0 && len(d.OnlyB) == 0
+		}
+	}
+	dec := decoderFor(d.Struct)
+	if row.Name == "wait4" && k.arg == 1 {
+		dec = wstatusFields
+	}
+	if dec != nil {
+		fa, fb := dec(c.layout, a), dec(c.layout, b)
+		if fa != nil && fb != nil && len(fa) == len(fb) {
+			anyChild := waitsAnyChild(row, x) && waitsAnyChild(row, y)
+			for i := range fa {
+				if !c.sameField(fa[i], fb[i], anyChild) {
+					d.Fields = append(d.Fields, FieldDiff{Name: fa[i].name, A: fa[i].val, B: fb[i].val})
+				}
+			}
+			return d, len(d.Fields) == 0
+		}
+	}
+	if bytes.Equal(a, b) && ma.Len == mb.Len {
+		return d, true
+	}
+	d.Offset = firstDiff(a, b)
+	return d, false
+}
+
+// sameField compares two decoded fields; anyChild says pids are those of
+// whichever child ended first (see waitsAnyChild).
+func (c *Comparer) sameField(a, b field, anyChild bool) bool {
+	switch {
+	case a.name != b.name:
+		return false
+	case a.kind == volatile && !c.all:
+		return true
+	case a.kind == pidField && b.kind == pidField && !c.all && anyChild:
+		return c.sameTracedness(a.pid, b.pid)
+	case a.kind == pidField && b.kind == pidField && !c.all:
+		return c.SamePID(a.pid, b.pid)
+	}
+	return a.val == b.val
+}
+
+// firstDiff returns the first offset at which a and b differ, or the
+// shorter length when one is a prefix of the other.
+func firstDiff(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// setDiff returns the names in a but not b and in b but not a, sorted.
+func setDiff(a, b []string) (onlyA, onlyB []string) {
+	ca := map[string]int{}
+	for _, s := range a {
+		ca[s]++
+	}
+	for _, s := range b {
+		if ca[s] > 0 {
+			ca[s]--
+		} else {
+			onlyB = append(onlyB, s)
+		}
+	}
+	for s, n := range ca {
+		for ; n > 0; n-- {
+			onlyA = append(onlyA, s)
+		}
+	}
+	sort.Strings(onlyA)
+	sort.Strings(onlyB)
+	return onlyA, onlyB
+}

@@ -1,0 +1,173 @@
+package align
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// keys turns "a b c" into keys, one letter a call.
+func keys(s string) []Key {
+	var out []Key
+	for _, f := range strings.Fields(s) {
+		out = append(out, Key{Nr: 1, Res: f})
+	}
+	return out
+}
+
+// render writes an alignment as "a=a -b +c": pairs, A only, B only.
+func renderSteps(steps []Step, a, b []Key) string {
+	var out []string
+	for _, s := range steps {
+		switch s.Kind {
+		case Pair:
+			out = append(out, a[s.I].Res+"="+b[s.J].Res)
+		case OnlyA:
+			out = append(out, "-"+a[s.I].Res)
+		case OnlyB:
+			out = append(out, "+"+b[s.J].Res)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func TestAlign(t *testing.T) {
+	cases := []struct {
+		name, a, b string
+		window     int
+		want       string
+	}{
+		{"equal", "o r c", "o r c", 0, "o=o r=r c=c"},
+		{"empty A", "", "o r", 0, "+o +r"},
+		{"extra iterations in B", "x p s p s p r e", "x p s p s p s p s p r e", 0,
+			"x=x p=p s=s p=p s=s p=p +s +p +s +p r=r e=e"},
+		{"fewer iterations in B", "x p s p s p s p r e", "x p s p r e", 0,
+			"x=x p=p s=s p=p -s -p -s -p r=r e=e"},
+		{"substitution", "a b X c d e", "a b Y c d e", 0, "a=a b=b -X +Y c=c d=d e=e"},
+		// A single matching call (c) does not anchor a resynchronisation;
+		// PairGaps pairs it afterwards.
+		{"single call does not anchor", "a X c Y Z W e f g", "a c e f g", 0,
+			"a=a -X -c -Y -Z -W +c e=e f=f g=g"},
+		{"beyond the window", "a 1 2 3 4 5 6 b c d", "a b c d", 3, "a=a -1 -2 -3 -4 -5 -6 b=b c=c d=d"},
+		{"diverged to the end", "a b c", "a x y", 0, "a=a -b -c +x +y"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := keys(tc.a), keys(tc.b)
+			got := renderSteps(Align(a, b, tc.window), a, b)
+			if got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPairGaps(t *testing.T) {
+	cases := []struct {
+		name           string
+		ra, rb, pa, pb string // result keys and plain keys
+		want           string
+	}{
+		// Result keys say the opens differ; plain keys say they are the same call.
+		{"different results", "x open=3 read close e", "x open=-2 write e", "x open read close e", "x open write e",
+			"x=x open=open -read -close +write e=e"},
+		// A close racing with two waits: paired although out of order.
+		{"moved", "r close w wE x y z", "r w wE close x y z", "r close w wE x y z", "r w wE close x y z",
+			"r=r close=close w=w wE=wE x=x y=y z=z"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			pa, pb := keys(tc.pa), keys(tc.pb)
+			steps := PairGaps(Align(keys(tc.ra), keys(tc.rb), 0), pa, pb)
+			if got := renderSteps(steps, pa, pb); got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestStream(t *testing.T) {
+	cases := []struct {
+		name     string
+		rec      string
+		live     string
+		window   int
+		want     string // per live call: =N matched recorded N, +N matched after skipping, x extra, ! diverged
+		diverged bool
+	}{
+		{"same", "a b c", "a b c", 0, "=0 =1 =2", false},
+		{"more iterations live", "x p s p r e", "x p s p s p r e", 0, "=0 =1 =2 =3 x x =4 =5", false},
+		{"fewer iterations live", "x p s p s p r e", "x p r e", 0, "=0 =1 +6 =7", false},
+		{"divergent", "a b c d", "a q w e r", 2, "=0 x x ! !", true},
+		{"past the end", "a", "a b", 0, "=0 x", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewStream(keys(tc.rec), tc.window)
+			var got []string
+			for _, k := range keys(tc.live) {
+				f := s.Feed(k)
+				switch f.Verdict {
+				case Matched:
+					if f.Skipped > 0 {
+						got = append(got, "+"+itoa(int64(f.Rec)))
+					} else {
+						got = append(got, "="+itoa(int64(f.Rec)))
+					}
+				case Extra:
+					got = append(got, "x")
+				case Diverged:
+					got = append(got, "!")
+				}
+			}
+			if g := strings.Join(got, " "); g != tc.want || s.Diverged() != tc.diverged {
+				t.Errorf("got %q (diverged %v); want %q (%v)", g, s.Diverged(), tc.want, tc.diverged)
+			}
+		})
+	}
+}
+
+func TestTextDiff(t *testing.T) {
+	cases := []struct {
+		name    string
+		a, b    string
+		context int
+		max     int
+		want    []string
+	}{
+		{"same", "x\ny\n", "x\ny\n", 3, 0, nil},
+		{"changed line", "a\nb\nc\nd\n", "a\nB\nc\nd\n", 1, 0, []string{"@@ line 1 @@", " a", "-b", "+B", " c"}},
+		{"added line", "a\nc\n", "a\nb\nc\n", 0, 0, []string{"@@ line 2 @@", "+b"}},
+		{"cut", "1\n2\n3\n4\n", "5\n6\n7\n8\n", 0, 3, []string{"@@ line 1 @@", "-1", "-2", "-3", "... 5 more lines"}},
+		{"no final newline", "a", "a\n", 0, 0, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := TextDiff([]byte(tc.a), []byte(tc.b), tc.context, tc.max); !slices.Equal(got, tc.want) {
+				t.Errorf("got %q; want %q", got, tc.want)
+			}
+		})
+	}
+	if !IsText([]byte("héllo\tworld\n")) || IsText([]byte("\x7fELF\x02")) {
+		t.Error("IsText")
+	}
+}
+
+// BenchmarkAlignRandom aligns two unrelated sequences over a small
+// alphabet: a mismatch at nearly every call, the worst case of the
+// window search.
+func BenchmarkAlignRandom(b *testing.B) {
+	gen := func(seed uint64, n int) []Key {
+		out := make([]Key, n)
+		for i := range out {
+			seed = seed*6364136223846793005 + 1442695040888963407
+			out[i] = Key{Nr: uint32(seed >> 59)}
+		}
+		return out
+	}
+	x, y := gen(1, 20000), gen(2, 20000)
+	b.ResetTimer()
+	for range b.N {
+		Align(x, y, 0)
+	}
+}

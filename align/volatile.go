@@ -1,0 +1,92 @@
+package align
+
+import "strings"
+
+// What differs between any two runs, even in the same environment, and
+// is therefore left out of comparisons unless Options.AllFields is set.
+// Struct fields that are volatile (inode numbers, times, addresses) are
+// marked in fields.go instead.
+
+// volatileRet are calls whose return value is a time.
+var volatileRet = map[string]bool{
+	"time":  true, // seconds since the epoch
+	"times": true, // clock ticks since boot
+	"alarm": true, // seconds left of an earlier alarm
+}
+
+// volatileOut are calls all of whose output memory is time, randomness
+// or scheduling.
+var volatileOut = map[string]bool{
+	"time":            true,
+	"gettimeofday":    true,
+	"clock_gettime":   true,
+	"clock_getres":    true,
+	"times":           true,
+	"getrusage":       true,
+	"sysinfo":         true, // uptime, load, free memory
+	"getrandom":       true,
+	"getcpu":          true,
+	"nanosleep":       true, // the time remaining
+	"clock_nanosleep": true,
+	"adjtimex":        true,
+	"clock_adjtime":   true,
+	"timer_gettime":   true,
+	"timerfd_gettime": true,
+	"getitimer":       true,
+	"setitimer":       true,
+	"alarm":           true,
+}
+
+// volatileOutArg are single output arguments that hold times.
+var volatileOutArg = map[string][]uint8{
+	"select":          {4}, // the time left of the timeout
+	"pselect6":        {4},
+	"ppoll":           {2},
+	"wait4":           {3}, // struct rusage
+	"waitid":          {4},
+	"rt_sigtimedwait": {2},
+	"timerfd_settime": {3},
+	"timer_settime":   {3},
+}
+
+// volatileProcFiles are files under /proc/<pid>/ (also self and
+// thread-self, and under task/<tid>/) whose contents are addresses,
+// counters and times of the process itself.
+var volatileProcFiles = map[string]bool{
+	"stat": true, "statm": true, "status": true, "sched": true, "schedstat": true,
+	"io": true, "maps": true, "smaps": true, "smaps_rollup": true, "numa_maps": true,
+	"auxv": true, "timers": true, "syscall": true, "wchan": true, "stack": true,
+	"pagemap": true, "mem": true, "fdinfo": true,
+}
+
+// volatileSystemFiles are system-wide files of counters and times, and
+// sources of randomness.
+var volatileSystemFiles = map[string]bool{
+	"/proc/uptime": true, "/proc/loadavg": true, "/proc/stat": true, "/proc/meminfo": true,
+	"/proc/interrupts": true, "/proc/softirqs": true, "/proc/vmstat": true, "/proc/diskstats": true,
+	"/proc/schedstat": true, "/proc/pressure/cpu": true, "/proc/pressure/io": true, "/proc/pressure/memory": true,
+	"/dev/urandom": true, "/dev/random": true,
+	"/proc/sys/kernel/random/uuid": true, "/proc/sys/kernel/random/boot_id": true, "/proc/sys/kernel/random/entropy_avail": true,
+}
+
+// volatilePath reports whether the data read from path p (as Keyer.Path
+// normalised it) differs from run to run by nature.
+func volatilePath(p string) bool {
+	if volatileSystemFiles[p] {
+		return true
+	}
+	rest, ok := strings.CutPrefix(p, "/proc/")
+	if !ok {
+		return false
+	}
+	parts := strings.Split(rest, "/")
+	switch parts[0] {
+	case "<pid>", "self", "thread-self":
+	default:
+		return false
+	}
+	if len(parts) >= 3 && parts[1] == "task" {
+		parts = parts[2:]
+	}
+	return len(parts) >= 2 && volatileProcFiles[parts[1]]
+}

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/tracefile"
+)
+
+// Exit codes of diff, as diff(1) has them.
+const (
+	diffSame    = 0
+	diffDiffers = 1
+	diffTrouble = 2
+)
+
+// diffOptions are the flags of envbisect diff.
+type diffOptions struct {
+	json       bool
+	stringSize int
+	sizeSet    bool // -s was given (JSON shows everything unless it is)
+	allFields  bool
+	context    int
+	window     int
+}
+
+func newDiffCommand(s streams) *cobra.Command {
+	var o diffOptions
+	cmd := &cobra.Command{
+		Use:   "diff GOOD BAD [flags]",
+		Short: "compare two traces: the calls whose results differ",
+		Long: `diff compares two recordings of the same command, typically one from where it
+works (GOOD) and one from where it fails (BAD), and prints the calls whose
+results differ, thread by thread:
+
+  --- GOOD good.envb: make test (host ci-1, Linux 6.1.0)
+  +++ BAD  bad.envb: make test (host laptop, Linux 6.8.0)
+  @@ [1] /usr/bin/python3 @@
+  - #412 [1] openat(AT_FDCWD, "/etc/ssl/openssl.cnf", O_RDONLY) = 3
+  + #398 [1] openat(AT_FDCWD, "/etc/ssl/openssl.cnf", O_RDONLY) = -1 ENOENT (No such file or directory)
+  < #413 [1] read(3, "openssl_conf = default_conf\n"..., 4096) = 1523
+  > #399 [1] write(2, "cannot load configuration\n", 26) = 26
+  - #420 [1] read(4, "a=1\nb=2\n", 4096) = 8
+  + #406 [1] read(4, "a=1\nb=9\n", 4096) = 8
+      buf: 8 bytes in both, first difference at offset 6
+      @@ line 2 @@
+      -b=2
+      +b=9
+  # 1234 calls compared, 2 differ, 1 only in GOOD, 1 only in BAD; ...
+
+Each section (@@ ... @@) is one thread matched across the two traces, [P] or
+[P:T] as show prints them, with its differences in the order they happened:
+"-"/"+" lines are the same call in GOOD and in BAD with different results
+(return value, error, or the data the kernel wrote, described on the
+indented lines below them; data the program sent that differs is described
+too, marked "sent"); "<" lines are calls made in GOOD only and ">" lines
+calls made in BAD only (long runs are summarised). #N is a call's number
+in its own trace. Then come the processes and threads found in one trace
+only, the start events that differ (environment, limits, cwd, ids, ...),
+and a summary line.
+
+Processes are matched by lineage (parent, order among its children, the
+program they execute), threads by their creator, creation order and what
+they do first, so that threads started in another order still match. The
+calls of two matched threads are aligned by syscall and resource (the path,
+or what an fd refers to), resynchronising within a window of calls (--window)
+when one run made extra calls, such as more iterations of a polling loop.
+
+Results are compared after normalising what differs between any two runs:
+pids (through the process match), fd numbers (what they refer to is
+compared instead), addresses. Times and time-like results (clock_gettime,
+gettimeofday, time, rusage), random data (getrandom, AT_RANDOM), inode and
+device numbers and times inside struct stat, ports the kernel picked, the
+order of directory entries and per-process /proc files are ignored unless
+--all-fields is given.
+
+--json prints one JSON object per difference instead, each with a "diff"
+member: "call" (with "good" and "bad" calls as show --json prints them),
+"only_good", "only_bad", "exit", "proc_only_good", "proc_only_bad",
+"thread_only_good", "thread_only_bad", "start", and a last "summary".
+
+A trace cut short is compared up to its last complete frame, with a warning.
+
+Exit codes (as diff(1)):
+  0  no differences
+  1  differences
+  2  trouble: a trace cannot be read, the traces are of different
+     architectures, bad flags or arguments`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usageError("diff needs two trace files, GOOD and BAD; got %d arguments (see 'envbisect diff --help')", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.sizeSet = cmd.Flags().Changed("string-limit")
+			return runDiff(cmd.Context(), o, args[0], args[1], s)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&o.json, "json", false, "print one JSON object per difference")
+	f.IntVarP(&o.stringSize, "string-limit", "s", render.DefaultStringSize, "show at most `SIZE` bytes of each string and buffer; 0: all")
+	f.BoolVar(&o.allFields, "all-fields", false, "also compare times, random data, inode and device numbers, ports and addresses")
+	f.IntVarP(&o.context, "context", "C", 0, "show `N` matching calls before and after each difference")
+	f.IntVar(&o.window, "window", align.DefaultWindow, "resynchronise within `N` calls when one run made extra calls")
+	return cmd
+}
+
+// runDiff compares the traces at good and bad as o asks. It returns nil
+// when they do not differ, an exit code 1 without message when they do.
+func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) error {
+	switch {
+	case o.stringSize < 0:
+		return usageError("-s %d: the string limit must be 0 (no limit) or more", o.stringSize)
+	case o.context < 0:
+		return usageError("--context %d: want 0 or more calls", o.context)
+	case o.window < 1:
+		return usageError("--window %d: want 1 or more calls", o.window)
+	}
+	ta, err := readDiffTrace(good, s)
+	if err != nil {
+		return err
+	}
+	tb, err := readDiffTrace(bad, s)
+	if err != nil {
+		return err
+	}
+	if ta.Header.Arch != tb.Header.Arch {
+		return withCode(diffTrouble, fmt.Errorf("%s is a trace of %s, %s of %s: traces of different architectures cannot be compared",
+			good, ta.Header.Arch, bad, tb.Header.Arch))
+	}
+	tab, err := systable.New(ta.Header.Arch)
+	if err != nil {
+		return withCode(diffTrouble, fmt.Errorf("trace %s: %w", good, err))
+	}
+	if err := ctx.Err(); err != nil {
+		return withCode(diffTrouble, errors.New("interrupted"))
+	}
+	res := align.Diff(tab,
+		align.Run{Header: &ta.Header, Start: ta.Start, Events: ta.Events},
+		align.Run{Header: &tb.Header, Start: tb.Start, Events: tb.Events},
+		align.Options{AllFields: o.allFields, Window: o.window})
+
+	out := bufio.NewWriterSize(s.out, 64<<10)
+	if o.json {
+		size := o.stringSize
+		if !o.sizeSet {
+			size = 0
+		}
+		err = writeDiffJSON(out, tab, res, size)
+	} else {
+		err = (&diffText{w: out, tab: tab, res: res, o: o}).write(good, bad, ta, tb)
+	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return withCode(diffTrouble, fmt.Errorf("write: %w", err))
+	}
+	if res.Differs() {
+		return withCode(diffDiffers, nil)
+	}
+	return nil
+}
+
+// readDiffTrace reads a whole trace; a trace cut short is used with a
+// warning.
+func readDiffTrace(path string, s streams) (*tracefile.Trace, error) {
+	t, err := tracefile.ReadFile(path)
+	switch {
+	case err == nil:
+		return t, nil
+	case errors.Is(err, tracefile.ErrTruncated) && t != nil:
+		fmt.Fprintf(s.err, "warning: %s: %s\n", path, strings.TrimPrefix(err.Error(), "read trace "+path+": "))
+		return t, nil
+	}
+	return nil, withCode(diffTrouble, nameFile(path, err))
+}
