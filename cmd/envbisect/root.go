@@ -71,7 +71,9 @@ for the one interaction with the environment that makes the difference.
 	root.AddCommand(
 		newRecordCommand(s),
 		newShowCommand(s),
+		newDiffCommand(s),
 		newSyscallsCommand(s),
+		newDepsCommand(s),
 	)
 	return root
 }

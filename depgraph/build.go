@@ -1,0 +1,324 @@
+package depgraph
+
+import (
+	"fmt"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// Build builds the dependency graph of a trace's events, decoding calls
+// with tab (the table of the trace's architecture; h may be nil). It
+// reads the events only. It fails when tab is not for h's architecture or
+// the calls' seqs do not increase.
+func Build(tab *systable.Table, h *trace.Header, events []trace.Event) (*Graph, error) {
+	if h != nil && h.Arch != "" && h.Arch != tab.Arch {
+		return nil, fmt.Errorf("dependency graph: the trace is for %s, the syscall table for %s", h.Arch, tab.Arch)
+	}
+	b := &builder{
+		tab:       tab,
+		g:         &Graph{tab: tab, index: make(map[uint64]int32)},
+		procs:     make(map[uint32]*proc),
+		threads:   make(map[uint32]*thread),
+		spawnCall: make(map[uint32]uint64),
+		paths:     make(map[string]*pathNode),
+		inherited: make(map[int32]*desc),
+		descs:     make(map[ResourceID]*desc),
+	}
+	b.pairSpawns(events)
+	var last uint64
+	for i := range events {
+		switch ev := &events[i]; {
+		case ev.Proc != nil:
+			b.procEvent(ev.Proc)
+		case ev.Call != nil:
+			if ev.Call.Seq <= last {
+				return nil, fmt.Errorf("dependency graph: call seq %d follows seq %d: seqs must increase", ev.Call.Seq, last)
+			}
+			last = ev.Call.Seq
+			b.call(ev.Call)
+		}
+	}
+	b.finish()
+	return b.g, nil
+}
+
+// builder walks the trace once, keeping a model of the kernel state the
+// calls touch (state.go) and recording for each call the calls that last
+// defined what it uses.
+type builder struct {
+	tab       *systable.Table
+	g         *Graph
+	procs     map[uint32]*proc
+	threads   map[uint32]*thread
+	spawnCall map[uint32]uint64 // new thread (logical id) -> the clone, fork or vfork that made it
+	paths     map[string]*pathNode
+	inherited map[int32]*desc      // by fd number
+	descs     map[ResourceID]*desc // every desc and the desc behind each mapping, by resource
+	sockets   []*desc
+	epolls    []*desc
+}
+
+// callCtx is the builder's scratch for the call being added.
+type callCtx struct {
+	c    *trace.Call
+	row  *systable.Syscall
+	eff  systable.Effect
+	ok   bool // the call succeeded (connect: or is in progress)
+	seq  uint64
+	t    *thread
+	p    *proc
+	ci   *callInfo
+	used []usedFD
+	// names are the absolute paths the call names, in argument order.
+	names   []string
+	created *desc
+	maps    []mapping
+}
+
+// usedFD is one fd the call passes, with the table entry it found.
+type usedFD struct {
+	arg int
+	fd  int32
+	s   slot
+}
+
+// pairSpawns finds the call that made each new thread or process: the
+// next successful clone, fork or vfork of the parent thread after the
+// Spawn event (the tracer sees the new task before the call returns), or
+// the one before it in traces that list the call first.
+func (b *builder) pairSpawns(events []trace.Event) {
+	events2 := map[uint32][]uint32{} // parent thread -> children not yet paired
+	calls := map[uint32][]uint64{}   // parent thread -> calls not yet paired
+	for i := range events {
+		switch ev := &events[i]; {
+		case ev.Proc != nil && (ev.Proc.Kind == trace.Spawn || ev.Proc.Kind == trace.SpawnThread) && ev.Proc.ParentThread != 0:
+			pt := ev.Proc.ParentThread
+			if q := calls[pt]; len(q) > 0 {
+				b.spawnCall[ev.Proc.Thread], calls[pt] = q[0], q[1:]
+			} else {
+				events2[pt] = append(events2[pt], ev.Proc.Thread)
+			}
+		case ev.Call != nil:
+			c := ev.Call
+			row := b.tab.ByNr(int(c.Nr))
+			if row.Unknown || row.Effects&systable.CreatesProcess == 0 || c.NoReturn || c.Ret <= 0 {
+				continue
+			}
+			if q := events2[c.Thread]; len(q) > 0 {
+				b.spawnCall[q[0]], events2[c.Thread] = c.Seq, q[1:]
+			} else {
+				calls[c.Thread] = append(calls[c.Thread], c.Seq)
+			}
+		}
+	}
+}
+
+// procEvent applies a process life event.
+func (b *builder) procEvent(ev *trace.ProcEvent) {
+	switch ev.Kind {
+	case trace.Spawn:
+		if _, ok := b.procs[ev.Proc]; ok {
+			return
+		}
+		created := b.spawnCall[ev.Thread]
+		var parent *proc
+		if ev.Parent != 0 {
+			parent = b.proc(ev.Parent)
+		}
+		p := b.newProc(ev.Proc, parent, ev.CloneFlags, created)
+		b.threads[ev.Thread] = &thread{id: ev.Thread, proc: p, res: p.res, def: created}
+	case trace.SpawnThread:
+		p := b.proc(ev.Proc)
+		created := b.spawnCall[ev.Thread]
+		res := b.newResource(Thread, fmt.Sprintf("thread %d of process %d", ev.Thread, ev.Proc), created)
+		res.Class = Internal
+		b.threads[ev.Thread] = &thread{id: ev.Thread, proc: p, res: res, def: created}
+	case trace.Exec:
+		if p, ok := b.procs[ev.Proc]; ok {
+			p.pendingExec = true
+			if ev.Exe != "" {
+				p.exe = ev.Exe
+			}
+		}
+	}
+}
+
+// proc returns process id, making it (with nothing inherited) if the
+// trace never said how it came to be.
+func (b *builder) proc(id uint32) *proc {
+	if p, ok := b.procs[id]; ok {
+		return p
+	}
+	return b.newProc(id, nil, 0, 0)
+}
+
+// thread returns the thread a call was made by.
+func (b *builder) thread(procID, id uint32) *thread {
+	if t, ok := b.threads[id]; ok && t.proc.id == procID {
+		return t
+	}
+	p := b.proc(procID)
+	t := &thread{id: id, proc: p, res: p.res}
+	b.threads[id] = t
+	return t
+}
+
+// newProc makes process id as a copy of parent as clone flags say:
+// CLONE_FILES shares the fd table, CLONE_FS the working directory,
+// CLONE_VM the mappings; credentials and limits are copied.
+func (b *builder) newProc(id uint32, parent *proc, flags uint64, created uint64) *proc {
+	p := &proc{id: id}
+	p.res = b.newResource(Process, fmt.Sprintf("process %d", id), created)
+	p.res.Class = Internal
+	cwd := b.newResource(Cwd, fmt.Sprintf("cwd of process %d", id), 0)
+	attrs := b.newResource(Attrs, fmt.Sprintf("attributes of process %d", id), 0)
+	cwd.Class, attrs.Class = Environment, Environment
+	if parent == nil {
+		p.fds, p.fs, p.attrs, p.mem = newFDTable(), &fsState{res: cwd}, &attrState{res: attrs}, &addrSpace{}
+	} else {
+		p.exe = parent.exe
+		p.fds = parent.fds.clone()
+		if flags&unix.CLONE_FILES != 0 {
+			p.fds = parent.fds
+		}
+		p.fs = &fsState{res: cwd, def: parent.fs.def}
+		if flags&unix.CLONE_FS != 0 {
+			p.fs = parent.fs
+		}
+		a := *parent.attrs
+		a.res = attrs
+		p.attrs = &a
+		p.mem = parent.mem.clone()
+		if flags&unix.CLONE_VM != 0 {
+			p.mem = parent.mem
+		}
+	}
+	b.procs[id] = p
+	return p
+}
+
+// newResource adds a resource to the graph.
+func (b *builder) newResource(kind ResourceKind, name string, created uint64) *Resource {
+	r := &Resource{ID: ResourceID(len(b.g.resources) + 1), Kind: kind, Name: name, Created: created}
+	b.g.resources = append(b.g.resources, r)
+	return r
+}
+
+// call adds one call: first the edges to what it uses, then what it
+// defines (only if it succeeded), so a call never depends on itself.
+func (b *builder) call(c *trace.Call) {
+	row := b.tab.ByNr(int(c.Nr))
+	t := b.thread(c.Proc, c.Thread)
+	var eff systable.Effect
+	if !row.Unknown {
+		eff = row.EffectsFor(c.Args)
+	}
+	if t.proc.pendingExec && eff&systable.ExecsImage == 0 {
+		b.exec(t, 0) // the exec's own call is not in the trace
+	}
+	b.g.index[c.Seq] = int32(len(b.g.calls))
+	b.g.calls = append(b.g.calls, c)
+	b.g.info = append(b.g.info, callInfo{policy: row.Policy})
+	x := &callCtx{
+		c: c, row: row, eff: eff, seq: c.Seq, t: t, p: t.proc, ci: &b.g.info[len(b.g.info)-1],
+		ok: !c.NoReturn && (c.Ret >= 0 || c.Errno() == int(unix.EINPROGRESS)),
+	}
+	b.dep(x, t.def, ByProcess, t.res)
+	if row.Unknown {
+		return
+	}
+
+	b.useAttrs(x)
+	b.useFDs(x)
+	b.usePaths(x)
+	b.useMemory(x)
+
+	if x.ok {
+		b.defineFDs(x)
+		b.definePaths(x)
+		b.defineAttrs(x)
+		b.defineMemory(x)
+		if eff&systable.ChangesCwd != 0 {
+			x.p.fs.def = x.seq
+		}
+	}
+	b.defineSockets(x)
+	b.closeFDs(x)
+	if eff&systable.ExecsImage != 0 && (x.ok || t.proc.pendingExec) {
+		named := !t.proc.pendingExec // the Exec event names the image better (symlinks resolved)
+		b.exec(t, x.seq)
+		if named && len(x.names) > 0 {
+			t.proc.exe = x.names[0]
+		}
+	}
+	b.pickPrimary(x)
+}
+
+// dep records that the call depends on call to, through resource r.
+func (b *builder) dep(x *callCtx, to uint64, why Why, r *Resource) {
+	if to == 0 || to == x.seq {
+		return
+	}
+	for i := range x.ci.deps {
+		if x.ci.deps[i].To == to {
+			x.ci.deps[i].Why |= why
+			return
+		}
+	}
+	var id ResourceID
+	if r != nil {
+		id = r.ID
+	}
+	x.ci.deps = append(x.ci.deps, Edge{From: x.seq, To: to, Why: why, Resource: id})
+	b.g.edges++
+}
+
+// acts records that the call acts on r.
+func (x *callCtx) acts(r *Resource) {
+	for _, id := range x.ci.acts {
+		if id == r.ID {
+			return
+		}
+	}
+	x.ci.acts = append(x.ci.acts, r.ID)
+}
+
+// exec gives t's process a new image: close-on-exec fds are closed (in a
+// table of its own), the mappings are gone, and the exec'ing thread is
+// now the process's only one, defined by the exec (seq; 0 if the trace
+// lacks the call).
+func (b *builder) exec(t *thread, seq uint64) {
+	p := t.proc
+	fds := p.fds.clone()
+	for fd, s := range fds.m {
+		if s.cloexec {
+			delete(fds.m, fd)
+		}
+	}
+	p.fds = fds
+	p.mem = &addrSpace{}
+	p.pendingExec = false
+	t.res = p.res
+	if seq != 0 {
+		t.def = seq
+	}
+}
+
+// pickPrimary chooses the resource whose group the call goes in: what
+// it creates, else the path it names, else the fd it uses, else the
+// mapping it changes. Calls with none are grouped by process or syscall.
+func (b *builder) pickPrimary(x *callCtx) {
+	switch {
+	case x.created != nil:
+		x.ci.primary = x.created.res.ID
+	case len(x.names) > 0:
+		x.ci.primary = b.pathNode(x.names[0]).res.ID
+	case len(x.used) > 0:
+		x.ci.primary = x.used[0].s.d.res.ID
+	case len(x.maps) > 0:
+		x.ci.primary = x.maps[0].res.ID
+	}
+}

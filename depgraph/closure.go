@@ -1,0 +1,197 @@
+package depgraph
+
+import "github.com/envbisect/envbisect/systable"
+
+// Action is what one semi-replay run does with a recorded call.
+type Action uint8
+
+const (
+	// Replay: the call is skipped and its recorded results are written
+	// into the process.
+	Replay Action = iota + 1
+	// Execute: the call runs for real and the program sees its live
+	// results.
+	Execute
+	// ExecuteThenOverwrite: the call runs for real, because a call that
+	// executes depends on the kernel state it makes, and then its
+	// recorded results are written over the live ones, so the program
+	// sees what it would have seen if the call had been replayed.
+	ExecuteThenOverwrite
+)
+
+var actionNames = [...]string{Replay: "replay", Execute: "execute", ExecuteThenOverwrite: "execute+overwrite"}
+
+func (a Action) String() string {
+	if int(a) < len(actionNames) && actionNames[a] != "" {
+		return actionNames[a]
+	}
+	return "unknown"
+}
+
+// MarshalText makes an Action print by name in JSON.
+func (a Action) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
+// UnmarshalText reads an Action's name.
+func (a *Action) UnmarshalText(b []byte) error {
+	return unmarshalName(b, actionNames[:], (*uint8)(a), "action")
+}
+
+// Reason says why a call is not replayed.
+type Reason uint8
+
+const (
+	// Requested: the caller asked for the call to be replayed, and it is.
+	Requested Reason = iota + 1
+	// NotRequested: the caller did not ask for it to be replayed.
+	NotRequested
+	// Policy: the syscall table says it always executes (memory, process
+	// and thread life, signals; calls the table does not know).
+	Policy
+	// InternalResource: it acts on a pipe, socketpair, connection
+	// between traced processes or another resource of the traced tree.
+	InternalResource
+	// InputResource: it acts on the command's input (stdin, an inherited
+	// fd, a connection accepted from an untraced client).
+	InputResource
+	// NoResult: the call never returned, so there are no results to
+	// write back.
+	NoResult
+	// Needed: a call that executes depends on it (ExecuteThenOverwrite).
+	Needed
+)
+
+var reasonNames = [...]string{
+	Requested: "requested", NotRequested: "not requested", Policy: "always executes",
+	InternalResource: "internal", InputResource: "input", NoResult: "never returned", Needed: "needed",
+}
+
+func (r Reason) String() string {
+	if int(r) < len(reasonNames) && reasonNames[r] != "" {
+		return reasonNames[r]
+	}
+	return "unknown"
+}
+
+// ClosureOptions tune Closure.
+type ClosureOptions struct {
+	// ReplayInput lets calls on the command's input (stdin, accepted
+	// connections) be replayed when asked; by default they execute.
+	ReplayInput bool
+}
+
+// Plan is the action of every call of a trace in one semi-replay run.
+type Plan struct {
+	g      *Graph
+	action []Action
+	reason []Reason
+	need   []uint64 // ExecuteThenOverwrite: an executed call that depends on it
+	counts [ExecuteThenOverwrite + 1]int
+}
+
+// Closure returns the plan of a run in which the calls for which
+// replayed returns true are meant to be replayed: bisect asks for a
+// prefix (seq <= k), or for the calls of some groups. It is the thesis'
+// check_dep:
+//
+//  1. A call is replayed if replayed says so, the syscall table's Policy
+//     for it is Replayable, it returned, and it acts on no internal or
+//     input resource. Every other call executes.
+//  2. Every call that executes needs the calls it depends on (Deps) to
+//     have run for real: each of them that step 1 replays becomes
+//     ExecuteThenOverwrite, and needs its own dependencies in turn, to
+//     the transitive closure.
+//
+// The result depends only on the graph and on what replayed returns:
+// the same question gets the same plan.
+func (g *Graph) Closure(replayed func(seq uint64) bool) *Plan {
+	return g.ClosureWith(replayed, ClosureOptions{})
+}
+
+// ClosureWith is Closure with options.
+func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *Plan {
+	n := len(g.calls)
+	p := &Plan{g: g, action: make([]Action, n), reason: make([]Reason, n), need: make([]uint64, n)}
+	var stack []int32
+	for i, c := range g.calls {
+		ci := &g.info[i]
+		r := Requested
+		switch {
+		case !replayed(c.Seq):
+			r = NotRequested
+		case ci.policy != systable.Replayable:
+			r = Policy
+		case c.NoReturn:
+			r = NoResult
+		case ci.class == Internal:
+			r = InternalResource
+		case ci.class == Input && !o.ReplayInput:
+			r = InputResource
+		}
+		p.reason[i] = r
+		if r == Requested {
+			p.action[i] = Replay
+			continue
+		}
+		p.action[i] = Execute
+		stack = append(stack, int32(i))
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range g.info[i].deps {
+			j := g.index[e.To]
+			if p.action[j] != Replay {
+				continue
+			}
+			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, Needed, g.calls[i].Seq
+			stack = append(stack, j)
+		}
+	}
+	for _, a := range p.action {
+		p.counts[a]++
+	}
+	return p
+}
+
+// Action returns what the run does with call seq. Calls that are not in
+// the trace execute.
+func (p *Plan) Action(seq uint64) Action {
+	if i, ok := p.g.index[seq]; ok {
+		return p.action[i]
+	}
+	return Execute
+}
+
+// Reason returns why call seq has its action.
+func (p *Plan) Reason(seq uint64) Reason {
+	if i, ok := p.g.index[seq]; ok {
+		return p.reason[i]
+	}
+	return NotRequested
+}
+
+// NeededBy returns, for a call that executes then is overwritten, an
+// executed call that depends on it (directly).
+func (p *Plan) NeededBy(seq uint64) (uint64, bool) {
+	if i, ok := p.g.index[seq]; ok && p.need[i] != 0 {
+		return p.need[i], true
+	}
+	return 0, false
+}
+
+// Count returns how many calls have action a.
+func (p *Plan) Count(a Action) int {
+	if a > ExecuteThenOverwrite {
+		return 0
+	}
+	return p.counts[a]
+}
+
+// Actions returns the action of every call, by seq.
+func (p *Plan) Actions() map[uint64]Action {
+	m := make(map[uint64]Action, len(p.action))
+	for i, c := range p.g.calls {
+		m[c.Seq] = p.action[i]
+	}
+	return m
+}

@@ -1,0 +1,188 @@
+package depgraph
+
+import (
+	"encoding/binary"
+	"strings"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// AT_FDCWD as a 32-bit dirfd argument.
+const atFDCWD = -100
+
+const pageSize = 4096
+
+// arg returns argument i's register as its C type has it: the low 32 bits
+// for 32-bit arguments.
+func arg(row *systable.Syscall, c *trace.Call, i int) uint64 {
+	v := c.Args[i]
+	if i < len(row.Args) && row.Args[i].Int32 {
+		v = uint64(uint32(v))
+	}
+	return v
+}
+
+// memOf returns the memory of argument arg, part p, captured in
+// direction dir (an InOutBuf has both), or nil.
+func memOf(c *trace.Call, arg int, p trace.Part, dir trace.Dir) *trace.Mem {
+	for i := range c.Mem {
+		if m := &c.Mem[i]; int(m.Arg) == arg && m.Part == p && m.Dir == dir {
+			return m
+		}
+	}
+	return nil
+}
+
+// fdArg returns argument i as an fd.
+func fdArg(c *trace.Call, i int) int32 { return int32(uint32(c.Args[i])) }
+
+// enumName returns the name fs gives value v, or "".
+func enumName(fs *systable.FlagSet, v uint64) string {
+	if fs == nil {
+		return ""
+	}
+	if fs.Mask != 0 {
+		v &= fs.Mask
+	}
+	for _, e := range fs.Enum {
+		if e.Value == v {
+			return e.Name
+		}
+	}
+	return ""
+}
+
+// argEnum returns the name of the value of the first argument whose flag
+// set is fs, or "".
+func argEnum(row *systable.Syscall, c *trace.Call, fs *systable.FlagSet) string {
+	for i, a := range row.Args {
+		if a.Flags == fs {
+			return enumName(fs, arg(row, c, i))
+		}
+	}
+	return ""
+}
+
+// argHas reports whether the first argument whose flag set is fs has the
+// bit named name.
+func argHas(row *systable.Syscall, c *trace.Call, fs *systable.FlagSet, name string) bool {
+	for i, a := range row.Args {
+		if a.Flags == fs {
+			return fs.Has(arg(row, c, i), name)
+		}
+	}
+	return false
+}
+
+// makesCloexec reports whether an fd-making call asks for close-on-exec:
+// a set flag bit named *_CLOEXEC (O_CLOEXEC, SOCK_CLOEXEC, EFD_CLOEXEC
+// ...), an enum value named so (F_DUPFD_CLOEXEC), or O_CLOEXEC in
+// openat2's struct open_how.
+func makesCloexec(row *systable.Syscall, c *trace.Call) bool {
+	for i, a := range row.Args {
+		switch {
+		case a.Flags != nil && a.Kind == systable.Flags:
+			v := arg(row, c, i)
+			for _, b := range a.Flags.Bits {
+				if b.Value != 0 && v&b.Value == b.Value && strings.HasSuffix(b.Name, "_CLOEXEC") && b.Name != "MSG_CMSG_CLOEXEC" {
+					return true
+				}
+			}
+		case a.Flags != nil && a.Kind == systable.Enum:
+			if strings.HasSuffix(enumName(a.Flags, arg(row, c, i)), "_CLOEXEC") {
+				return true
+			}
+		case a.Struct == "struct open_how":
+			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil && len(m.Data) >= 8 {
+				if systable.OpenFlags.Has(binary.LittleEndian.Uint64(m.Data), "O_CLOEXEC") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// setsCloexec reports whether the call changes the close-on-exec flag of
+// its fd (fcntl F_SETFD, ioctl FIOCLEX and FIONCLEX) and to what.
+func setsCloexec(row *systable.Syscall, c *trace.Call) (changes, cloexec bool) {
+	for i, a := range row.Args {
+		if a.Kind != systable.Enum || a.Flags == nil {
+			continue
+		}
+		switch enumName(a.Flags, arg(row, c, i)) {
+		case "F_SETFD":
+			if i+1 < len(row.Args) {
+				return true, systable.FDFlags.Has(c.Args[i+1], "FD_CLOEXEC")
+			}
+		case "FIOCLEX":
+			return true, true
+		case "FIONCLEX":
+			return true, false
+		}
+	}
+	return false, false
+}
+
+// setsDescState reports whether an fcntl or ioctl command changes the
+// open file description (F_SETFL, F_SETLK, F_SETOWN, FIONBIO ...) rather
+// than the fd (F_SETFD) or nothing (F_GETFL).
+func setsDescState(row *systable.Syscall, c *trace.Call) bool {
+	for i, a := range row.Args {
+		if a.Kind != systable.Enum || a.Flags == nil {
+			continue
+		}
+		switch n := enumName(a.Flags, arg(row, c, i)); {
+		case n == "F_SETFD" || n == "FIOCLEX" || n == "FIONCLEX":
+			return false
+		case strings.HasPrefix(n, "F_SET"), strings.HasPrefix(n, "F_OFD_SET"), n == "F_ADD_SEALS", n == "F_NOTIFY",
+			n == "FIONBIO", n == "FIOASYNC":
+			return true
+		}
+	}
+	return false
+}
+
+// pathForm says how a path argument was written.
+type pathForm uint8
+
+const (
+	formUnknown  pathForm = iota // its memory was not captured
+	formAbsolute                 // "/etc/hosts"
+	formRelative                 // "d/x/f": resolved against the cwd or the dirfd
+	formEmpty                    // "" or NULL: the call acts on its dirfd itself (AT_EMPTY_PATH)
+)
+
+// pathArgForm returns how argument i, a path, was written.
+func pathArgForm(c *trace.Call, i int) pathForm {
+	if c.Args[i] == 0 {
+		return formEmpty // NULL: fanotify_mark, utimensat act on the dirfd
+	}
+	m := c.MemOf(uint8(i), trace.PartWhole)
+	switch {
+	case m == nil || m.Flag&(trace.Fault|trace.Excluded) != 0:
+		return formUnknown
+	case len(m.Data) == 0 || m.Data[0] == 0:
+		return formEmpty
+	case m.Data[0] == '/':
+		return formAbsolute
+	}
+	return formRelative
+}
+
+// isDevice reports whether path names a device or a kernel file whose
+// content writes do not define for later reads (a tty, /dev/null).
+func isDevice(path string) bool {
+	return strings.HasPrefix(path, "/dev/") && !strings.HasPrefix(path, "/dev/shm/")
+}
+
+// hasPathArg reports whether the row has a path argument.
+func hasPathArg(row *systable.Syscall) bool {
+	for _, a := range row.Args {
+		if a.Kind == systable.Path {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,170 @@
+package depgraph
+
+import (
+	"cmp"
+	"path"
+	"slices"
+	"strconv"
+
+	"github.com/envbisect/envbisect/systable"
+)
+
+// finish decides what only the whole trace tells: which paths are
+// directories, whose each resource is, the groups, and each call's class.
+func (b *builder) finish() {
+	for p := range b.paths {
+		for a := path.Dir(p); ; a = path.Dir(a) {
+			if n := b.paths[a]; n != nil {
+				n.dir = true
+			}
+			if a == "/" || a == "." {
+				break
+			}
+		}
+	}
+	for _, d := range b.inherited {
+		if d.res.Path != "" {
+			d.res.Name += " (" + d.res.Path + ")"
+		}
+	}
+	b.classify()
+	b.group()
+	for i := range b.g.info {
+		ci := &b.g.info[i]
+		slices.SortFunc(ci.deps, func(x, y Edge) int { return cmp.Compare(x.To, y.To) })
+		var cls Class
+		for _, id := range ci.acts {
+			cls = stronger(cls, b.g.Resource(id).Class)
+		}
+		if cls == 0 {
+			cls = b.g.Group(ci.group).Class
+		}
+		ci.class = cls
+	}
+}
+
+// classify gives every resource its class.
+func (b *builder) classify() {
+	b.classifySockets()
+	for _, r := range b.g.resources {
+		switch r.Kind {
+		case File, Path:
+			if n := b.paths[r.Path]; n != nil && n.fifo {
+				r.Class = Internal // a FIFO made in the trace: the traced processes talk through it
+			}
+		}
+	}
+	for _, d := range b.epolls {
+		// An epoll set is as much the program's own as the fds it
+		// watches: waiting on a pipe must run for real.
+		c := Environment
+		for _, w := range d.watched {
+			c = stronger(c, w.res.Class)
+		}
+		d.res.Class = c
+	}
+	for _, r := range b.g.resources {
+		switch {
+		case r.Kind == Mapping:
+			r.Class = b.descs[r.ID].res.Class
+		case r.Class == 0:
+			r.Class = Environment
+		}
+	}
+}
+
+// groupKey identifies a group.
+type groupKey struct {
+	kind GroupKind
+	name string
+}
+
+// resourceGroup returns the group of r's calls; false for resources
+// whose calls are grouped by another resource or by process.
+func (b *builder) resourceGroup(r *Resource) (groupKey, bool) {
+	switch r.Kind {
+	case File, Path:
+		if n := b.paths[r.Path]; n != nil && n.dir {
+			return groupKey{GroupDirectory, r.Path}, true
+		}
+		return groupKey{GroupFile, r.Path}, true
+	case Mapping:
+		return b.resourceGroup(b.descs[r.ID].res)
+	case Pipe:
+		return groupKey{GroupPipe, r.Name}, true
+	case SocketPair:
+		return groupKey{GroupSocketPair, r.Name}, true
+	case Socket:
+		k, n := sockGroup(b.descs[r.ID])
+		return groupKey{k, n}, true
+	case Epoll:
+		return groupKey{GroupEpoll, r.Name}, true
+	case AnonFD:
+		return groupKey{GroupFD, r.Name}, true
+	case Inherited:
+		return groupKey{GroupStdio, r.Name}, true
+	}
+	return groupKey{}, false
+}
+
+// callGroup returns the group of call i.
+func (b *builder) callGroup(i int) groupKey {
+	if id := b.g.info[i].primary; id != 0 {
+		if k, ok := b.resourceGroup(b.g.Resource(id)); ok {
+			return k
+		}
+	}
+	c := b.g.calls[i]
+	row := b.tab.ByNr(int(c.Nr))
+	label := strconv.FormatUint(uint64(c.Proc), 10)
+	if p := b.procs[c.Proc]; p != nil && p.exe != "" {
+		label += " (" + p.exe + ")"
+	}
+	switch {
+	case row.Unknown:
+		return groupKey{GroupKernel, row.Name}
+	case row.Effects&systable.MapsMemory != 0:
+		return groupKey{GroupMemory, label}
+	case row.Policy == systable.AlwaysExecute:
+		return groupKey{GroupProcess, label}
+	}
+	return groupKey{GroupKernel, row.Name}
+}
+
+// group puts every call in its group, numbering groups by first call.
+func (b *builder) group() {
+	byKey := make(map[groupKey]*Group)
+	for i, c := range b.g.calls {
+		k := b.callGroup(i)
+		g, ok := byKey[k]
+		if !ok {
+			g = &Group{ID: GroupID(len(b.g.groups) + 1), Kind: k.kind, Name: k.name}
+			switch k.kind {
+			case GroupProcess, GroupMemory:
+				g.Class = Internal
+			case GroupKernel:
+				g.Class = Environment
+			}
+			byKey[k] = g
+			b.g.groups = append(b.g.groups, g)
+		}
+		g.Calls = append(g.Calls, c.Seq)
+		b.g.info[i].group = g.ID
+	}
+	for _, r := range b.g.resources {
+		k, ok := b.resourceGroup(r)
+		if !ok {
+			continue
+		}
+		if g, ok := byKey[k]; ok {
+			r.Group = g.ID
+			g.Resources = append(g.Resources, r.ID)
+			g.Class = stronger(g.Class, r.Class)
+		}
+	}
+	for _, g := range b.g.groups {
+		if g.Class == 0 {
+			g.Class = Environment
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package depgraph
+
+import (
+	"slices"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// Graph is the dependency graph of one trace: its resources, the edges
+// between its calls, and its groups. It is built once by Build and never
+// changed; it is safe for concurrent readers.
+type Graph struct {
+	tab       *systable.Table
+	calls     []*trace.Call
+	info      []callInfo
+	index     map[uint64]int32 // seq -> position in calls
+	resources []*Resource
+	groups    []*Group
+	edges     int
+}
+
+// callInfo is what the graph knows of one call.
+type callInfo struct {
+	deps    []Edge       // sorted by To once built
+	acts    []ResourceID // the resources the call acts on (fds, paths, mappings), for its class
+	primary ResourceID   // the resource that decides its group; 0: a process-level call
+	group   GroupID
+	class   Class
+	policy  systable.Policy
+}
+
+// Calls returns the trace's calls in order. The slice is the graph's own:
+// do not change it.
+func (g *Graph) Calls() []*trace.Call { return g.calls }
+
+// Call returns the call numbered seq.
+func (g *Graph) Call(seq uint64) (*trace.Call, bool) {
+	i, ok := g.index[seq]
+	if !ok {
+		return nil, false
+	}
+	return g.calls[i], true
+}
+
+// Table returns the syscall table the graph was built with.
+func (g *Graph) Table() *systable.Table { return g.tab }
+
+// Deps returns the edges from call seq to the calls it depends on, by
+// increasing To.
+func (g *Graph) Deps(seq uint64) []Edge {
+	i, ok := g.index[seq]
+	if !ok {
+		return nil
+	}
+	return slices.Clone(g.info[i].deps)
+}
+
+// Edges returns every edge, by increasing From, then To.
+func (g *Graph) Edges() []Edge {
+	out := make([]Edge, 0, g.edges)
+	for i := range g.info {
+		out = append(out, g.info[i].deps...)
+	}
+	return out
+}
+
+// DependsOn returns every call that call seq depends on, directly or
+// transitively, in increasing order.
+func (g *Graph) DependsOn(seq uint64) []uint64 {
+	i, ok := g.index[seq]
+	if !ok {
+		return nil
+	}
+	seen := map[int32]bool{i: true}
+	stack := []int32{i}
+	var out []uint64
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range g.info[j].deps {
+			k := g.index[e.To]
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, e.To)
+				stack = append(stack, k)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Resources returns every resource, by ID.
+func (g *Graph) Resources() []*Resource { return g.resources }
+
+// Resource returns the resource id, or nil.
+func (g *Graph) Resource(id ResourceID) *Resource {
+	if id < 1 || int(id) > len(g.resources) {
+		return nil
+	}
+	return g.resources[id-1]
+}
+
+// ResourcesOf returns the resources call seq acts on: the fds it passes,
+// the paths it names, the mappings it changes.
+func (g *Graph) ResourcesOf(seq uint64) []ResourceID {
+	i, ok := g.index[seq]
+	if !ok {
+		return nil
+	}
+	return slices.Clone(g.info[i].acts)
+}
+
+// Groups returns every group, by ID (the order of their first calls).
+func (g *Graph) Groups() []*Group { return g.groups }
+
+// Group returns group id, or nil.
+func (g *Graph) Group(id GroupID) *Group {
+	if id < 1 || int(id) > len(g.groups) {
+		return nil
+	}
+	return g.groups[id-1]
+}
+
+// GroupOf returns the group of call seq, or nil for a seq not in the
+// trace.
+func (g *Graph) GroupOf(seq uint64) *Group {
+	i, ok := g.index[seq]
+	if !ok {
+		return nil
+	}
+	return g.Group(g.info[i].group)
+}
+
+// ClassOf returns the class of call seq: the strongest class of the
+// resources it acts on (internal over input over environment), or its
+// group's class for calls that act on none. 0 for a seq not in the trace.
+func (g *Graph) ClassOf(seq uint64) Class {
+	i, ok := g.index[seq]
+	if !ok {
+		return 0
+	}
+	return g.info[i].class
+}
