@@ -75,7 +75,7 @@ type Comparer struct {
 // NewComparer returns a Comparer for calls of trees a and b (of traces
 // of architecture arch) matched by m and keyed by ka and kb.
 func NewComparer(rows Rows, arch string, a, b *Tree, m *Mapping, ka, kb *Keyer, o Options) *Comparer {
-	return &Comparer{rows: rows, layout: layouts[arch], a: a, b: b, m: m, ka: ka, kb: kb, all: o.AllFields}
+	return &Comparer{rows: rows, layout: layoutOf(arch), a: a, b: b, m: m, ka: ka, kb: kb, all: o.AllFields}
 }
 
 // Compare returns how x (of run A) and y (of run B), two calls aligned

@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+
+	"github.com/envbisect/envbisect/systable"
 )
 
 var le = binary.LittleEndian
@@ -40,13 +42,15 @@ type layout struct {
 	ctime                                      int
 }
 
-var layouts = map[string]*layout{
-	// arch/x86/include/uapi/asm/stat.h
-	"amd64": {statSize: 144, dev: 0, ino: 8, nlink: 16, nlinkSize: 8, mode: 24, uid: 28, gid: 32,
-		rdev: 40, size: 48, blksize: 56, blocks: 64, atime: 72, mtime: 88, ctime: 104},
-	// include/uapi/asm-generic/stat.h
-	"arm64": {statSize: 128, dev: 0, ino: 8, mode: 16, nlink: 20, nlinkSize: 4, uid: 24, gid: 28,
-		rdev: 32, size: 48, blksize: 56, blocks: 64, atime: 72, mtime: 88, ctime: 104},
+// layoutOf returns the layout of arch, or nil when it is not known.
+func layoutOf(arch string) *layout {
+	sl, ok := systable.StatLayoutOf(arch)
+	if !ok {
+		return nil
+	}
+	return &layout{statSize: sl.Size, dev: sl.Dev, ino: sl.Ino, mode: sl.Mode, nlink: sl.Nlink,
+		nlinkSize: sl.NlinkSize, uid: sl.UID, gid: sl.GID, rdev: sl.Rdev, size: sl.FileSize,
+		blksize: sl.Blksize, blocks: sl.Blocks, atime: sl.Atime, mtime: sl.Mtime, ctime: sl.Ctime}
 }
 
 // decoders are the structs compared field by field, by C type name

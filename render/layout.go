@@ -1,5 +1,7 @@
 package render
 
+import "github.com/envbisect/envbisect/systable"
+
 // layout holds the offsets of the structs whose layout differs between
 // architectures. It is chosen by the trace's architecture, not by the one
 // this binary runs on.
@@ -15,15 +17,14 @@ type statLayout struct {
 	rdev, fileSize, blocks, mtimeSec, mtimeNsec int
 }
 
-var layouts = map[string]*layout{
-	// arch/x86/include/uapi/asm/stat.h
-	"amd64": {stat: statLayout{size: 144, dev: 0, ino: 8, nlink: 16, nlinkSize: 8, mode: 24, uid: 28, gid: 32,
-		rdev: 40, fileSize: 48, blocks: 64, mtimeSec: 88, mtimeNsec: 96}},
-	// include/uapi/asm-generic/stat.h
-	"arm64": {stat: statLayout{size: 128, dev: 0, ino: 8, mode: 16, nlink: 20, nlinkSize: 4, uid: 24, gid: 28,
-		rdev: 32, fileSize: 48, blocks: 64, mtimeSec: 88, mtimeNsec: 96}},
-}
-
 // layoutFor returns the layout of arch, or nil when it is not known (then
 // arch-dependent structs print as their size).
-func layoutFor(arch string) *layout { return layouts[arch] }
+func layoutFor(arch string) *layout {
+	sl, ok := systable.StatLayoutOf(arch)
+	if !ok {
+		return nil
+	}
+	return &layout{stat: statLayout{size: sl.Size, dev: sl.Dev, ino: sl.Ino, mode: sl.Mode, nlink: sl.Nlink,
+		nlinkSize: sl.NlinkSize, uid: sl.UID, gid: sl.GID, rdev: sl.Rdev, fileSize: sl.FileSize,
+		blocks: sl.Blocks, mtimeSec: sl.Mtime, mtimeNsec: sl.Mtime + 8}}
+}
