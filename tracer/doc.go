@@ -16,7 +16,10 @@
 // The filter returns SECCOMP_RET_ALLOW for the calls the syscall table
 // marks NoStop and SECCOMP_RET_TRACE for all others, so the tracee stops
 // only for calls worth recording. An execve failure in the helper is sent
-// back on a second pipe.
+// back on a second pipe. The seize can land while the helper is still in
+// its own execve of envbisect (a vfork parent is released before the exec
+// event); that exec is recognised by the helper's environment marker and
+// not recorded.
 //
 // # The stop loop
 //
@@ -25,22 +28,34 @@
 // it). The loop waits with wait4(-1, __WALL) and dispatches on the stop:
 //
 //   - seccomp stop (PTRACE_EVENT_SECCOMP): a call is entering. The tracer
-//     reads the registers, captures the memory the call reads (paths,
-//     write buffers, argv), and resumes with PTRACE_SYSCALL so that the
-//     next stop of that thread is the call's exit.
-//   - syscall-exit stop (SIGTRAP|0x80): the tracer reads the return value,
-//     captures the memory the call wrote (read buffers, stat structs,
-//     socket addresses), updates its fd and cwd tables and resumes with
-//     PTRACE_CONT, so the thread runs untouched until its next traced call.
+//     reads nothing: it notes the time and resumes with PTRACE_SYSCALL, so
+//     that the next stop of that thread is the call's exit.
+//   - syscall-exit stop (SIGTRAP|0x80): one PTRACE_GETREGS gives the call's
+//     number (orig_rax), its arguments (x86-64 keeps the argument registers
+//     across the call) and its result; one vectored process_vm_readv then
+//     copies every string and buffer the table names, what the call read
+//     (still in place) and what it wrote. The fd and cwd tables are
+//     updated, and the thread resumes with PTRACE_CONT, running untouched
+//     until its next traced call.
+//   - PTRACE_EVENT_EXIT: a thread is about to die with its registers
+//     intact; the call it is in (exit, exit_group, or one it was killed
+//     in) is recorded as not returning.
 //   - clone, fork, vfork and exec events: bookkeeping of processes and
-//     threads; new tasks are auto-attached by the kernel.
+//     threads; new tasks are auto-attached by the kernel. At an exec the
+//     new image's path, argv and envp are read from its initial stack
+//     (the old address space, where execve's arguments were, is gone).
 //   - group stops (PTRACE_EVENT_STOP) are left in place with PTRACE_LISTEN;
 //     signal-delivery stops re-inject the signal.
 //
-// Calls that never return (exit, exit_group) are recorded at entry. Where
-// seccomp filters are unavailable the loop falls back to PTRACE_SYSCALL
-// on every call (two stops each) and ignores the NoStop calls itself, so a
-// trace holds the same calls either way.
+// While a session runs, SIGCHLD is ignored (rt_sigaction SIG_IGN, restored
+// afterwards): otherwise every stop would deliver one to the Go runtime,
+// which costs about as much as the rest of the stop. Traced children are
+// not auto-reaped under SIG_IGN, so the loop still sees every exit.
+//
+// Where seccomp filters are unavailable the loop falls back to
+// PTRACE_SYSCALL on every call (two stops each, the entry told by
+// rax == -ENOSYS) and drops the NoStop calls itself, so a trace holds the
+// same calls either way.
 //
 // Tracees are seized with PTRACE_O_EXITKILL: if envbisect dies, every
 // traced process is killed by the kernel; none is ever left behind.
