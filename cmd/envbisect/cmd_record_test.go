@@ -103,7 +103,7 @@ func TestRecordExitStatus(t *testing.T) {
 // TestRecordSIGKILL kills the recorder mid-run: the trace reads back up to
 // its last frame, and no traced process survives.
 func TestRecordSIGKILL(t *testing.T) {
-	testutil.Require(t, testutil.Ptrace)
+	testutil.Require(t, testutil.Ptrace, testutil.Binary("pgrep"), testutil.Binary("pkill"))
 	out := filepath.Join(t.TempDir(), "t.envb")
 	tag := "envbisect-sigkill-test-" + filepath.Base(t.TempDir())
 	cmd := exec.Command(testutil.Envbisect(t), "record", "-o", out, "--", "sh", "-c",
