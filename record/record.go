@@ -49,10 +49,6 @@ type Summary struct {
 	Interrupted bool
 }
 
-// ErrNotFound is returned (wrapped in a *tracer.ExecError) when the
-// command does not exist.
-var ErrNotFound = errors.New("command not found")
-
 // Run records opts.Argv into opts.Output. The trace file is created
 // before the command starts, so an unwritable path fails without running
 // anything. A command that cannot be found fails with a *tracer.ExecError
@@ -63,7 +59,7 @@ func Run(opts Options) (*Summary, error) {
 	}
 	path, err := exec.LookPath(opts.Argv[0])
 	if err != nil {
-		return nil, &tracer.ExecError{Code: 127, Msg: fmt.Sprintf("%s: %v", opts.Argv[0], ErrNotFound)}
+		return nil, &tracer.ExecError{Code: 127, Msg: opts.Argv[0] + ": command not found"}
 	}
 	table, err := systable.Native()
 	if err != nil {

@@ -48,15 +48,6 @@ func combos(zero string, bits ...FlagValue) []FlagValue {
 	return out
 }
 
-// maskOf is the OR of values.
-func maskOf(vals []FlagValue) uint64 {
-	var m uint64
-	for _, v := range vals {
-		m |= v.Value
-	}
-	return m
-}
-
 // OpenFlags are the flags of open, openat, mq_open and fcntl
 // F_GETFL/F_SETFL. O_CREAT decides whether the call creates its path, O_TRUNC whether it
 // empties the file, O_TMPFILE that it creates an unnamed file instead.

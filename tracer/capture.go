@@ -182,22 +182,13 @@ func (cp *capturer) readStringInto(m memory, mem *trace.Mem) {
 	}
 }
 
-// requestSized reports whether an argument's size and direction are
-// decided by a request code (ioctl, fcntl) rather than by its kind.
-func requestSized(a *systable.Arg) bool {
-	switch a.Len.From {
-	case systable.LenIoctl, systable.LenFcntl, systable.LenPrctl:
-		return true
-	}
-	return false
-}
-
-// length works out how many bytes a buffer argument covers in phase dir,
-// and whether the memory is read (InBuf), written (OutBuf) or both.
 // maxValueResult bounds lengths read from a value-result pointer, which
 // at exit holds what the kernel had, possibly more than it wrote.
 const maxValueResult = 1 << 16
 
+// length works out how many bytes a buffer argument covers, and whether
+// the memory is read (InBuf), written (OutBuf) or both, which for ioctl,
+// fcntl and prctl the request decides.
 func (cp *capturer) length(m memory, a *systable.Arg, c *trace.Call) (uint64, systable.Kind, bool) {
 	size := uint64(a.Len.Size)
 	if size == 0 {
