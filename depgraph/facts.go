@@ -38,20 +38,7 @@ func memOf(c *trace.Call, arg int, p trace.Part, dir trace.Dir) *trace.Mem {
 func fdArg(c *trace.Call, i int) int32 { return int32(uint32(c.Args[i])) }
 
 // enumName returns the name fs gives value v, or "".
-func enumName(fs *systable.FlagSet, v uint64) string {
-	if fs == nil {
-		return ""
-	}
-	if fs.Mask != 0 {
-		v &= fs.Mask
-	}
-	for _, e := range fs.Enum {
-		if e.Value == v {
-			return e.Name
-		}
-	}
-	return ""
-}
+func enumName(fs *systable.FlagSet, v uint64) string { return fs.EnumName(v) }
 
 // argEnum returns the name of the value of the first argument whose flag
 // set is fs, or "".
@@ -80,20 +67,11 @@ func argHas(row *systable.Syscall, c *trace.Call, fs *systable.FlagSet, name str
 // ...), an enum value named so (F_DUPFD_CLOEXEC), or O_CLOEXEC in
 // openat2's struct open_how.
 func makesCloexec(row *systable.Syscall, c *trace.Call) bool {
+	if row.AsksCloexec(c.Args) {
+		return true
+	}
 	for i, a := range row.Args {
-		switch {
-		case a.Flags != nil && a.Kind == systable.Flags:
-			v := arg(row, c, i)
-			for _, b := range a.Flags.Bits {
-				if b.Value != 0 && v&b.Value == b.Value && strings.HasSuffix(b.Name, "_CLOEXEC") && b.Name != "MSG_CMSG_CLOEXEC" {
-					return true
-				}
-			}
-		case a.Flags != nil && a.Kind == systable.Enum:
-			if strings.HasSuffix(enumName(a.Flags, arg(row, c, i)), "_CLOEXEC") {
-				return true
-			}
-		case a.Struct == "struct open_how":
+		if a.Struct == "struct open_how" {
 			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil && len(m.Data) >= 8 {
 				if systable.OpenFlags.Has(binary.LittleEndian.Uint64(m.Data), "O_CLOEXEC") {
 					return true

@@ -48,6 +48,13 @@ func byArg(i uint8) Len                   { return Len{From: LenArg, Arg: i} }
 func byArgN(i uint8, size uint32) Len     { return Len{From: LenArg, Arg: i, Size: size} }
 func byRet() Len                          { return Len{From: LenRet} }
 func byRetN(size uint32) Len              { return Len{From: LenRet, Size: size} }
+
+// byRetUpTo and byRetNUpTo are byRet and byRetN for a buffer whose
+// capacity argument i bounds (read's count): replay writes no further.
+func byRetUpTo(i uint8) Len { return Len{From: LenRet, Arg: i, Bounded: true} }
+func byRetNUpTo(size uint32, i uint8) Len {
+	return Len{From: LenRet, Size: size, Arg: i, Bounded: true}
+}
 func byArgPtr(i uint8) Len                { return Len{From: LenArgPtr, Arg: i} }
 func byMinArgRet(i uint8) Len             { return Len{From: LenMinArgRet, Arg: i} }
 func byFdSet(i uint8) Len                 { return Len{From: LenFdSet, Arg: i} }

@@ -56,6 +56,9 @@ func (l Len) String() string {
 	case LenArg:
 		return arg + times
 	case LenRet:
+		if l.Bounded {
+			return "ret" + times + "<=" + arg
+		}
 		return "ret" + times
 	case LenArgPtr:
 		return "*" + arg

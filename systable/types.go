@@ -45,8 +45,13 @@ const (
 // Len describes the length of a buffer argument.
 type Len struct {
 	From LenFrom
-	Arg  uint8 // index of the length argument for LenArg, LenArgPtr, LenMinArgRet
+	Arg  uint8 // index of the length argument for LenArg, LenArgPtr, LenMinArgRet; of the capacity argument for a Bounded LenRet
 	Size uint32
+	// Bounded says, for LenRet, that argument Arg holds the buffer's
+	// capacity (in units of Size, 0 meaning 1): the most the call may
+	// write, which replay must not exceed when it writes recorded data
+	// into a live buffer.
+	Bounded bool
 }
 
 // Arg describes one argument register.
