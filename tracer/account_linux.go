@@ -16,8 +16,14 @@ func (s *session) account(t *task, row *systable.Syscall, c *trace.Call) {
 	if row.Unknown {
 		return
 	}
-	p := t.proc
 	s.callPaths(t, row, c)
+	s.applyEffects(t, row, c)
+}
+
+// applyEffects keeps the process's fd and cwd tables in step with what a
+// completed call did, and drops the contents of excluded paths.
+func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call) {
+	p := t.proc
 	if c.NoReturn || c.Ret < 0 {
 		s.exclude(row, c)
 		return

@@ -16,6 +16,13 @@ func (s *session) seccompStop(t *task) error {
 	if t.hidden() {
 		return resumeCont(t.tid, 0)
 	}
+	if s.cfg.Replayer != nil && t.proc.execd {
+		var r regs
+		if err := getRegs(t.tid, &r); err != nil {
+			return err
+		}
+		return s.replayEnter(t, &r)
+	}
 	s.beginCall(t, false)
 	return resumeSyscall(t.tid, 0)
 }
@@ -38,8 +45,16 @@ func (s *session) syscallStop(t *task) error {
 			// Not an entry (a new child's return from fork): let it go on.
 			return s.resume(t, 0)
 		}
-		s.beginCall(t, t.hidden() || s.table.ByNr(sysNr(&r)).NoStop)
+		skip := t.hidden() || s.table.ByNr(sysNr(&r)).NoStop
+		if s.cfg.Replayer != nil && !skip && t.proc.execd {
+			return s.replayEnter(t, &r)
+		}
+		s.beginCall(t, skip)
 		return resumeSyscall(t.tid, 0)
+	}
+	if t.live != nil {
+		t.inSyscall = false
+		return s.replayExit(t, &r)
 	}
 	t.inSyscall = false
 	if t.skip || t.hidden() || !t.proc.execd {
@@ -66,6 +81,12 @@ func (s *session) syscallStop(t *task) error {
 // registers intact. A call in flight is recorded as not returning: exit
 // and exit_group, or a call the thread was killed in.
 func (s *session) exitStop(t *task) error {
+	if t.live != nil {
+		// A semi-replay run: the Replayer saw the call enter; it never
+		// returns (exit, exit_group, or killed in it).
+		t.live, t.dec, t.replay, t.inSyscall = nil, Decision{}, replayState{}, false
+		return resumeCont(t.tid, 0)
+	}
 	if t.inSyscall && !t.skip && !t.hidden() && t.proc.execd {
 		var r regs
 		if err := getRegs(t.tid, &r); err == nil && sysNr(&r) >= 0 {

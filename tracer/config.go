@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"os"
+	"time"
 
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
@@ -34,6 +35,12 @@ type Config struct {
 	// Observer receives the start events and every event, in order, on the
 	// tracer thread: it must not block for long.
 	Observer Observer
+	// Replayer, when set, makes the run a semi-replay run: it decides
+	// about every call as it enters (see Replayer). nil records.
+	Replayer Replayer
+	// Watch says when the run ends and what is checked while it runs.
+	Watch Watch
+
 	// Interrupt delivers signals envbisect received: the first is passed
 	// on to the command, a second kills every traced process.
 	Interrupt <-chan os.Signal
@@ -45,6 +52,27 @@ type Config struct {
 type Observer interface {
 	Start(ev []trace.StartEvent)
 	Event(ev trace.Event)
+}
+
+// Watch bounds a run in time and judges a command that does not exit by
+// itself (a daemon). The zero Watch waits until every traced process has
+// exited.
+type Watch struct {
+	// Alive: the command must still be running this long after it
+	// started (a daemon that came up). Then Check, if any, runs against
+	// it, and every traced process is stopped. The command counts as
+	// running while any traced process is.
+	Alive time.Duration
+	// Check is a command (argv) run while the command is alive, after
+	// Alive; its exit status is Result.CheckStatus. It is not traced.
+	Check []string
+	// Timeout stops every traced process once the run has lasted this
+	// long (Result.TimedOut).
+	Timeout time.Duration
+	// EndWithRoot stops every traced process still running when the
+	// command's own process exits: background children a script left
+	// behind. Without it the run lasts until the last one exits.
+	EndWithRoot bool
 }
 
 // Result sums up a traced run.
@@ -59,4 +87,15 @@ type Result struct {
 	Stops    uint64
 	// Interrupted is set when envbisect passed on a signal it received.
 	Interrupted bool
+	// TimedOut: Watch.Timeout stopped the run.
+	TimedOut bool
+	// AliveAt: with Watch.Alive, the command was still running at the
+	// deadline (and was then stopped).
+	AliveAt bool
+	// CheckStatus is Watch.Check's exit status as a shell reports it, or
+	// -1 when it did not run.
+	CheckStatus int
+	// CheckOutput is what the check printed (stdout and stderr), at most
+	// a few KiB.
+	CheckOutput string
 }

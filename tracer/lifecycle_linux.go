@@ -49,6 +49,7 @@ func (s *session) spawn(t *task, event int) error {
 			np.fs = &fsState{cwd: parent.fs.cwd}
 		}
 		nt = &task{tid: newTid, proc: np, id: s.threads, fresh: true}
+		s.watch.add(newTid)
 		s.emit(&trace.ProcEvent{Kind: trace.Spawn, Proc: np.id, Thread: nt.id, PID: int32(newTid), TID: int32(newTid),
 			Parent: parent.id, ParentThread: t.id, Index: parent.children, CloneFlags: flags})
 	}
@@ -162,8 +163,18 @@ func (s *session) gone(t *task, ws unix.WaitStatus) {
 		sig = int(ws.Signal())
 		code = 128 + sig
 	}
+	if t.tid == p.pid {
+		s.watch.remove(p.pid)
+	}
 	if p == s.root && t.tid == p.pid {
 		s.result.ExitCode, s.result.Signal = code, sig
+		if s.cfg.Watch.EndWithRoot && !s.killed {
+			// Background children the command left behind end with it.
+			s.killed = true
+			for tid := range s.tasks {
+				unix.Kill(tid, unix.SIGKILL)
+			}
+		}
 	}
 	if t.hidden() || !p.execd {
 		return

@@ -152,3 +152,22 @@ func (m memReader) readU32(addr uint64) (uint32, error) {
 	}
 	return binary.LittleEndian.Uint32(b[:]), nil
 }
+
+// write copies b into the tracee at addr with process_vm_writev. Only
+// memory the tracee may write is written: a read-only page fails.
+func (m memReader) write(addr uint64, b []byte) error {
+	for len(b) > 0 {
+		local := unix.Iovec{Base: &b[0], Len: uint64(len(b))}
+		remote := unix.RemoteIovec{Base: uintptr(addr), Len: len(b)}
+		n, _, e := unix.RawSyscall6(unix.SYS_PROCESS_VM_WRITEV, uintptr(m.pid),
+			uintptr(unsafe.Pointer(&local)), 1, uintptr(unsafe.Pointer(&remote)), 1, 0)
+		if e != 0 {
+			return e
+		}
+		if n == 0 {
+			return unix.EFAULT
+		}
+		b, addr = b[n:], addr+uint64(n)
+	}
+	return nil
+}

@@ -50,3 +50,7 @@ func resumeSyscall(tid, sig int) error { return ptrace(unix.PTRACE_SYSCALL, tid,
 
 // resumeCont resumes tid until its next seccomp stop, event or signal.
 func resumeCont(tid, sig int) error { return ptrace(unix.PTRACE_CONT, tid, 0, uintptr(sig)) }
+
+func setRegs(tid int, r *regs) error {
+	return ptrace(unix.PTRACE_SETREGS, tid, 0, uintptr(unsafe.Pointer(r)))
+}

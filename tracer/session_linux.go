@@ -58,6 +58,9 @@ type session struct {
 	killAll   atomic.Bool
 	killed    bool
 	interrupt atomic.Bool
+
+	watch  *watcher
+	warned map[string]bool
 }
 
 // Run starts cfg's command under the tracer and follows it until every
@@ -78,6 +81,7 @@ func Run(cfg Config) (*Result, error) {
 		excl:  excl,
 		tasks: make(map[int]*task),
 		early: make(map[int]unix.WaitStatus),
+		watch: newWatcher(cfg.Watch),
 	}
 	type outcome struct {
 		res *Result
@@ -159,8 +163,11 @@ func (s *session) run() (*Result, error) {
 	// set only now, after the fork of the helper, so that the command does
 	// not inherit it; while it is set, nothing else in envbisect may start
 	// and wait for a child.
-	if restore, err := ignoreSIGCHLD(); err == nil {
-		defer restore()
+	// A check command is waited for by the loop: then SIGCHLD stays.
+	if !s.watch.needsSIGCHLD() {
+		if restore, err := ignoreSIGCHLD(); err == nil {
+			defer restore()
+		}
 	}
 	s.procs, s.threads = 1, 1
 	s.root = &proc{pid: pid, id: 1, live: 1, fds: newFDTable(), fs: &fsState{}}
@@ -169,7 +176,11 @@ func (s *session) run() (*Result, error) {
 
 	stopSignals := s.forwardSignals(pid)
 	defer stopSignals()
-	if err := s.loop(); err != nil {
+	s.watch.add(pid)
+	s.watch.start(s.start)
+	err = s.loop()
+	s.result.TimedOut, s.result.AliveAt, s.result.CheckStatus, s.result.CheckOutput = s.watch.stop()
+	if err != nil {
 		s.killEverything()
 		return nil, err
 	}
@@ -210,6 +221,8 @@ func (s *session) loop() error {
 		if t == nil {
 			if ws.Stopped() {
 				s.early[tid] = ws
+			} else {
+				s.watch.exited(tid, ws) // the check command
 			}
 			continue
 		}

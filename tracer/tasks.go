@@ -1,5 +1,7 @@
 package tracer
 
+import "github.com/envbisect/envbisect/trace"
+
 // proc is a traced process (thread group).
 type proc struct {
 	pid      int
@@ -32,6 +34,12 @@ type task struct {
 	// exec is what a successful exec passed, read from the new image at
 	// the exec event, for the call's exit stop.
 	exec *execImage
+
+	// In a semi-replay run: the decision about the call in flight, the
+	// call as seen at its entry, and what its exit stop must do.
+	dec     Decision
+	live    *trace.Call
+	replay  replayState
 }
 
 // hidden reports whether the task belongs to the helper before its exec:
