@@ -1,5 +1,50 @@
-// Package replay will run one semi-replay run: a plan saying which
-// recorded calls replay, execute, or execute-then-overwrite, applied to a
-// live process tree by the tracer core that record uses, with a verdict
-// out. Not built yet: it is the work of the locate issue.
+// Package replay makes one semi-replay run: the command runs under the
+// tracer core that record uses, and each of its calls is matched, as it
+// enters, to a call of the recording and treated as a depgraph.Plan says:
+// replayed (skipped, with the recorded return value and out-memory
+// written into the process), executed, or executed and then overwritten
+// with the recorded results. A verdict (package verdict) comes out.
+//
+// # Matching
+//
+// Live processes and threads are matched to recorded ones by their place
+// in the tree and by what they do first (binder.go): a live process or
+// thread is bound when it makes its first call, to the not yet matched
+// recorded sibling whose first call has the same key (align.Key: the
+// syscall and the path or resource it acts on), preferring the one
+// created at the same position. Each live thread's calls are then fed to
+// an align.Stream over its recorded thread's keys: the next recorded key
+// matches; a key a few calls ahead matches too (the live run skipped some
+// recorded calls); anything else is an extra live call, which runs for
+// real. After more than Options.Window extra calls in a row the thread
+// has diverged and every later call of it runs for real. Nothing is ever
+// replayed against a call with another key. Keys compare paths, so the fd
+// numbers in the arguments do not matter; the path of an fd is what the
+// program believes it refers to (the recorded path of a replayed open).
+//
+// # Applying the plan
+//
+// The decision goes to the tracer as a tracer.Decision:
+//   - Replay becomes Skip: the call does not run. A call that made an fd
+//     becomes an memfd_create instead, so that the fd number the program
+//     holds exists in the kernel (a stand-in) and the numbers the kernel
+//     gives later calls stay those of the recording.
+//   - Replay of a call that changes which numbers the fd table holds
+//     (close, dup2 ...) becomes Overwrite: it runs on the stand-ins, the
+//     program sees the recorded result.
+//   - ExecuteThenOverwrite becomes Overwrite; a created fd is moved to the
+//     recorded number, or a stand-in takes it when the live call failed.
+//   - Execute, calls that never returned, extra and diverged calls run.
+//
+// Addresses agree because record and replay both run with address
+// randomisation off; pids are live throughout (getpid and clone run, the
+// program never sees a recorded pid where the kernel has another).
+//
+// # Verdict
+//
+// The run is judged by verdict.Spec: exit status, a check command, a
+// daemon still alive after a duration, a timeout. Without Alive, the run
+// ends when the command's own process exits and any process it left
+// running is killed; with it, every traced process is killed after the
+// check. No traced process outlives Run.
 package replay

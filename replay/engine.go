@@ -1,0 +1,167 @@
+package replay
+
+import (
+	"fmt"
+
+	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracer"
+)
+
+// maxExtraReports bounds the extra calls reported per thread: a polling
+// loop that ran longer than recorded makes many, all alike.
+const maxExtraReports = 3
+
+// engine is the tracer.Replayer and tracer.Observer of one run: it
+// matches each live call to a recorded one and applies the plan.
+type engine struct {
+	rec   *Recording
+	plan  *depgraph.Plan
+	tab   *systable.Table
+	keyer *align.Keyer // keys live calls as if they ran in the recorded working directory
+	stdio [3]string    // what the command's fds 0, 1, 2 refer to
+	bind  *binder
+
+	res     *Result
+	listAll bool // keep every call's record in res.Calls
+}
+
+func newEngine(rec *Recording, plan *depgraph.Plan, liveCwd string, window int, listAll bool) *engine {
+	return &engine{
+		rec: rec, plan: plan, tab: rec.Table,
+		keyer:   align.NewKeyer(rec.Table, liveCwd, rec.Trace.Header.Cwd),
+		bind:    newBinder(rec, window),
+		res:     &Result{Live: make(map[uint64]*trace.Call)},
+		listAll: listAll,
+	}
+}
+
+// Start is the tracer.Observer's: start events are not replayed.
+func (e *engine) Start([]trace.StartEvent) {}
+
+// Event is the tracer.Observer's: process and thread life.
+func (e *engine) Event(ev trace.Event) {
+	if ev.Proc != nil {
+		e.bind.procEvent(ev.Proc)
+	}
+}
+
+// Enter decides about a live call.
+func (e *engine) Enter(c *trace.Call) tracer.Decision {
+	row := e.tab.ByNr(int(c.Nr))
+	key := liveKey(e.keyer, row, &e.stdio, c)
+	lt := e.bind.thread(c, key)
+	if lt.rec == nil {
+		e.note(c, 0, depgraph.Execute, "unmatched")
+		e.res.Executed++
+		return tracer.Decision{Verb: tracer.Execute}
+	}
+	f := lt.stream.Feed(key)
+	switch f.Verdict {
+	case align.Extra:
+		e.res.Extra++
+		if lt.extras < maxExtraReports {
+			e.divergence(lt, c, "extra")
+		}
+		lt.extras++
+		e.note(c, 0, depgraph.Execute, "extra")
+		e.res.Executed++
+		return tracer.Decision{Verb: tracer.Execute}
+	case align.Diverged:
+		if !lt.diverged {
+			lt.diverged = true
+			e.divergence(lt, c, "diverged")
+		}
+		e.note(c, 0, depgraph.Execute, "diverged")
+		e.res.Executed++
+		return tracer.Decision{Verb: tracer.Execute}
+	}
+	e.res.Unmatched += f.Skipped
+	rc := lt.rec.calls[f.Rec]
+	action := e.plan.Action(rc.Seq)
+	verb := tracer.Execute
+	switch {
+	case rc.NoReturn:
+		action = depgraph.Execute
+	case action == depgraph.Replay && reshapesFDs(row, c):
+		// The kernel's fd table must keep the program's shape: close,
+		// dup and friends run (on the stand-ins) and report the recorded
+		// result.
+		verb = tracer.Overwrite
+	case action == depgraph.Replay:
+		verb = tracer.Skip
+	case action == depgraph.ExecuteThenOverwrite:
+		verb = tracer.Overwrite
+	}
+	switch verb {
+	case tracer.Skip:
+		e.res.Replayed++
+	case tracer.Overwrite:
+		e.res.Overwritten++
+	default:
+		e.res.Executed++
+	}
+	e.note(c, rc.Seq, action, "")
+	return tracer.Decision{Verb: verb, Rec: rc}
+}
+
+// reshapesFDs reports whether a call changes which numbers the fd table
+// holds: close, close_range, dup, dup2, dup3, fcntl F_DUPFD.
+func reshapesFDs(row *systable.Syscall, c *trace.Call) bool {
+	return row.EffectsFor(c.Args)&(systable.ClosesFD|systable.ClosesFDRange|systable.DupsFD) != 0
+}
+
+// Exit keeps the live results of matched calls that ran.
+func (e *engine) Exit(c *trace.Call, d tracer.Decision) {
+	if d.Rec != nil {
+		e.res.Live[d.Rec.Seq] = c
+	}
+}
+
+// divergence reports that live call c of lt did not match its recorded
+// call.
+func (e *engine) divergence(lt *liveThread, c *trace.Call, kind string) {
+	d := Divergence{Kind: kind, Proc: c.Proc, Thread: c.Thread, Got: e.describe(c)}
+	if lt.rec != nil {
+		d.RecThread = lt.rec.id
+		if next := lt.stream.Next(); next < len(lt.rec.calls) {
+			rc := lt.rec.calls[next]
+			d.AtSeq, d.Expected = rc.Seq, e.describe(rc)
+		}
+	}
+	e.res.Divergences = append(e.res.Divergences, d)
+}
+
+func (e *engine) describe(c *trace.Call) string {
+	s := e.tab.ByNr(int(c.Nr)).Name
+	if c.Path != "" {
+		s += " " + c.Path
+	}
+	if c.Path2 != "" {
+		s += " " + c.Path2
+	}
+	return s
+}
+
+// note keeps a line about a live call for replay's listing.
+func (e *engine) note(c *trace.Call, seq uint64, a depgraph.Action, why string) {
+	if !e.listAll {
+		return
+	}
+	action := a.String()
+	if why != "" {
+		action = why
+	}
+	e.res.Calls = append(e.res.Calls, CallNote{LiveSeq: c.Seq, Seq: seq, Proc: c.Proc, Thread: c.Thread,
+		Syscall: e.tab.ByNr(int(c.Nr)).Name, Path: c.Path, Action: action})
+}
+
+func (d Divergence) String() string {
+	s := fmt.Sprintf("[%d:%d] %s: live %s", d.Proc, d.Thread, d.Kind, d.Got)
+	if d.Expected != "" {
+		s += fmt.Sprintf(", recorded call %d was %s", d.AtSeq, d.Expected)
+	}
+	return s
+}

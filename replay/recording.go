@@ -1,0 +1,122 @@
+package replay
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracefile"
+)
+
+// Recording is a trace prepared for semi-replay runs: its dependency
+// graph, and each recorded thread's calls and keys, which live calls are
+// matched against. It is read-only once made, so runs may share it.
+type Recording struct {
+	Trace *tracefile.Trace
+	Table *systable.Table
+	Graph *depgraph.Graph
+
+	procs   map[uint32]*recProc
+	threads map[uint32]*recThread
+	root    uint32 // the command's process
+	keyer   *align.Keyer
+}
+
+// recProc is a recorded process: its place in the tree and its threads.
+type recProc struct {
+	id, parent uint32
+	index      uint32 // 1-based among the parent's children
+	exe        string
+	main       uint32   // its first thread
+	threads    []uint32 // the others, in creation order
+	children   []uint32 // in creation order
+}
+
+// recThread is a recorded thread and its calls, in order.
+type recThread struct {
+	id, proc uint32
+	index    uint32 // 1-based among its process's threads (the main thread is 1)
+	calls    []*trace.Call
+	keys     []align.Key
+}
+
+// Prepare makes a Recording of t.
+func Prepare(t *tracefile.Trace) (*Recording, error) {
+	if t.Header.Arch != runtime.GOARCH {
+		return nil, fmt.Errorf("the trace was recorded on %s; this envbisect replays %s traces only", t.Header.Arch, runtime.GOARCH)
+	}
+	tab, err := systable.New(t.Header.Arch)
+	if err != nil {
+		return nil, err
+	}
+	g, err := depgraph.Build(tab, &t.Header, t.Events)
+	if err != nil {
+		return nil, fmt.Errorf("dependency graph: %w", err)
+	}
+	r := &Recording{Trace: t, Table: tab, Graph: g, procs: make(map[uint32]*recProc),
+		threads: make(map[uint32]*recThread), keyer: align.NewKeyer(tab, "", "")}
+	for _, ev := range t.Events {
+		switch {
+		case ev.Proc != nil:
+			r.procEvent(ev.Proc)
+		case ev.Call != nil:
+			th := r.thread(ev.Call.Proc, ev.Call.Thread)
+			th.calls = append(th.calls, ev.Call)
+			th.keys = append(th.keys, recordedKey(r.keyer, g, tab, ev.Call))
+		}
+	}
+	if r.root == 0 {
+		return nil, fmt.Errorf("the trace has no process: it was cut short before the command started")
+	}
+	return r, nil
+}
+
+func (r *Recording) procEvent(e *trace.ProcEvent) {
+	switch e.Kind {
+	case trace.Spawn:
+		p := &recProc{id: e.Proc, parent: e.Parent, index: e.Index, main: e.Thread}
+		r.procs[e.Proc] = p
+		r.threads[e.Thread] = &recThread{id: e.Thread, proc: e.Proc, index: 1}
+		if parent := r.procs[e.Parent]; parent != nil && e.Parent != 0 {
+			p.exe = parent.exe
+			parent.children = append(parent.children, e.Proc)
+		} else if r.root == 0 {
+			r.root = e.Proc
+		}
+	case trace.SpawnThread:
+		p := r.procs[e.Proc]
+		if p == nil {
+			return
+		}
+		p.threads = append(p.threads, e.Thread)
+		r.threads[e.Thread] = &recThread{id: e.Thread, proc: e.Proc, index: e.Index}
+	case trace.Exec:
+		if p := r.procs[e.Proc]; p != nil {
+			p.exe = e.Exe
+		}
+	}
+}
+
+// thread returns recorded thread id, making it if no event announced it.
+func (r *Recording) thread(proc, id uint32) *recThread {
+	th := r.threads[id]
+	if th == nil {
+		th = &recThread{id: id, proc: proc}
+		r.threads[id] = th
+	}
+	return th
+}
+
+// Calls returns the number of recorded calls.
+func (r *Recording) Calls() int { return len(r.Graph.Calls()) }
+
+// Exe returns the executable recorded process proc ran last.
+func (r *Recording) Exe(proc uint32) string {
+	if p := r.procs[proc]; p != nil {
+		return p.exe
+	}
+	return ""
+}

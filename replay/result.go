@@ -1,0 +1,71 @@
+package replay
+
+import (
+	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/verdict"
+)
+
+// Result is what one semi-replay run did and how it was judged.
+type Result struct {
+	Verdict     verdict.Verdict `json:"verdict"`
+	Detail      string          `json:"detail"`
+	CheckOutput string          `json:"check_output,omitempty"`
+	ExitCode    int             `json:"exit_code"`
+	Seconds     float64         `json:"seconds"`
+
+	// Live calls by what happened to them.
+	Replayed    int `json:"replayed"`    // skipped, recorded results written back
+	Executed    int `json:"executed"`    // ran, live results seen
+	Overwritten int `json:"overwritten"` // ran, recorded results written over the live ones
+	Extra       int `json:"extra"`       // live calls with no recorded counterpart (they ran)
+	// Unmatched counts recorded calls the live run passed over.
+	Unmatched int `json:"unmatched"`
+
+	Divergences []Divergence `json:"divergences"`
+	// Calls lists every live call, when Options.ListCalls asked for it.
+	Calls []CallNote `json:"calls,omitempty"`
+
+	// Live holds the live results of matched recorded calls that ran, by
+	// recorded seq.
+	Live map[uint64]*trace.Call `json:"-"`
+}
+
+// Divergence is a live call that did not match the recorded call its
+// thread was at.
+type Divergence struct {
+	// Kind is "extra" (the thread made a call the recording does not
+	// have there; it ran, and the thread may realign) or "diverged" (it
+	// could not realign: it and all its later calls run for real).
+	Kind      string `json:"kind"`
+	Proc      uint32 `json:"proc"`
+	Thread    uint32 `json:"thread"`
+	RecThread uint32 `json:"recorded_thread,omitempty"`
+	AtSeq     uint64 `json:"at_seq,omitempty"` // the recorded call expected next
+	Expected  string `json:"expected,omitempty"`
+	Got       string `json:"got"`
+}
+
+// CallNote is one live call of a run and what the run did with it.
+type CallNote struct {
+	LiveSeq uint64 `json:"live_seq"`
+	Seq     uint64 `json:"seq"` // the recorded call it matched, 0: none
+	Proc    uint32 `json:"proc"`
+	Thread  uint32 `json:"thread"`
+	Syscall string `json:"syscall"`
+	Path    string `json:"path,omitempty"`
+	// Action is "replay", "execute" or "execute+overwrite" for a matched
+	// call (the plan's action), else "extra", "diverged" or "unmatched".
+	Action string `json:"action"`
+}
+
+// Diverged returns the divergences of kind "diverged": threads that ran
+// for real from some point on.
+func (r *Result) Diverged() []Divergence {
+	var out []Divergence
+	for _, d := range r.Divergences {
+		if d.Kind == "diverged" {
+			out = append(out, d)
+		}
+	}
+	return out
+}

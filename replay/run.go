@@ -1,0 +1,92 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/tracer"
+	"github.com/envbisect/envbisect/verdict"
+)
+
+// DefaultWindow is how far a thread's live calls may run ahead of or
+// behind its recorded calls before it counts as diverged.
+const DefaultWindow = 64
+
+// Options says how to make one semi-replay run.
+type Options struct {
+	Argv []string // the command, argv[0] included
+	Env  []string // its environment; nil: envbisect's own
+	Dir  string   // its working directory; "": envbisect's own
+
+	Plan  *depgraph.Plan // what to do with each recorded call
+	Judge verdict.Spec   // how the run is judged
+
+	Window    int  // see DefaultWindow; 0: the default
+	ListCalls bool // keep every live call in Result.Calls
+	CPU       int  // see tracer.Config.CPU; -1: no pinning
+
+	Stdin, Stdout, Stderr *os.File
+	Interrupt             <-chan os.Signal
+	Warn                  func(string)
+}
+
+// ErrNotFound is returned when the command cannot be found.
+var ErrNotFound = errors.New("command not found")
+
+// Run makes one semi-replay run of the command: the recorded calls the
+// plan replays are skipped and their recorded results written into the
+// live processes, the ones it executes then overwrites run and get the
+// recorded results, the rest run. Every traced process is gone when it
+// returns.
+func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
+	if len(o.Argv) == 0 {
+		return nil, errors.New("no command given")
+	}
+	path, err := exec.LookPath(o.Argv[0])
+	if err != nil {
+		return nil, &tracer.ExecError{Code: 127, Msg: o.Argv[0] + ": command not found"}
+	}
+	env := o.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cwd := o.Dir
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	window := o.Window
+	if window <= 0 {
+		window = DefaultWindow
+	}
+	e := newEngine(r, o.Plan, cwd, window, o.ListCalls)
+	e.stdio = stdioTargets([3]*os.File{o.Stdin, o.Stdout, o.Stderr})
+	start := time.Now()
+	res, err := tracer.Run(tracer.Config{
+		Path: path, Argv: o.Argv, Env: env, Dir: o.Dir,
+		Table:  r.Table,
+		NoVDSO: r.Trace.Header.NoVDSO, // time queries are calls in both runs, or in neither
+		CPU:    o.CPU,
+		Stdin:  o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
+		Observer:  e,
+		Replayer:  e,
+		Watch:     o.Judge.Watch(),
+		Interrupt: o.Interrupt,
+		Warn:      o.Warn,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := e.res
+	j := o.Judge.Judge(ctx, res, cwd, env)
+	out.Verdict, out.Detail, out.CheckOutput = j.Verdict, j.Detail, j.CheckOutput
+	out.ExitCode = res.ExitCode
+	out.Seconds = time.Since(start).Seconds()
+	if res.Interrupted {
+		return out, errors.New("interrupted")
+	}
+	return out, nil
+}
