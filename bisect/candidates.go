@@ -1,0 +1,21 @@
+package bisect
+
+import "github.com/envbisect/envbisect/depgraph"
+
+// Candidates returns, in seq order, the recorded calls whose replay can
+// change anything: those that are not plain Execute in the plan with
+// every call asked to be replayed (Replay, or ExecuteThenOverwrite). A
+// call left out always executes whatever the prefix (the syscall table's
+// policy, an internal or input resource, a call that never returned), so
+// two prefixes that differ only in such calls ask for the same run, and
+// the search never tries both.
+func Candidates(g *depgraph.Graph) []uint64 {
+	plan := g.Closure(func(uint64) bool { return true })
+	var out []uint64
+	for _, c := range g.Calls() {
+		if plan.Action(c.Seq) != depgraph.Execute {
+			out = append(out, c.Seq)
+		}
+	}
+	return out
+}

@@ -1,0 +1,84 @@
+package bisect
+
+import (
+	"strings"
+
+	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// culprit describes call seq with its recorded result and live, the
+// result it gave in the failing run (nil: it did not happen there).
+func (s *search) culprit(seq uint64, live *trace.Call) (*Culprit, *Group) {
+	c, ok := s.g.Call(seq)
+	if !ok {
+		return &Culprit{Seq: seq, Good: Result{Missing: true}, Bad: Result{Missing: true}}, nil
+	}
+	rows := s.rows()
+	who, exe := caller(s.o.Events, c)
+	cu := &Culprit{
+		Seq: seq, Proc: c.Proc, Thread: c.Thread, Who: who, Exe: exe,
+		Syscall: rows.ByNr(int(c.Nr)).Name, Call: callString(rows, c), Path: c.Path,
+		Good: result(rows, c), Bad: Result{Missing: true},
+	}
+	if live != nil {
+		cu.Bad = result(rows, live)
+		cu.DataDiff = dataDiff(rows, c, live)
+	}
+	gr := s.g.GroupOf(seq)
+	if gr == nil {
+		return cu, nil
+	}
+	cu.Resource = gr.Title()
+	g := &Group{ID: gr.ID, Kind: gr.Kind, Title: gr.Title(), Calls: make([]GroupCall, 0, len(gr.Calls))}
+	for _, q := range gr.Calls {
+		name := ""
+		if qc, ok := s.g.Call(q); ok {
+			name = rows.ByNr(int(qc.Nr)).Name
+		}
+		g.Calls = append(g.Calls, GroupCall{Seq: q, Syscall: name})
+	}
+	return cu, g
+}
+
+// rows is the table calls are rendered with.
+func (s *search) rows() render.Rows {
+	if s.o.Rows != nil {
+		return s.o.Rows
+	}
+	return s.g.Table()
+}
+
+// callString is c as show prints it, strings cut as show cuts them.
+func callString(rows render.Rows, c *trace.Call) string {
+	return render.CallString(rows, c, render.DefaultStringSize)
+}
+
+// result is what c gave.
+func result(rows render.Rows, c *trace.Call) Result {
+	r := Result{NoReturn: c.NoReturn, Call: callString(rows, c), Return: returnString(rows, c)}
+	if !c.NoReturn {
+		ret := c.Ret
+		r.Ret = &ret
+	}
+	if e := c.Errno(); e != 0 {
+		r.Errno, _, _ = strings.Cut(render.ErrnoText(e), " ")
+	}
+	for _, b := range outBuffers(rows, c) {
+		if r.Data == nil {
+			r.Data = map[string]Buffer{}
+		}
+		r.Data[b.key] = newBuffer(b.m)
+	}
+	return r
+}
+
+// returnString is the result part of c as show prints it: what follows
+// ") = " in the call's line.
+func returnString(rows render.Rows, c *trace.Call) string {
+	line := strings.TrimSuffix(render.CallString(rows, c, 1), " /* unknown syscall */")
+	if i := strings.LastIndex(line, ") = "); i >= 0 {
+		return line[i+len(") = "):]
+	}
+	return "?"
+}

@@ -1,0 +1,161 @@
+package bisect
+
+import (
+	"bytes"
+	"encoding/base64"
+	"slices"
+	"strconv"
+
+	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// Limits of the data diff: lines of context and lines shown, bytes shown
+// of binary data from the first difference.
+const (
+	diffContext = 3
+	diffLines   = 40
+	diffBytes   = 32
+)
+
+// keyed is an Out buffer with the name it goes by in a report.
+type keyed struct {
+	key string
+	m   *trace.Mem
+}
+
+// partNames name the pieces of an argument other than the whole.
+var partNames = map[trace.Part]string{
+	trace.PartIovData: "data", trace.PartName: "name", trace.PartControl: "control",
+	trace.PartLen: "len", trace.PartStrings: "strings",
+}
+
+// outBuffers returns the memory the kernel wrote for c (the Out
+// buffers), by argument and part, named after the argument ("buf",
+// "msg.name"; "arg2" when the table has no name for it).
+func outBuffers(rows render.Rows, c *trace.Call) []keyed {
+	row := rows.ByNr(int(c.Nr))
+	var out []keyed
+	for i := range c.Mem {
+		m := &c.Mem[i]
+		if m.Dir != trace.Out {
+			continue
+		}
+		key := "arg" + strconv.Itoa(int(m.Arg))
+		if int(m.Arg) < len(row.Args) && row.Args[m.Arg].Name != "" {
+			key = row.Args[m.Arg].Name
+		}
+		if m.Part != trace.PartWhole {
+			p, ok := partNames[m.Part]
+			if !ok {
+				p = "part" + strconv.Itoa(int(m.Part))
+			}
+			key += "." + p
+		}
+		out = append(out, keyed{key, m})
+	}
+	slices.SortStableFunc(out, func(a, b keyed) int {
+		if a.m.Arg != b.m.Arg {
+			return int(a.m.Arg) - int(b.m.Arg)
+		}
+		return int(a.m.Part) - int(b.m.Part)
+	})
+	return out
+}
+
+// newBuffer is m as a report shows it.
+func newBuffer(m *trace.Mem) Buffer {
+	b := Buffer{Len: m.Len, Encoding: "utf8", Truncated: m.Flag&trace.Truncated != 0,
+		Excluded: m.Flag&trace.Excluded != 0, Fault: m.Flag&trace.Fault != 0}
+	if align.IsText(m.Data) {
+		b.Data = string(m.Data)
+	} else {
+		b.Data, b.Encoding = base64.StdEncoding.EncodeToString(m.Data), "base64"
+	}
+	return b
+}
+
+// dataDiff compares the Out buffers of the recorded call good and the
+// live call bad and describes the first that differs; nil when none
+// does. A buffer one side lacks counts as empty when that side's call
+// succeeded (a read that got 0 bytes may store nothing); when a side
+// failed its error says more than its data, and nothing is compared.
+// Buffers excluded from the recording or unreadable are not compared.
+func dataDiff(rows render.Rows, good, bad *trace.Call) *DataDiff {
+	if good.Errno() != 0 || bad.Errno() != 0 || good.NoReturn || bad.NoReturn {
+		return nil
+	}
+	gb, bb := outBuffers(rows, good), outBuffers(rows, bad)
+	find := func(bufs []keyed, key string) *trace.Mem {
+		for _, b := range bufs {
+			if b.key == key {
+				return b.m
+			}
+		}
+		return nil
+	}
+	keys := make([]string, 0, len(gb)+len(bb))
+	for _, b := range append(slices.Clone(gb), bb...) {
+		if !slices.Contains(keys, b.key) {
+			keys = append(keys, b.key)
+		}
+	}
+	for _, key := range keys {
+		if d := compare(key, find(gb, key), find(bb, key)); d != nil {
+			return d
+		}
+	}
+	return nil
+}
+
+// compare describes how buffer key differs between good and bad (nil:
+// absent), or returns nil when it does not or cannot be compared.
+func compare(key string, good, bad *trace.Mem) *DataDiff {
+	var empty trace.Mem
+	if good == nil {
+		good = &empty
+	}
+	if bad == nil {
+		bad = &empty
+	}
+	const uncomparable = trace.Excluded | trace.Fault
+	if good.Flag&uncomparable != 0 || bad.Flag&uncomparable != 0 {
+		return nil
+	}
+	a, b := good.Data, bad.Data
+	if good.Len == bad.Len && bytes.Equal(a, b) {
+		return nil
+	}
+	d := &DataDiff{Buffer: key, GoodSize: good.Len, BadSize: bad.Len, FirstDifference: firstDifference(a, b),
+		Partial: (good.Flag|bad.Flag)&trace.Truncated != 0}
+	if align.IsText(a) && align.IsText(b) {
+		d.Text = true
+		if lines := align.TextDiff(a, b, diffContext, diffLines); len(lines) > 0 {
+			d.Diff = append([]string{"--- good", "+++ here"}, lines...)
+		}
+		return d
+	}
+	d.GoodBytes, d.BadBytes = excerpt(a, d.FirstDifference), excerpt(b, d.FirstDifference)
+	return d
+}
+
+// firstDifference returns the offset of the first byte where a and b
+// differ, or the length of the shorter.
+func firstDifference(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
+// excerpt quotes b from offset off.
+func excerpt(b []byte, off int) string {
+	if off >= len(b) {
+		return "(end)"
+	}
+	return render.Quote(b[off:], diffBytes)
+}

@@ -1,0 +1,204 @@
+package bisect
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// atCWD is AT_FDCWD in a 64-bit register.
+const atCWD = uint64(1<<64 - 100)
+
+// tb builds a synthetic trace of process 1 (running /usr/bin/fig79):
+// calls get increasing seqs; labels name calls for the checks.
+type tb struct {
+	t      *testing.T
+	tab    *systable.Table
+	evs    []trace.Event
+	seq    uint64
+	labels map[string]uint64
+}
+
+func newTB(t *testing.T) *tb {
+	t.Helper()
+	tab, err := systable.New("amd64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &tb{t: t, tab: tab, labels: map[string]uint64{}}
+	b.evs = append(b.evs,
+		trace.Event{Proc: &trace.ProcEvent{Kind: trace.Spawn, Proc: 1, Thread: 1}},
+		trace.Event{Proc: &trace.ProcEvent{Kind: trace.Exec, Proc: 1, Thread: 1, Exe: "/usr/bin/fig79", Argv: []string{"fig79"}}})
+	return b
+}
+
+// do adds a call of process 1 and returns it; label, if not empty,
+// names it.
+func (b *tb) do(label, name string, ret int64, args []uint64, mems ...trace.Mem) *trace.Call {
+	b.t.Helper()
+	row, ok := b.tab.ByName(name)
+	if !ok {
+		b.t.Fatalf("no syscall %s", name)
+	}
+	b.seq++
+	c := &trace.Call{Seq: b.seq, Proc: 1, Thread: 1, TSeq: b.seq, Nr: uint32(row.Nr), Ret: ret, Mem: mems}
+	copy(c.Args[:], args)
+	b.evs = append(b.evs, trace.Event{Call: c})
+	if label != "" {
+		if _, dup := b.labels[label]; dup {
+			b.t.Fatalf("label %s used twice", label)
+		}
+		b.labels[label] = b.seq
+	}
+	return c
+}
+
+// file adds the calls of a program reading a file: openat, fstat, read,
+// close, labelled prefix+"open", ... .
+func (b *tb) file(prefix, path, content string) {
+	b.t.Helper()
+	c := b.do(prefix+"open", "openat", 3, []uint64{atCWD, 0x10000, 0, 0},
+		trace.Mem{Arg: 1, Dir: trace.In, Len: uint64(len(path) + 1), Data: []byte(path + "\x00")})
+	c.Path = path
+	b.do(prefix+"fstat", "fstat", 0, []uint64{3, 0x20000},
+		trace.Mem{Arg: 1, Dir: trace.Out, Len: 144, Data: make([]byte, 144)}).Path = path
+	b.do(prefix+"read", "read", int64(len(content)), []uint64{3, 0x30000, 4096},
+		trace.Mem{Arg: 1, Dir: trace.Out, Len: uint64(len(content)), Data: []byte(content)}).Path = path
+	b.do(prefix+"close", "close", 0, []uint64{3}).Path = path
+}
+
+// always adds calls that always execute: brk and a write to stdout.
+func (b *tb) always(n int) {
+	for range n {
+		b.do("", "brk", 0x555000, []uint64{0})
+	}
+	b.do("", "write", 6, []uint64{1, 0x40000, 6},
+		trace.Mem{Arg: 1, Dir: trace.In, Len: 6, Data: []byte("hello\n")}).Path = "/dev/pts/0"
+}
+
+// standard is the trace most tests search: a few files read, with
+// always-executed calls between them, the config file /etc/fig79.conf
+// among them.
+func standard(t *testing.T) *tb {
+	b := newTB(t)
+	b.always(2)
+	b.file("ld.", "/etc/ld.so.cache", "\x00\x01ld cache\x02")
+	b.file("libc.", "/lib/libc.so.6", "\x7fELF\x02\x01\x01")
+	b.always(1)
+	b.file("locale.", "/usr/lib/locale/C.utf8/LC_CTYPE", "ctype")
+	b.file("conf.", "/etc/fig79.conf", "key=value\n")
+	b.file("hosts.", "/etc/hosts", "127.0.0.1 localhost\n")
+	b.always(1)
+	b.file("motd.", "/etc/motd", "welcome\n")
+	return b
+}
+
+// graph builds the graph of the trace.
+func (b *tb) graph() *depgraph.Graph {
+	b.t.Helper()
+	g, err := depgraph.Build(b.tab, &trace.Header{Arch: "amd64", Command: []string{"fig79", "--serve"}}, b.evs)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return g
+}
+
+// l returns the seq of a label.
+func (b *tb) l(label string) uint64 {
+	b.t.Helper()
+	s, ok := b.labels[label]
+	if !ok {
+		b.t.Fatalf("no call labelled %s", label)
+	}
+	return s
+}
+
+// fake is a Runner whose verdict is a function of the prefix: pass when
+// the culprit is asked to be replayed. Its live results are the
+// recorded ones of the calls after the prefix, with here's results for
+// the calls it names.
+type fake struct {
+	g       *depgraph.Graph
+	culprit uint64
+	here    map[uint64]*trace.Call // live results that differ from the recording; nil value: the call did not happen
+	// verdict, when set, overrides the verdict: n counts the runs of this
+	// prefix so far (1 for the first). ok false keeps the default.
+	verdict func(r Request, n int) (Outcome, bool)
+	runs    []Request
+	count   map[uint64]int
+}
+
+func (f *fake) Run(ctx context.Context, r Request) (Outcome, error) {
+	if err := ctx.Err(); err != nil {
+		return Outcome{}, err
+	}
+	f.runs = append(f.runs, r)
+	if f.count == nil {
+		f.count = map[uint64]int{}
+	}
+	f.count[r.Prefix]++
+	if f.verdict != nil {
+		if out, ok := f.verdict(r, f.count[r.Prefix]); ok {
+			return out, nil
+		}
+	}
+	out := Outcome{Verdict: Fail, Detail: "exit status 1", Seconds: 0.25, Live: map[uint64]*trace.Call{}}
+	if r.Replayed(f.culprit) {
+		out.Verdict, out.Detail = Pass, "exit status 0"
+	}
+	plan := f.g.Closure(r.Replayed)
+	for _, c := range f.g.Calls() {
+		if plan.Action(c.Seq) != depgraph.Execute {
+			continue
+		}
+		live, differs := f.here[c.Seq]
+		switch {
+		case !differs:
+			out.Live[c.Seq] = c
+		case live != nil:
+			out.Live[c.Seq] = live
+		}
+	}
+	return out, nil
+}
+
+// changed returns a copy of c with its Out buffer of argument arg holding
+// data and its return value ret.
+func changed(c *trace.Call, ret int64, arg uint8, data string) *trace.Call {
+	d := *c
+	d.Ret = ret
+	d.Mem = nil
+	for _, m := range c.Mem {
+		if m.Dir == trace.Out && m.Arg == arg {
+			m.Data, m.Len = []byte(data), uint64(len(data))
+			if data == "" && ret < 0 {
+				continue
+			}
+		}
+		d.Mem = append(d.Mem, m)
+	}
+	return &d
+}
+
+// call returns call seq of g.
+func call(t *testing.T, g *depgraph.Graph, seq uint64) *trace.Call {
+	t.Helper()
+	c, ok := g.Call(seq)
+	if !ok {
+		t.Fatalf("no call %d", seq)
+	}
+	return c
+}
+
+// verdicts lists the steps as "index:verdict" strings.
+func verdicts(steps []Step) []string {
+	var out []string
+	for _, s := range steps {
+		out = append(out, fmt.Sprintf("%d:%s", s.Index, s.Verdict))
+	}
+	return out
+}

@@ -1,0 +1,46 @@
+package bisect
+
+import (
+	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// Options tune Locate. The zero Options run each step once and render
+// calls with the graph's syscall table.
+type Options struct {
+	// Repeat runs every step this many times and takes the majority
+	// verdict; a tie gets one more run, and a tie after it makes the step
+	// a skip. 0 and 1 run each step once.
+	Repeat int
+	// Progress, if not nil, is called before and after every run.
+	Progress func(Progress)
+	// Rows renders calls in the report; nil uses the graph's table.
+	Rows render.Rows
+	// Header is the trace's header: the command, for the report. May be
+	// nil.
+	Header *trace.Header
+	// Events are the trace's events, the ones the graph was built from.
+	// They give the report the culprit's image (exe) and its process's
+	// main thread; nil leaves the exe out.
+	Events []trace.Event
+	// TracePath is the trace file's name, for the commands the report
+	// suggests; "" writes TRACE.
+	TracePath string
+}
+
+// Progress tells the caller where the search is. It is sent twice per
+// run: before it (Done false, Outcome zero) and after it.
+type Progress struct {
+	Step  int // the search step, 1-based; a step's repeated runs share it
+	Steps int // about how many steps the search takes in all (it can grow with skips)
+	Run   int // the run, 1-based, counting every run of every step
+	// Index is the prefix index: Index of the Candidates calls are asked
+	// to be replayed; Candidates is how many there are.
+	Index, Candidates int
+	Request           Request
+	Done              bool
+	Outcome           Outcome // after the run: what it gave
+}
+
+// repeat is how many runs each step takes at first.
+func (o *Options) repeat() int { return max(1, o.Repeat) }

@@ -1,0 +1,186 @@
+package bisect
+
+import (
+	"encoding/json"
+
+	"github.com/envbisect/envbisect/depgraph"
+)
+
+// Report is the result of Locate: what `envbisect locate --json` prints
+// and WriteText prints for people.
+type Report struct {
+	Status  Status `json:"status"`
+	Message string `json:"message"`
+	// Command is the traced command, from the trace's header.
+	Command []string `json:"command,omitempty"`
+	// Culprit and Group are set when Status is Located.
+	Culprit *Culprit `json:"culprit,omitempty"`
+	Group   *Group   `json:"group,omitempty"`
+	// Candidates are, when Status is Inconclusive after the ends held,
+	// the calls one of which makes the difference: the search could not
+	// narrow them down further.
+	Candidates []uint64 `json:"candidates,omitempty"`
+	// Divergences are those of the run that decided a ReplayStillFails
+	// report: a run that diverged from the recording executed more than
+	// was asked for.
+	Divergences []string `json:"divergences,omitempty"`
+	// Runs is the number of runs made, RecordedCalls the calls of the
+	// trace, ReplayableCalls the candidate calls the search runs over.
+	Runs            int     `json:"runs"`
+	RecordedCalls   int     `json:"recorded_calls"`
+	ReplayableCalls int     `json:"replayable_calls"`
+	Steps           []Step  `json:"steps"`
+	Seconds         float64 `json:"seconds"`
+
+	// For the text form: the candidates as show prints them, and the
+	// trace's name for suggested commands. Not in JSON.
+	candidateLines []string
+	tracePath      string
+}
+
+// ExitCode is the exit status of `envbisect locate` for the report: 0
+// when a culprit was located, 3 otherwise.
+func (r *Report) ExitCode() int {
+	if r.Status == Located {
+		return 0
+	}
+	return 3
+}
+
+// Step is one run of the search.
+type Step struct {
+	// Step is the search step the run belongs to, 1-based; repeated runs
+	// of one step (Options.Repeat, re-runs) share it.
+	Step int `json:"step"`
+	// Index is the prefix index: the first Index candidate calls were
+	// asked to be replayed.
+	Index int `json:"index"`
+	// Prefix is the seq of the last call asked to be replayed (0: none).
+	// When All is set every call was asked to be replayed and Prefix is
+	// the trace's last call.
+	Prefix uint64 `json:"prefix"`
+	All    bool   `json:"all,omitempty"`
+	// Verdict, Detail, Seconds and Divergences are the run's Outcome.
+	Verdict     Verdict  `json:"verdict"`
+	Detail      string   `json:"detail"`
+	Seconds     float64  `json:"seconds"`
+	Divergences []string `json:"divergences,omitempty"`
+	// Taken is set on the last run of each step: the verdict the search
+	// took for the step (see Options.Repeat and the package doc on
+	// divergences); Note says how it was reached when more than one run
+	// decided it.
+	Taken Verdict `json:"taken,omitempty"`
+	Note  string  `json:"note,omitempty"`
+}
+
+// Replayed says what the step asked to be replayed: "none", "all",
+// "up to 21".
+func (s *Step) Replayed() string {
+	if s.All {
+		return Request{Prefix: All}.String()
+	}
+	return Request{Prefix: s.Prefix}.String()
+}
+
+// Culprit is the located call, with what it gave in the good environment
+// (the recording) and here (the run in which it executed and the command
+// failed).
+type Culprit struct {
+	Seq    uint64 `json:"seq"`
+	Proc   uint32 `json:"proc"`
+	Thread uint32 `json:"thread"`
+	// Who is the caller as show prints it: "[1]", "[2:5]".
+	Who string `json:"who"`
+	// Exe is the image the process ran, when the trace's events were
+	// given.
+	Exe     string `json:"exe,omitempty"`
+	Syscall string `json:"syscall"`
+	// Call is the recorded call as show prints it.
+	Call string `json:"call"`
+	Path string `json:"path,omitempty"`
+	// Resource is the title of the call's group: "file /etc/app.conf".
+	Resource string `json:"resource,omitempty"`
+	Good     Result `json:"good"`
+	Bad      Result `json:"bad"`
+	// DataDiff is set when the call's output data differs.
+	DataDiff *DataDiff `json:"data_diff,omitempty"`
+}
+
+// Result is what one call gave: in the recording (good) or live here
+// (bad).
+type Result struct {
+	// Missing: the call did not happen in the run here (the live program
+	// took another path before it). Nothing else is set.
+	Missing bool `json:"missing,omitempty"`
+	// Ret is the raw return value (-errno on failure); nil when the call
+	// never returned.
+	Ret      *int64 `json:"ret,omitempty"`
+	NoReturn bool   `json:"no_return,omitempty"`
+	// Errno is the error's name, "ENOENT", or "" on success.
+	Errno string `json:"errno"`
+	// Return is the result as show prints it: "10", "-1 ENOENT (No such
+	// file or directory)", "?".
+	Return string `json:"return"`
+	// Call is the whole call as show prints it.
+	Call string `json:"call,omitempty"`
+	// Data holds the memory the kernel wrote (the call's Out buffers), by
+	// argument name ("buf", "statbuf", "msg.name").
+	Data map[string]Buffer `json:"data,omitempty"`
+}
+
+// MarshalJSON writes a missing result as {"missing": true} alone.
+func (r Result) MarshalJSON() ([]byte, error) {
+	if r.Missing {
+		return []byte(`{"missing":true}`), nil
+	}
+	type plain Result
+	return json.Marshal(plain(r))
+}
+
+// Buffer is one captured buffer.
+type Buffer struct {
+	// Len is the buffer's length as the kernel used it; Data holds what
+	// was stored of it, as text ("utf8") or "base64".
+	Len       uint64 `json:"len"`
+	Data      string `json:"data"`
+	Encoding  string `json:"encoding"`
+	Truncated bool   `json:"truncated,omitempty"`
+	Excluded  bool   `json:"excluded,omitempty"`
+	Fault     bool   `json:"fault,omitempty"`
+}
+
+// DataDiff says how the first differing output buffer differs.
+type DataDiff struct {
+	Buffer string `json:"buffer"` // its key in Result.Data
+	// Text: both sides read as text; Diff then holds a unified diff,
+	// "--- good", "+++ here", "@@ line N @@", and ' ', '-', '+' lines.
+	Text bool     `json:"text"`
+	Diff []string `json:"diff,omitempty"`
+	// GoodSize and BadSize are the lengths; FirstDifference is the
+	// offset of the first differing byte (or the shorter length).
+	GoodSize        uint64 `json:"good_size"`
+	BadSize         uint64 `json:"bad_size"`
+	FirstDifference int    `json:"first_difference"`
+	// GoodBytes and BadBytes show, for binary data, the bytes from the
+	// first difference as quoted strings.
+	GoodBytes string `json:"good_bytes,omitempty"`
+	BadBytes  string `json:"bad_bytes,omitempty"`
+	// Partial: a side was stored only in part (a capture limit): the
+	// comparison covers the stored bytes.
+	Partial bool `json:"partial,omitempty"`
+}
+
+// Group is the group of linked calls the culprit is in: "the file
+// /etc/app.conf", "connection to tcp 127.0.0.1:5432".
+type Group struct {
+	ID    depgraph.GroupID   `json:"id"`
+	Kind  depgraph.GroupKind `json:"kind"`
+	Title string             `json:"title"`
+	Calls []GroupCall        `json:"calls"`
+}
+
+// GroupCall is one call of a group.
+type GroupCall struct {
+	Seq     uint64 `json:"seq"`
+	Syscall string `json:"syscall"`
+}

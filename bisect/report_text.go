@@ -1,0 +1,277 @@
+package bisect
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Limits of the text report.
+const (
+	textGroupCalls  = 12 // calls of the culprit's group listed
+	textCandidates  = 30 // candidate calls listed when inconclusive
+	textDivergences = 3  // divergences listed under a step
+	textWidth       = 78 // paragraphs are wrapped at this width
+)
+
+// WriteText writes the report for people: what was found, what it means
+// and, for the statuses other than located, what to do next; then every
+// run of the search. A report read back from JSON prints too, without
+// the candidates' calls.
+func (r *Report) WriteText(w io.Writer) error {
+	t := &textWriter{w: w}
+	switch r.Status {
+	case Located:
+		t.located(r)
+	case NoFailure:
+		t.heading(r, "no failure")
+		t.para("There is no failure here to explain. " +
+			"If it fails only sometimes, run locate with more runs per step; if its failure shows " +
+			"another way (output, a check command, a timeout), tell locate how to judge a run.")
+	case ReplayStillFails:
+		t.stillFails(r)
+	case Inconclusive:
+		t.inconclusive(r)
+	default:
+		t.heading(r, string(r.Status))
+	}
+	t.steps(r.Steps)
+	return t.err
+}
+
+// textWriter keeps the first write error; later writes are skipped.
+type textWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (t *textWriter) printf(format string, args ...any) {
+	if t.err == nil {
+		_, t.err = fmt.Fprintf(t.w, format, args...)
+	}
+}
+
+// heading is the first line, "no failure (1 run, 0.4 s)", and the
+// report's message.
+func (t *textWriter) heading(r *Report, status string) {
+	t.printf("%s (%s)\n", status, runsAndTime(r))
+	if m := r.Message; m != "" {
+		t.para(strings.ToUpper(m[:1]) + m[1:] + ".")
+	}
+}
+
+// para writes a paragraph after an empty line, wrapped.
+func (t *textWriter) para(s string) { t.printf("\n%s\n", wrap(s, textWidth)) }
+
+// wrap breaks s into lines of at most width bytes at spaces (a longer
+// word gets a line of its own).
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(s) {
+		switch {
+		case n == 0:
+		case n+1+len(w) > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
+}
+
+func runsAndTime(r *Report) string {
+	runs := "runs"
+	if r.Runs == 1 {
+		runs = "run"
+	}
+	return fmt.Sprintf("%d %s, %.1f s", r.Runs, runs, r.Seconds)
+}
+
+// located prints the culprit, its results here and in the recording,
+// and its group.
+func (t *textWriter) located(r *Report) {
+	c := r.Culprit
+	if c == nil {
+		t.heading(r, "located")
+		return
+	}
+	t.printf("located: call %d of %d recorded (%s)\n\n", c.Seq, r.RecordedCalls, runsAndTime(r))
+	who := c.Who
+	if c.Exe != "" {
+		who += " " + c.Exe + ":"
+	}
+	t.printf("culprit   %s %s\n", who, c.Call)
+	if c.Path != "" {
+		t.printf("path      %s\n", c.Path)
+	}
+	t.printf("good      = %s\n", c.Good.Return)
+	t.here(c)
+	if g := r.Group; g != nil {
+		t.printf("group     %s: %s\n", g.Title, groupCalls(g))
+	}
+	t.para(fmt.Sprintf("With the recorded result of call %d replayed (and every call before it that replay "+
+		"can change), the command passes here; with it executed for real, it fails.", c.Seq))
+}
+
+// here prints the live result of the culprit and how its data differs.
+func (t *textWriter) here(c *Culprit) {
+	if c.Bad.Missing {
+		t.printf("here      did not happen in this environment (the failing run took another path before it)\n")
+		return
+	}
+	d := c.DataDiff
+	switch {
+	case d == nil && c.Bad.Return == c.Good.Return:
+		t.printf("here      = %s   (the same as recorded)\n", c.Bad.Return)
+	case d == nil:
+		t.printf("here      = %s\n", c.Bad.Return)
+	case d.Text && len(d.Diff) > 0:
+		t.printf("here      = %s   %s:\n", c.Bad.Return, differs(c))
+		for _, l := range d.Diff {
+			t.printf("            %s\n", l)
+		}
+	default:
+		t.printf("here      = %s   %s: %s\n", c.Bad.Return, differs(c), sizes(d))
+		if !d.Text {
+			t.printf("            good: %s\n            here: %s\n", d.GoodBytes, d.BadBytes)
+		}
+	}
+}
+
+// differs is "data differs", naming the buffer when the call has more
+// than one: "data differs (msg.name)".
+func differs(c *Culprit) string {
+	if len(c.Good.Data) > 1 || len(c.Bad.Data) > 1 {
+		return "data differs (" + c.DataDiff.Buffer + ")"
+	}
+	return "data differs"
+}
+
+// sizes is "10 bytes -> 12 bytes, first difference at offset 4".
+func sizes(d *DataDiff) string {
+	s := fmt.Sprintf("%d bytes -> %d bytes", d.GoodSize, d.BadSize)
+	if d.GoodSize == d.BadSize {
+		s = fmt.Sprintf("%d bytes in both", d.GoodSize)
+	}
+	s += fmt.Sprintf(", first difference at offset %d", d.FirstDifference)
+	if d.Partial {
+		s += " (stored in part)"
+	}
+	return s
+}
+
+// groupCalls is "40 openat, 41 fstat, 42 read, 44 close".
+func groupCalls(g *Group) string {
+	var parts []string
+	for i, c := range g.Calls {
+		if i == textGroupCalls {
+			parts = append(parts, fmt.Sprintf("... (%d calls)", len(g.Calls)))
+			break
+		}
+		parts = append(parts, strconv.FormatUint(c.Seq, 10)+" "+c.Syscall)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (t *textWriter) stillFails(r *Report) {
+	t.heading(r, "replay still fails")
+	t.para("No single call can be named. The cause may be outside the system-call interface " +
+		"(environment variables, argv, the auxiliary vector, CPU features, timing), or the run " +
+		"diverged from the recording and executed for real calls it was asked to replay.")
+	if len(r.Divergences) > 0 {
+		t.printf("\nDivergences of that run:\n")
+		for _, d := range r.Divergences {
+			t.printf("  %s\n", d)
+		}
+	}
+	t.printf("\nTo see what a fully replayed run does:\n  envbisect replay %s --prefix all -- %s\n",
+		r.tracePathOr(), r.commandOr())
+	t.printf("To compare with a recording made here:\n  envbisect record -o here.envb -- %s\n  envbisect diff %s here.envb\n",
+		r.commandOr(), r.tracePathOr())
+}
+
+func (t *textWriter) inconclusive(r *Report) {
+	t.heading(r, "inconclusive")
+	if len(r.Candidates) == 0 {
+		t.para("An end of the search could not be checked: its runs were skipped (exit 125) or " +
+			"disagreed. No culprit is named. Check that the command can run here, or run locate " +
+			"with more runs per step if it is flaky.")
+		return
+	}
+	t.printf("\n")
+	lines := r.candidateLines
+	if len(lines) == 0 {
+		for _, s := range r.Candidates {
+			lines = append(lines, strconv.FormatUint(s, 10))
+		}
+	}
+	for i, l := range lines {
+		if i == textCandidates {
+			t.printf("  ... and %d more\n", len(lines)-i)
+			break
+		}
+		t.printf("  %s\n", l)
+	}
+	t.para("The runs between them were skipped (exit 125), disagreed, or diverged from the recording. " +
+		"Run locate again, with more runs per step, or try them one by one with envbisect replay.")
+}
+
+// steps prints the table of runs.
+func (t *textWriter) steps(steps []Step) {
+	if len(steps) == 0 {
+		return
+	}
+	t.printf("\nstep  replayed       verdict  seconds  detail\n")
+	for i := range steps {
+		s := &steps[i]
+		detail := s.Detail
+		if s.Note != "" {
+			detail += " [" + s.Note + "]"
+		}
+		if s.Taken != 0 && s.Taken != s.Verdict {
+			detail += " -> " + s.Taken.String()
+		}
+		t.printf("%4d  %-13s  %-7s  %7.2f  %s\n", s.Step, s.Replayed(), s.Verdict, s.Seconds, detail)
+		for j, d := range s.Divergences {
+			if j == textDivergences {
+				t.printf("          ... %d more divergences\n", len(s.Divergences)-j)
+				break
+			}
+			t.printf("          diverged: %s\n", d)
+		}
+	}
+}
+
+// tracePathOr is the trace's name, or TRACE.
+func (r *Report) tracePathOr() string {
+	if r.tracePath != "" {
+		return r.tracePath
+	}
+	return "TRACE"
+}
+
+// commandOr is the command as a shell line, or CMD.
+func (r *Report) commandOr() string {
+	if len(r.Command) == 0 {
+		return "CMD"
+	}
+	q := make([]string, len(r.Command))
+	for i, a := range r.Command {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it is not a plain word.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,85 @@
+package bisect
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/envbisect/envbisect/trace"
+)
+
+// All is the Request.Prefix that asks for every recorded call to be
+// replayed.
+const All = ^uint64(0)
+
+// Request is one semi-replay run the search asks for.
+type Request struct {
+	// Prefix asks for the recorded calls with seq <= Prefix to be
+	// replayed: 0 asks for none, All for every one. Which of them really
+	// replay is the dependency closure's business:
+	// g.Closure(r.Replayed).
+	Prefix uint64
+}
+
+// Replayed reports whether the request asks for call seq to be replayed;
+// it is the question to pass to depgraph's Closure.
+func (r Request) Replayed(seq uint64) bool { return seq <= r.Prefix }
+
+// String says what the request replays, as the report's step table does:
+// "none", "all", "up to 21".
+func (r Request) String() string {
+	switch r.Prefix {
+	case 0:
+		return "none"
+	case All:
+		return "all"
+	}
+	return "up to " + strconv.FormatUint(r.Prefix, 10)
+}
+
+// describe names the run of the request in an error message.
+func (r Request) describe() string {
+	switch r.Prefix {
+	case 0:
+		return "run with no call replayed"
+	case All:
+		return "run with every call replayed"
+	}
+	return "run with calls up to " + strconv.FormatUint(r.Prefix, 10) + " replayed"
+}
+
+// Outcome is what one run gave.
+type Outcome struct {
+	Verdict Verdict
+	// Detail is what decided the verdict, for the report: "exit status 1",
+	// "check exited 0", "timed out after 5s", "not running after 2s".
+	Detail string
+	// Divergences has one human-readable line per thread that diverged
+	// from the recording (it could not be realigned and ran for real from
+	// there on); empty when the run followed the recording.
+	Divergences []string
+	// Live holds the live results of the recorded calls that executed in
+	// this run, by recorded seq: the return value and the Out memory the
+	// kernel wrote (Mem with Dir Out), as a recorder would store them. A
+	// call the live run never made is absent, and the report says the
+	// culprit "did not happen in this environment"; a runner must fill
+	// Live for the report to show the culprit's live result.
+	Live map[uint64]*trace.Call
+	// Seconds is how long the run took; when 0 the search measures the
+	// Run call itself.
+	Seconds float64
+}
+
+// Runner runs one semi-replay run. The replay engine implements it for
+// locate; tests give fakes. Run returns an error only when the run could
+// not be made at all (the command could not start, the tracer failed):
+// a failing command is a verdict, not an error. Run should return
+// promptly with ctx's error once ctx is done.
+type Runner interface {
+	Run(ctx context.Context, r Request) (Outcome, error)
+}
+
+// RunnerFunc makes a function a Runner.
+type RunnerFunc func(ctx context.Context, r Request) (Outcome, error)
+
+// Run calls f.
+func (f RunnerFunc) Run(ctx context.Context, r Request) (Outcome, error) { return f(ctx, r) }

@@ -1,0 +1,159 @@
+package bisect
+
+import (
+	"context"
+	"errors"
+	"math/bits"
+	"time"
+
+	"github.com/envbisect/envbisect/depgraph"
+)
+
+// search is the state of one Locate.
+type search struct {
+	g       *depgraph.Graph
+	run     Runner
+	o       Options
+	cands   []uint64 // Candidates(g)
+	lastSeq uint64   // the trace's last call, what All means in the report
+	steps   []Step   // one per run
+	step    int      // search steps begun
+	est     int      // about how many steps in all, for Progress
+}
+
+// Locate finds the first recorded call whose replay makes the command
+// pass here. It asks run for semi-replay runs, each replaying a prefix of
+// the candidate calls (Candidates), checks the two ends (nothing replayed
+// must fail, everything replayed must pass) and then binary-searches
+// between them; see the package documentation for the whole mechanism.
+//
+// The Report says how the search ended; only a Located report names a
+// culprit. An error means the search could not go on: run failed to make
+// a run (wrapped with the step, "run with calls up to 21 replayed: ..."),
+// or ctx was done (the error wraps ctx.Err()); no report is returned then.
+func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Report, error) {
+	if g == nil || run == nil {
+		return nil, errors.New("locate: no dependency graph or no runner")
+	}
+	start := time.Now()
+	s := &search{g: g, run: run, o: o, cands: Candidates(g)}
+	if calls := g.Calls(); len(calls) > 0 {
+		s.lastSeq = calls[len(calls)-1].Seq
+	}
+	s.est = 1
+	if m := len(s.cands); m > 0 {
+		s.est = 2 + log2ceil(m)
+	}
+	rep, err := s.locate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rep.Runs = len(s.steps)
+	rep.Steps = s.steps
+	rep.RecordedCalls = len(g.Calls())
+	rep.ReplayableCalls = len(s.cands)
+	if o.Header != nil {
+		rep.Command = o.Header.Command
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	return rep, nil
+}
+
+// locate is the search proper: the ends, then bisection with the
+// invariant that prefix index lo fails and hi passes.
+func (s *search) locate(ctx context.Context) (*Report, error) {
+	m := len(s.cands)
+	fail, err := s.endpoint(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	switch fail.v {
+	case Pass:
+		return s.noFailure(fail), nil
+	case Skip:
+		return s.undecidedEnd(0, fail), nil
+	}
+	if m == 0 {
+		return s.nothingReplayable(fail), nil
+	}
+	pass, err := s.endpoint(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	switch pass.v {
+	case Fail:
+		return s.stillFails(pass), nil
+	case Skip:
+		return s.undecidedEnd(m, pass), nil
+	}
+
+	lo, hi, atLo := 0, m, fail.out
+	skipped := map[int]bool{}
+	for hi-lo > 1 {
+		mid, ok := pick(lo, hi, skipped)
+		if !ok {
+			return s.undecided(lo, hi), nil
+		}
+		s.est = max(s.est, s.step+max(1, log2ceil(hi-lo)))
+		d, err := s.decide(ctx, mid)
+		if err != nil {
+			return nil, err
+		}
+		switch d.v {
+		case Pass:
+			hi = mid
+		case Fail:
+			lo, atLo = mid, d.out
+		default:
+			skipped[mid] = true
+		}
+	}
+	return s.located(hi-1, atLo), nil
+}
+
+// endpoint decides one end of the search, running the step a second time
+// when the first gave Skip.
+func (s *search) endpoint(ctx context.Context, i int) (decided, error) {
+	d, err := s.decide(ctx, i)
+	if err != nil || d.v != Skip {
+		return d, err
+	}
+	s.est++
+	return s.decide(ctx, i)
+}
+
+// request is the run of prefix index i: candidates[0..i-1] asked to be
+// replayed.
+func (s *search) request(i int) Request {
+	switch {
+	case i <= 0:
+		return Request{Prefix: 0}
+	case i >= len(s.cands):
+		return Request{Prefix: All}
+	}
+	return Request{Prefix: s.cands[i-1]}
+}
+
+// pick returns the index in (lo, hi) to test next: the middle, or when
+// it was skipped the nearest untested index, looking above before below
+// (mid+1, mid-1, mid+2, ...). false: every index in between was skipped.
+func pick(lo, hi int, skipped map[int]bool) (int, bool) {
+	mid := lo + (hi-lo)/2
+	for d := 0; mid+d < hi || mid-d > lo; d++ {
+		if i := mid + d; i > lo && i < hi && !skipped[i] {
+			return i, true
+		}
+		if i := mid - d; d > 0 && i > lo && !skipped[i] {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// log2ceil is ceil(log2 n) for n >= 1, 0 below.
+func log2ceil(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	return bits.Len(uint(n - 1))
+}

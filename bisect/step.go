@@ -1,0 +1,162 @@
+package bisect
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// decided is the verdict the search takes for one step, with the outcome
+// of a run that gave it.
+type decided struct {
+	v   Verdict
+	out Outcome
+}
+
+// decide runs prefix index i as one search step and returns the verdict
+// the search takes for it:
+//
+//   - Options.Repeat runs, and the verdict most of them gave; on a tie one
+//     more run, and if the tie remains, Skip.
+//   - When every run that gave that verdict diverged from the recording,
+//     the verdict is suspect: one more run, and if it disagrees, Skip.
+//
+// The outcome kept is that of the first run that gave the verdict and
+// followed the recording, or else of the first that gave it.
+func (s *search) decide(ctx context.Context, i int) (decided, error) {
+	s.step++
+	var runs []Outcome
+	more := func() error {
+		out, err := s.runOnce(ctx, i)
+		runs = append(runs, out)
+		return err
+	}
+	for range s.o.repeat() {
+		if err := more(); err != nil {
+			return decided{}, err
+		}
+	}
+	v, ok := majority(runs)
+	note := ""
+	if !ok {
+		if err := more(); err != nil {
+			return decided{}, err
+		}
+		if v, ok = majority(runs); !ok {
+			v, note = Skip, "runs disagree"
+		}
+	}
+	if v != Skip && allDiverged(runs, v) {
+		if err := more(); err != nil {
+			return decided{}, err
+		}
+		if again := runs[len(runs)-1].Verdict; again != v {
+			note = fmt.Sprintf("diverged, and a re-run gave %s", again)
+			v = Skip
+		} else {
+			note = "diverged; a re-run agreed"
+		}
+	}
+	if note == "" && len(runs) > 1 {
+		note = fmt.Sprintf("%d of %d runs", count(runs, v), len(runs))
+	}
+	last := &s.steps[len(s.steps)-1]
+	last.Taken, last.Note = v, note
+	return decided{v: v, out: representative(runs, v)}, nil
+}
+
+// majority returns the verdict more runs gave than any other, false on a
+// tie.
+func majority(runs []Outcome) (Verdict, bool) {
+	best, n, tie := Verdict(0), 0, false
+	for _, v := range []Verdict{Fail, Pass, Skip} {
+		switch c := count(runs, v); {
+		case c > n:
+			best, n, tie = v, c, false
+		case c == n && c > 0:
+			tie = true
+		}
+	}
+	return best, !tie
+}
+
+func count(runs []Outcome, v Verdict) int {
+	n := 0
+	for _, r := range runs {
+		if r.Verdict == v {
+			n++
+		}
+	}
+	return n
+}
+
+// allDiverged reports whether every run that gave v diverged.
+func allDiverged(runs []Outcome, v Verdict) bool {
+	for _, r := range runs {
+		if r.Verdict == v && len(r.Divergences) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// representative returns the outcome of the first run that gave v and
+// followed the recording, else of the first that gave v, else the last.
+func representative(runs []Outcome, v Verdict) Outcome {
+	pick := -1
+	for i, r := range runs {
+		if r.Verdict != v {
+			continue
+		}
+		if len(r.Divergences) == 0 {
+			return r
+		}
+		if pick < 0 {
+			pick = i
+		}
+	}
+	if pick < 0 {
+		pick = len(runs) - 1
+	}
+	return runs[pick]
+}
+
+// runOnce makes one run of prefix index i and adds it to the steps.
+func (s *search) runOnce(ctx context.Context, i int) (Outcome, error) {
+	req := s.request(i)
+	if err := ctx.Err(); err != nil {
+		return Outcome{}, fmt.Errorf("%s: %w", req.describe(), err)
+	}
+	p := Progress{Step: s.step, Steps: max(s.est, s.step), Run: len(s.steps) + 1,
+		Index: i, Candidates: len(s.cands), Request: req}
+	s.progress(p)
+	start := time.Now()
+	out, err := s.run.Run(ctx, req)
+	if err == nil {
+		err = ctx.Err() // a run cut short by cancellation has no verdict
+	}
+	if err != nil {
+		return Outcome{}, fmt.Errorf("%s: %w", req.describe(), err)
+	}
+	if out.Verdict < Pass || out.Verdict > Skip {
+		return Outcome{}, fmt.Errorf("%s: the runner gave no verdict (%d)", req.describe(), out.Verdict)
+	}
+	if out.Seconds <= 0 {
+		out.Seconds = time.Since(start).Seconds()
+	}
+	st := Step{Step: s.step, Index: i, Prefix: req.Prefix, Verdict: out.Verdict,
+		Detail: out.Detail, Seconds: out.Seconds, Divergences: out.Divergences}
+	if req.Prefix == All {
+		st.Prefix, st.All = s.lastSeq, true
+	}
+	s.steps = append(s.steps, st)
+	p.Done, p.Outcome = true, out
+	s.progress(p)
+	return out, nil
+}
+
+func (s *search) progress(p Progress) {
+	if s.o.Progress != nil {
+		s.o.Progress(p)
+	}
+}
