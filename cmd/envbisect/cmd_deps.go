@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -16,7 +15,6 @@ import (
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracefile"
 )
 
 // depsOptions are the flags of envbisect deps.
@@ -107,12 +105,9 @@ func runDeps(ctx context.Context, o depsOptions, path string, s streams) error {
 	case o.stringSize < 0:
 		return usageError("-s %d: the string limit must be 0 (no limit) or more", o.stringSize)
 	}
-	t, err := tracefile.ReadFile(path)
-	switch {
-	case errors.Is(err, tracefile.ErrTruncated) && t != nil:
-		fmt.Fprintf(s.err, "warning: %s: %s\n", path, strings.TrimPrefix(err.Error(), "read trace "+path+": "))
-	case err != nil:
-		return withCode(exitError, nameFile(path, err))
+	t, err := readTrace(path, s)
+	if err != nil {
+		return withCode(exitError, err)
 	}
 	tab, err := systable.New(t.Header.Arch)
 	if err != nil {

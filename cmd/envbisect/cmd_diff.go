@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -171,16 +170,11 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 	return nil
 }
 
-// readDiffTrace reads a whole trace; a trace cut short is used with a
-// warning.
+// readDiffTrace reads a whole trace for diff, whose errors exit 2.
 func readDiffTrace(path string, s streams) (*tracefile.Trace, error) {
-	t, err := tracefile.ReadFile(path)
-	switch {
-	case err == nil:
-		return t, nil
-	case errors.Is(err, tracefile.ErrTruncated) && t != nil:
-		fmt.Fprintf(s.err, "warning: %s: %s\n", path, strings.TrimPrefix(err.Error(), "read trace "+path+": "))
-		return t, nil
+	t, err := readTrace(path, s)
+	if err != nil {
+		return nil, withCode(diffTrouble, err)
 	}
-	return nil, withCode(diffTrouble, nameFile(path, err))
+	return t, nil
 }

@@ -19,6 +19,8 @@ const (
 	exitError    = 1 // an error: bad trace, I/O, permission
 	exitUsage    = 2 // bad flags or arguments
 	exitNotFound = 127
+	// exitNotLocated: locate could not name a cause; replay: the run did not pass.
+	exitNotLocated = 3
 )
 
 // exitError carries a specific exit code out of a command.
@@ -74,6 +76,8 @@ for the one interaction with the environment that makes the difference.
 		newDiffCommand(s),
 		newSyscallsCommand(s),
 		newDepsCommand(s),
+		newReplayCommand(s),
+		newLocateCommand(s),
 	)
 	return root
 }

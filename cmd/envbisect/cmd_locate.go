@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/bisect"
+	"github.com/envbisect/envbisect/replay"
+)
+
+type locateOptions struct {
+	verdict verdictFlags
+	repeat  int
+	json    bool
+	quiet   bool
+	cpu     string
+	window  int
+}
+
+func newLocateCommand(s streams) *cobra.Command {
+	var o locateOptions
+	cmd := &cobra.Command{
+		Use:   "locate TRACE [flags] -- CMD [ARGS...]",
+		Short: "find the recorded call whose replay makes the command pass here",
+		Long: `Run CMD here again and again, each time replaying the first K calls of
+TRACE (a recording of CMD where it works) and executing the rest, and
+binary-search for the first recorded call whose replay makes CMD pass: the
+interaction with this environment that makes the difference.
+
+First both ends are checked: with nothing replayed CMD must fail here, with
+everything replayed it must pass. If either does not hold, locate says so
+and names no culprit. Then it bisects, about log2(N) runs for N replayable
+calls, and prints the culprit call, its result in the recording next to its
+result here (with a diff of the data), the file, socket or directory it
+belongs to, and every step.
+
+Progress goes to stderr while it runs (unless -q or stderr is not a
+terminal); CMD's own output is passed through.
+
+` + verdictHelp + `
+--repeat N runs every step N times and takes the majority, for flaky
+commands.
+
+Exit status:
+  0    located: the culprit is printed
+  3    could not locate: CMD passes here without replay, still fails with
+       everything replayed, or the search was inconclusive (see the message)
+  1    an error (unreadable trace, CMD not found, no ptrace permission, ...)
+  2    bad usage`,
+		Example: `  envbisect locate good.envb -- ./app --config app.conf
+  envbisect locate web.envb --alive 5s -- lighttpd -D -f /etc/lighttpd/lighttpd.conf
+  envbisect locate ftp.envb --alive 2s --check 'curl -sf ftp://127.0.0.1/' -- vsftpd
+  envbisect locate ci.envb --json --timeout 60s -- make test`,
+		Args: func(c *cobra.Command, args []string) error {
+			if c.ArgsLenAtDash() != 1 || len(args) < 2 {
+				return usageError("give the trace, then the command after --: envbisect locate TRACE -- CMD")
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			return runLocate(c.Context(), s, o, args[0], args[1:])
+		},
+	}
+	f := cmd.Flags()
+	o.verdict.add(f)
+	f.IntVar(&o.repeat, "repeat", 1, "run each step `N` times and take the majority verdict (for flaky commands)")
+	f.BoolVar(&o.json, "json", false, "print the report as one JSON object")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
+	f.StringVar(&o.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto, or any")
+	f.IntVar(&o.window, "window", replay.DefaultWindow, "how many calls a thread may run ahead of or behind the recording before it counts as diverged")
+	return cmd
+}
+
+func runLocate(ctx context.Context, s streams, o locateOptions, path string, argv []string) error {
+	if err := o.verdict.validate(); err != nil {
+		return err
+	}
+	if o.repeat < 1 {
+		return usageError("--repeat %d: give 1 or more runs per step", o.repeat)
+	}
+	if o.window < 1 {
+		return usageError("--window %d: give 1 or more calls", o.window)
+	}
+	cpu, err := parseCPU(o.cpu)
+	if err != nil {
+		return err
+	}
+	t, err := readTrace(path, s)
+	if err != nil {
+		return withCode(exitError, err)
+	}
+	rec, err := replay.Prepare(t)
+	if err != nil {
+		return withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+	}
+	if t.End != nil && t.End.ExitCode != 0 {
+		fmt.Fprintf(s.err, "envbisect: warning: %s records a run that exited with status %d: locate needs a trace of a run that works\n",
+			path, t.End.ExitCode)
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The first Ctrl-C stops the run in progress and the search; a second
+	// one during a run kills its processes at once.
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	runSigs := make(chan os.Signal, 2)
+	var once sync.Once
+	go func() {
+		for sig := range sigs {
+			once.Do(cancel)
+			select {
+			case runSigs <- sig:
+			default:
+			}
+		}
+	}()
+
+	runner := bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
+		if err := ctx.Err(); err != nil {
+			return bisect.Outcome{}, err
+		}
+		plan := rec.Graph.Closure(r.Replayed)
+		res, err := rec.Run(ctx, replay.Options{
+			Argv: argv, Plan: plan, Judge: o.verdict.spec, Window: o.window, CPU: cpu,
+			Interrupt: runSigs,
+			Warn:      func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return bisect.Outcome{}, ctx.Err()
+			}
+			return bisect.Outcome{}, err
+		}
+		out := bisect.Outcome{Verdict: res.Verdict, Detail: res.Detail, Live: res.Live, Seconds: res.Seconds}
+		for _, d := range res.Diverged() {
+			out.Divergences = append(out.Divergences, d.String())
+		}
+		return out, nil
+	})
+	var progress func(bisect.Progress)
+	if !o.quiet && isTerminal(s.err) {
+		progress = func(p bisect.Progress) { writeProgress(s, p) }
+	}
+	rep, err := bisect.Locate(ctx, rec.Graph, runner, bisect.Options{
+		Repeat: o.repeat, Progress: progress, Header: &t.Header, Events: t.Events, TracePath: path,
+	})
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return withCode(exitError, errors.New("interrupted: no culprit"))
+		}
+		return runError(err)
+	}
+	if o.json {
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return withCode(exitError, err)
+		}
+	} else if err := rep.WriteText(s.out); err != nil {
+		return withCode(exitError, err)
+	}
+	return withCode(rep.ExitCode(), nil)
+}
+
+// writeProgress prints one line per run on stderr.
+func writeProgress(s streams, p bisect.Progress) {
+	if !p.Done {
+		fmt.Fprintf(s.err, "envbisect: step %d of about %d: replaying %s ...", p.Step, p.Steps, p.Request)
+		return
+	}
+	fmt.Fprintf(s.err, " %s (%s, %.1f s)\n", p.Outcome.Verdict, p.Outcome.Detail, p.Outcome.Seconds)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/envbisect/envbisect/replay"
+	"github.com/envbisect/envbisect/tracer"
+)
+
+type replayOptions struct {
+	prefix  string
+	json    bool
+	verdict verdictFlags
+	cpu     string
+	quiet   bool
+}
+
+func newReplayCommand(s streams) *cobra.Command {
+	var o replayOptions
+	cmd := &cobra.Command{
+		Use:   "replay TRACE --prefix K|all [flags] -- CMD [ARGS...]",
+		Short: "make one semi-replay run: the first K recorded calls replayed, the rest executed",
+		Long: `Run CMD here with the recorded calls up to call K of TRACE replayed (their
+recorded results written into CMD, the real calls skipped) and every later
+call executed, as one step of 'envbisect locate' does, and print the
+verdict, what happened to the calls, and where the run diverged from the
+recording. --prefix all replays every call that can be; --prefix 0 none.
+
+Calls that always execute (memory, processes, signals), calls between the
+traced processes, and the command's input are never replayed; a replayed
+call that a later executed call depends on executes and then has its
+results overwritten. See 'envbisect deps TRACE' for the dependencies.
+
+` + verdictHelp + `
+
+Exit status:
+  0    the run passed
+  3    the run failed or was skipped
+  1    an error (unreadable trace, no ptrace permission, ...)
+  2    bad usage`,
+		Example: `  envbisect replay good.envb --prefix all -- ./app --config app.conf
+  envbisect replay good.envb --prefix 42 --json -- make test`,
+		Args: func(c *cobra.Command, args []string) error {
+			if c.ArgsLenAtDash() != 1 || len(args) < 2 {
+				return usageError("give the trace, then the command after --: envbisect replay TRACE --prefix K -- CMD")
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			return runReplay(c.Context(), s, o, args[0], args[1:])
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.prefix, "prefix", "", "replay the recorded calls up to call `K` (a seq from 'envbisect show'), all, or 0 for none")
+	f.BoolVar(&o.json, "json", false, "print one JSON object, listing every live call")
+	f.StringVar(&o.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto, or any")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict line")
+	o.verdict.add(f)
+	cmd.MarkFlagRequired("prefix")
+	return cmd
+}
+
+// parsePrefix reads --prefix: a call seq, "all" or "none".
+func parsePrefix(s string) (uint64, error) {
+	switch s {
+	case "all":
+		return ^uint64(0), nil
+	case "none":
+		return 0, nil
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, usageError("--prefix %q: give a call number (seq), all, or none", s)
+	}
+	return n, nil
+}
+
+func runReplay(ctx context.Context, s streams, o replayOptions, path string, argv []string) error {
+	prefix, err := parsePrefix(o.prefix)
+	if err != nil {
+		return err
+	}
+	if err := o.verdict.validate(); err != nil {
+		return err
+	}
+	cpu, err := parseCPU(o.cpu)
+	if err != nil {
+		return err
+	}
+	t, err := readTrace(path, s)
+	if err != nil {
+		return withCode(exitError, err)
+	}
+	rec, err := replay.Prepare(t)
+	if err != nil {
+		return withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	plan := rec.Graph.Closure(func(seq uint64) bool { return seq <= prefix })
+	res, err := rec.Run(ctx, replay.Options{
+		Argv: argv, Plan: plan, Judge: o.verdict.spec, ListCalls: o.json, CPU: cpu,
+		Interrupt: sigs,
+		Warn:      func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
+	})
+	if err := runError(err); err != nil {
+		return err
+	}
+	if o.json {
+		out := struct {
+			Prefix uint64 `json:"prefix"`
+			All    bool   `json:"all"`
+			*replay.Result
+		}{prefix, prefix == ^uint64(0), res}
+		if out.All {
+			out.Prefix = uint64(rec.Calls())
+		}
+		enc := json.NewEncoder(s.out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return withCode(exitError, err)
+		}
+	} else {
+		writeReplayText(s, res, prefix, rec.Calls(), o.quiet)
+	}
+	if res.Verdict.String() != "pass" {
+		return withCode(exitNotLocated, nil)
+	}
+	return nil
+}
+
+// runError turns an error of a traced run into the CLI's.
+func runError(err error) error {
+	var ee *tracer.ExecError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ee):
+		return withCode(exitError, ee)
+	case errors.Is(err, tracer.ErrPtraceDenied):
+		return withCode(exitError, err)
+	}
+	return withCode(exitError, fmt.Errorf("run: %w", err))
+}
+
+func writeReplayText(s streams, res *replay.Result, prefix uint64, calls int, quiet bool) {
+	what := fmt.Sprintf("calls up to %d of %d replayed", prefix, calls)
+	switch prefix {
+	case 0:
+		what = "no call replayed"
+	case ^uint64(0):
+		what = fmt.Sprintf("every replayable call of %d replayed", calls)
+	}
+	fmt.Fprintf(s.out, "%s: %s (%s, %.2f s)\n", res.Verdict, res.Detail, what, res.Seconds)
+	if quiet {
+		return
+	}
+	fmt.Fprintf(s.out, "live calls: %d replayed, %d executed then overwritten, %d executed, %d extra; %d recorded calls passed over\n",
+		res.Replayed, res.Overwritten, res.Executed, res.Extra, res.Unmatched)
+	for _, d := range res.Divergences {
+		fmt.Fprintf(s.out, "divergence: %s\n", d)
+	}
+	if res.CheckOutput != "" {
+		fmt.Fprintf(s.out, "check output:\n%s", res.CheckOutput)
+	}
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/envbisect/envbisect/verdict"
+)
+
+// verdictFlags are the flags record, replay and locate share to say when
+// a run of the command passes.
+type verdictFlags struct {
+	spec verdict.Spec
+}
+
+func (v *verdictFlags) add(f *pflag.FlagSet) {
+	f.StringVar(&v.spec.Check, "check", "", "judge each run by `CMD`'s exit status (run with sh -c after the command exits, or while it runs with --alive): 0 pass, 125 skip, other fail")
+	f.DurationVar(&v.spec.Alive, "alive", 0, "the command passes if it is still running after `DURATION` (a daemon that came up); it is then stopped")
+	f.DurationVar(&v.spec.Timeout, "timeout", 0, "stop a run that lasts longer than `DURATION`; it fails")
+}
+
+// validate checks the flags' values.
+func (v *verdictFlags) validate() error {
+	if err := v.spec.Validate(); err != nil {
+		return usageError("%v", err)
+	}
+	return nil
+}
+
+// verdictHelp is the part of --help that explains the verdict flags.
+const verdictHelp = `A run passes as with 'git bisect run': the command exits 0. Exit status 125
+means "cannot tell" (the run is skipped), anything else fails. --check CMD
+judges by CMD's exit status instead, run with sh -c after the command
+exits. --alive DURATION is for daemons: the run passes when the command is
+still running after DURATION (with --check, when CMD run at that moment
+exits 0), and is then stopped. --timeout DURATION fails a run that takes
+longer. Without --alive, a run ends when the command's own process exits:
+processes it left running are stopped.`
