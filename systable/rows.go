@@ -43,11 +43,11 @@ func msgIn(name string) Arg  { return Arg{Name: name, Kind: InMsghdr, Struct: "s
 func msgOut(name string) Arg { return Arg{Name: name, Kind: OutMsghdr, Struct: "struct msghdr"} }
 
 // Lengths.
-func fixed(n uint32) Len                  { return Len{From: LenFixed, Size: n} }
-func byArg(i uint8) Len                   { return Len{From: LenArg, Arg: i} }
-func byArgN(i uint8, size uint32) Len     { return Len{From: LenArg, Arg: i, Size: size} }
-func byRet() Len                          { return Len{From: LenRet} }
-func byRetN(size uint32) Len              { return Len{From: LenRet, Size: size} }
+func fixed(n uint32) Len              { return Len{From: LenFixed, Size: n} }
+func byArg(i uint8) Len               { return Len{From: LenArg, Arg: i} }
+func byArgN(i uint8, size uint32) Len { return Len{From: LenArg, Arg: i, Size: size} }
+func byRet() Len                      { return Len{From: LenRet} }
+func byRetN(size uint32) Len          { return Len{From: LenRet, Size: size} }
 
 // byRetUpTo and byRetNUpTo are byRet and byRetN for a buffer whose
 // capacity argument i bounds (read's count): replay writes no further.

@@ -56,7 +56,7 @@ func setRet(r *regs, ret int64) { r.Rax = uint64(ret) }
 func stackPointer(r *regs) uint64 { return r.Rsp }
 
 // instructionPointer and setInstructionPointer read and move rip.
-func instructionPointer(r *regs) uint64     { return r.Rip }
+func instructionPointer(r *regs) uint64       { return r.Rip }
 func setInstructionPointer(r *regs, v uint64) { r.Rip = v }
 
 // redZone is the stack area below the stack pointer that leaf functions

@@ -37,9 +37,9 @@ type task struct {
 
 	// In a semi-replay run: the decision about the call in flight, the
 	// call as seen at its entry, and what its exit stop must do.
-	dec     Decision
-	live    *trace.Call
-	replay  replayState
+	dec    Decision
+	live   *trace.Call
+	replay replayState
 }
 
 // hidden reports whether the task belongs to the helper before its exec:

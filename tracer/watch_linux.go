@@ -19,10 +19,10 @@ import (
 type watcher struct {
 	w Watch
 
-	mu      sync.Mutex
-	pids    map[int]bool        // thread-group leaders of traced processes alive
+	mu       sync.Mutex
+	pids     map[int]bool            // thread-group leaders of traced processes alive
 	statuses map[int]unix.WaitStatus // children the loop reaped that it does not trace
-	reaped  chan struct{}       // signalled when statuses grows
+	reaped   chan struct{}           // signalled when statuses grows
 
 	quit     chan struct{}
 	done     chan struct{}
