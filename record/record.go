@@ -1,6 +1,7 @@
 package record
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
 	"github.com/envbisect/envbisect/tracer"
+	"github.com/envbisect/envbisect/verdict"
 )
 
 // Version is written into every trace header.
@@ -31,6 +33,12 @@ type Options struct {
 	CPU        int      // pin the tracer and the command to this CPU; -1: don't (see tracer.DefaultCPU)
 	NoVDSO     bool     // make time queries system calls (see tracer.Config.NoVDSO)
 
+	// Judge, when set, says how the recorded run is judged (and, with
+	// Alive or Timeout, when it ends); Summary.Verdict has the outcome.
+	// nil: the recording lasts until every traced process has exited,
+	// and the run is judged by its exit status.
+	Judge *verdict.Spec
+
 	Stdin, Stdout, Stderr *os.File
 	Interrupt             <-chan os.Signal
 	Warn                  func(string)
@@ -47,6 +55,9 @@ type Summary struct {
 	Bytes       int64 // size of the trace file
 	Backend     string
 	Interrupted bool
+	// Verdict is how the recorded run was judged: a trace of a run that
+	// did not pass cannot locate anything.
+	Verdict verdict.Outcome
 }
 
 // Run records opts.Argv into opts.Output. The trace file is created
@@ -97,8 +108,14 @@ func Run(opts Options) (*Summary, error) {
 		return nil, err
 	}
 	b := newBatcher(w)
+	spec := verdict.Spec{}
+	var watch tracer.Watch
+	if opts.Judge != nil {
+		spec, watch = *opts.Judge, opts.Judge.Watch()
+	}
 	res, runErr := tracer.Run(tracer.Config{
-		Path: path, Argv: opts.Argv, Env: env, Dir: opts.Dir,
+		Watch: watch,
+		Path:  path, Argv: opts.Argv, Env: env, Dir: opts.Dir,
 		Table: table, NoSeccomp: opts.NoSeccomp, ASLR: opts.ASLR,
 		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, CPU: opts.CPU, NoVDSO: opts.NoVDSO,
 		Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
@@ -116,6 +133,7 @@ func Run(opts Options) (*Summary, error) {
 	sum := &Summary{
 		ExitCode: res.ExitCode, Signal: res.Signal, Calls: res.Calls, Procs: res.Procs,
 		Threads: res.Threads, Stops: res.Stops, Backend: res.Backend, Interrupted: res.Interrupted,
+		Verdict: spec.Judge(context.Background(), res, cwd, env),
 	}
 	if writeErr != nil {
 		w.Abort()

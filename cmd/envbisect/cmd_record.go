@@ -13,6 +13,7 @@ import (
 
 	"github.com/envbisect/envbisect/record"
 	"github.com/envbisect/envbisect/tracer"
+	"github.com/envbisect/envbisect/verdict"
 )
 
 type recordOptions struct {
@@ -24,6 +25,7 @@ type recordOptions struct {
 	cpu        string
 	noVDSO     bool
 	quiet      bool
+	verdict    verdictFlags
 }
 
 func newRecordCommand(s streams) *cobra.Command {
@@ -41,8 +43,16 @@ is turned off for CMD (recorded in the trace) unless --aslr is given.
 Ctrl-C reaches CMD as usual; the trace is complete up to its exit. A second
 Ctrl-C kills CMD and everything it started.
 
+Give the flags that locate will use to judge a run (--check, --alive,
+--timeout): record judges the recorded run the same way and warns when it
+did not pass, since a trace of a failing run cannot locate anything.
+
+` + verdictHelp + `
+
 Exit status:
-  CMD's own exit status, or 128+N when CMD was killed by signal N
+  CMD's own exit status, or 128+N when CMD was killed by signal N; with
+       --check or --alive: 0 when the run passed, else CMD's status (1 if
+       that was 0)
   127  CMD was not found
   126  CMD could not be executed
   1    envbisect failed (unwritable output, no ptrace permission, ...)
@@ -69,6 +79,7 @@ Exit status:
 	f.StringVar(&opts.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto (the last CPU), or any (no pinning; for commands that compute in parallel)")
 	f.BoolVar(&opts.noVDSO, "no-vdso", false, "hide the vDSO from CMD so that time queries (clock_gettime, gettimeofday) become system calls in the trace (slower, notably for Go programs)")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
+	opts.verdict.add(f)
 	return cmd
 }
 
@@ -80,6 +91,13 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	cpu, err := parseCPU(opts.cpu)
 	if err != nil {
 		return err
+	}
+	if err := opts.verdict.validate(); err != nil {
+		return err
+	}
+	var judge *verdict.Spec
+	if opts.verdict.given() {
+		judge = &opts.verdict.spec
 	}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
@@ -93,6 +111,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		MaxCapture: maxCapture,
 		CPU:        cpu,
 		NoVDSO:     opts.noVDSO,
+		Judge:      judge,
 		Interrupt:  sigs,
 		Warn:       func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
 	})
@@ -109,10 +128,23 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if !opts.quiet {
 		fmt.Fprintf(s.err, "envbisect: recorded %d calls in %d processes (%d threads) to %s (%s, %s)\n",
 			sum.Calls, sum.Procs, sum.Threads, opts.output, humanBytes(sum.Bytes), sum.Backend)
-		if sum.ExitCode != 0 {
-			fmt.Fprintf(s.err, "envbisect: warning: the command exited with status %d: this trace records a failing run, "+
-				"and locate needs a trace of a run that works\n", sum.ExitCode)
+	}
+	if v := sum.Verdict; v.Verdict != verdict.Pass {
+		// Loud even with -q: this trace cannot locate anything.
+		fmt.Fprintf(s.err, "envbisect: WARNING: the recorded run did not pass (%s: %s): this trace records a failing run, "+
+			"and locate needs a trace of a run that works\n", v.Verdict, v.Detail)
+		if v.CheckOutput != "" && !opts.quiet {
+			fmt.Fprintf(s.err, "envbisect: the check printed:\n%s", v.CheckOutput)
 		}
+	}
+	if judge == nil {
+		return withCode(sum.ExitCode, nil)
+	}
+	if sum.Verdict.Verdict == verdict.Pass {
+		return nil
+	}
+	if sum.ExitCode == 0 {
+		return withCode(exitError, nil)
 	}
 	return withCode(sum.ExitCode, nil)
 }

@@ -83,11 +83,42 @@ func TestRecordNoPtracePermission(t *testing.T) {
 	}
 }
 
+// TestRecordVerdictFlags: record judges the run as locate will, says
+// loudly when it did not pass, and stops a daemon after --alive.
+func TestRecordVerdictFlags(t *testing.T) {
+	testutil.Require(t, testutil.Ptrace, testutil.Binary("sleep"))
+	out := filepath.Join(t.TempDir(), "t.envb")
+	start := time.Now()
+	code, _, stderr := cli(t, "record", "-o", out, "--alive", "500ms", "--check", "exit 0", "--", "sleep", "30")
+	if code != 0 || strings.Contains(stderr, "WARNING") {
+		t.Errorf("a daemon alive after 500ms with a passing check: exit %d, stderr %q; want 0, no warning", code, stderr)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the daemon was not stopped after --alive: record took %s", d)
+	}
+	code, _, stderr = cli(t, "record", "-q", "-o", out, "--check", "exit 4", "--", "true")
+	if code != 1 || !strings.Contains(stderr, "did not pass (fail: check exited 4)") {
+		t.Errorf("failing check: exit %d, stderr %q; want 1 and the warning even with -q", code, stderr)
+	}
+	code, _, stderr = cli(t, "record", "-q", "-o", out, "--alive", "2s", "--", "sh", "-c", "exit 3")
+	if code != 3 || !strings.Contains(stderr, "exit status 3 before 2s") {
+		t.Errorf("a daemon that exits at once: exit %d, stderr %q; want 3 and the warning", code, stderr)
+	}
+	code, _, stderr = cli(t, "record", "-q", "-o", out, "--timeout", "300ms", "--", "sleep", "30")
+	if code != 128+9 || !strings.Contains(stderr, "timed out after 300ms") {
+		t.Errorf("timeout: exit %d, stderr %q; want 137 and the warning", code, stderr)
+	}
+	code, _, stderr = cli(t, "record", "-o", out, "--alive", "2s", "--timeout", "1s", "--", "true")
+	if code != exitUsage || !strings.Contains(stderr, "--timeout 1s ends the run before --alive 2s") {
+		t.Errorf("contradictory flags: exit %d, stderr %q; want 2 and the reason", code, stderr)
+	}
+}
+
 func TestRecordExitStatus(t *testing.T) {
 	testutil.Require(t, testutil.Ptrace)
 	out := filepath.Join(t.TempDir(), "t.envb")
 	code, _, stderr := cli(t, "record", "-o", out, "--", "sh", "-c", "exit 7")
-	if code != 7 || !strings.Contains(stderr, "exited with status 7") {
+	if code != 7 || !strings.Contains(stderr, "did not pass (fail: exit status 7)") {
 		t.Errorf("exit %d, stderr %q; want 7 and a warning", code, stderr)
 	}
 	code, _, _ = cli(t, "record", "-q", "-o", out, "--", "sh", "-c", "kill -TERM $$")

@@ -18,6 +18,11 @@ func (v *verdictFlags) add(f *pflag.FlagSet) {
 	f.DurationVar(&v.spec.Timeout, "timeout", 0, "stop a run that lasts longer than `DURATION`; it fails")
 }
 
+// given reports whether any verdict flag was given.
+func (v *verdictFlags) given() bool {
+	return v.spec != (verdict.Spec{})
+}
+
 // validate checks the flags' values.
 func (v *verdictFlags) validate() error {
 	if err := v.spec.Validate(); err != nil {
