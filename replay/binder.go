@@ -2,6 +2,7 @@ package replay
 
 import (
 	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -102,6 +103,12 @@ func (b *binder) thread(c *trace.Call, key align.Key) *liveThread {
 	b.takenT[rt.id] = true
 	lt.rec = rt
 	lt.stream = align.NewStream(rt.keys, b.window)
+	if p.rec == b.rec.root && lt.id == p.main && len(rt.calls) > 0 &&
+		b.rec.Table.ByNr(int(rt.calls[0].Nr)).Effects&systable.ExecsImage != 0 {
+		// The command's own exec is the recording's first call; live, it
+		// is the helper's, which the tracer does not pass on.
+		lt.stream.Feed(rt.keys[0])
+	}
 	return lt
 }
 

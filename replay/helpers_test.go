@@ -1,0 +1,113 @@
+package replay
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/internal/testutil"
+	"github.com/envbisect/envbisect/record"
+	"github.com/envbisect/envbisect/tracefile"
+	"github.com/envbisect/envbisect/verdict"
+)
+
+// recordRun records argv (in dir) and prepares the trace for replay.
+func recordRun(t *testing.T, dir string, argv ...string) *Recording {
+	t.Helper()
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
+	out := filepath.Join(t.TempDir(), "good.envb")
+	devnull := openDevNull(t)
+	sum, err := record.Run(record.Options{Output: out, Argv: argv, Dir: dir, CPU: -1,
+		Stdin: devnull, Stdout: devnull, Stderr: devnull})
+	if err != nil {
+		t.Fatalf("record %v: %v", argv, err)
+	}
+	if sum.ExitCode != 0 {
+		t.Fatalf("record %v: exit status %d, want a passing run", argv, sum.ExitCode)
+	}
+	tr, err := tracefile.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Prepare(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+func openDevNull(t *testing.T) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// replayRun makes one run with the calls replayed says replayed, and
+// returns its result and what the command printed.
+func replayRun(t *testing.T, rec *Recording, dir string, replayed func(seq uint64) bool, argv ...string) (*Result, string) {
+	t.Helper()
+	outPath := filepath.Join(t.TempDir(), "stdout")
+	out, err := os.Create(outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	res, err := rec.Run(context.Background(), Options{
+		Argv: argv, Dir: dir, Plan: rec.Graph.Closure(replayed), Judge: verdict.Spec{}, CPU: -1,
+		ListCalls: true, Stdin: openDevNull(t), Stdout: out, Stderr: out,
+	})
+	if err != nil {
+		t.Fatalf("replay %v: %v", argv, err)
+	}
+	b, err := os.ReadFile(outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, string(b)
+}
+
+func all(uint64) bool { return true }
+
+// callsOn returns the seqs of the recorded calls on path (by Path).
+func callsOn(rec *Recording, path string) map[uint64]bool {
+	m := make(map[uint64]bool)
+	for _, c := range rec.Graph.Calls() {
+		if c.Path == path {
+			m[c.Seq] = true
+		}
+	}
+	return m
+}
+
+// wantLines fails unless out holds every line of want, in order.
+func wantLines(t *testing.T, out string, want ...string) {
+	t.Helper()
+	rest := out
+	for _, w := range want {
+		i := strings.Index(rest, w+"\n")
+		if i < 0 {
+			t.Errorf("output lacks %q (after the lines before it); output:\n%s", w, out)
+			return
+		}
+		rest = rest[i+len(w):]
+	}
+}
+
+// actionOf returns what the run did with recorded call seq.
+func actionOf(res *Result, seq uint64) string {
+	for _, c := range res.Calls {
+		if c.Seq == seq {
+			return c.Action
+		}
+	}
+	return ""
+}
+
+var _ = depgraph.Replay
