@@ -143,7 +143,7 @@ func Run(opts Options) (*Summary, error) {
 	end := &trace.End{
 		Finished: time.Now().UTC(), ExitCode: res.ExitCode, Signal: res.Signal,
 		Calls: res.Calls, Procs: res.Procs, Threads: res.Threads, Stops: res.Stops,
-		Interrupted: res.Interrupted,
+		Interrupted: res.Interrupted, Verdict: sum.Verdict.Verdict.String(),
 	}
 	if err := w.Close(end); err != nil {
 		return sum, fmt.Errorf("finish trace %s: %w", opts.Output, err)

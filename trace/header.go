@@ -50,4 +50,8 @@ type End struct {
 	// Interrupted is set when the recording was stopped by a signal to
 	// envbisect (Ctrl-C); the trace is complete up to that point.
 	Interrupted bool `cbor:"8,keyasint" json:"interrupted,omitempty"`
+	// Verdict is how the recorded run was judged ("pass", "fail",
+	// "skip"): by its exit status, or by the check, alive and timeout
+	// flags record was given. Empty in traces written before it existed.
+	Verdict string `cbor:"9,keyasint,omitempty" json:"verdict,omitempty"`
 }

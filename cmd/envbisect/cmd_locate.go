@@ -102,9 +102,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if err != nil {
 		return withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
 	}
-	if t.End != nil && t.End.ExitCode != 0 {
-		fmt.Fprintf(s.err, "envbisect: warning: %s records a run that exited with status %d: locate needs a trace of a run that works\n",
-			path, t.End.ExitCode)
+	if e := t.End; e != nil && (e.Verdict != "" && e.Verdict != "pass" || e.Verdict == "" && e.ExitCode != 0) {
+		fmt.Fprintf(s.err, "envbisect: WARNING: %s records a run that did not pass (exit status %d): locate needs a trace of a run that works\n",
+			path, e.ExitCode)
 	}
 	if ctx == nil {
 		ctx = context.Background()

@@ -65,7 +65,6 @@ Exit status:
 	f.StringVar(&o.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto, or any")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict line")
 	o.verdict.add(f)
-	cmd.MarkFlagRequired("prefix")
 	return cmd
 }
 
@@ -85,6 +84,9 @@ func parsePrefix(s string) (uint64, error) {
 }
 
 func runReplay(ctx context.Context, s streams, o replayOptions, path string, argv []string) error {
+	if o.prefix == "" {
+		return usageError("--prefix is required: the last recorded call to replay (a seq from 'envbisect show'), all, or none")
+	}
 	prefix, err := parsePrefix(o.prefix)
 	if err != nil {
 		return err

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/envbisect/envbisect/internal/testutil"
+)
+
+func TestLocateUsage(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"locate"}, "give the trace, then the command after --"},
+		{[]string{"locate", "t.envb"}, "give the trace, then the command after --"},
+		{[]string{"locate", "--repeat", "0", "t.envb", "--", "true"}, "--repeat 0"},
+		{[]string{"locate", "--alive", "2s", "--timeout", "1s", "t.envb", "--", "true"}, "ends the run before --alive"},
+		{[]string{"replay", "t.envb", "--", "true"}, "--prefix is required"},
+		{[]string{"replay", "--prefix", "x", "t.envb", "--", "true"}, `--prefix "x"`},
+	}
+	for _, c := range cases {
+		code, _, stderr := cli(t, c.args...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, stderr, exitUsage, c.want)
+		}
+	}
+	code, _, stderr := cli(t, "locate", filepath.Join(t.TempDir(), "none.envb"), "--", "true")
+	if code != exitError || !strings.Contains(stderr, "none.envb") {
+		t.Errorf("missing trace: exit %d, stderr %q; want 1 naming the file", code, stderr)
+	}
+}
+
+// TestLocateInterrupted: Ctrl-C in the middle of a run stops the run and
+// the search; no traced process is left behind (the test binary's
+// TestMain checks that too) and no culprit is printed.
+func TestLocateInterrupted(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Binary("sleep"))
+	bin := testutil.Envbisect(t)
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "s.envb")
+	if out, err := exec.Command(bin, "record", "-q", "-o", tr, "--alive", "300ms", "--", "sleep", "100").CombinedOutput(); err != nil {
+		t.Fatalf("record: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "locate", tr, "--alive", "60s", "--", "sleep", "100")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		t.Fatal("locate did not stop within 20s of SIGINT")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitError || !strings.Contains(stderr.String(), "interrupted: no culprit") {
+		t.Errorf("exit %d, stderr %q; want 1 and 'interrupted: no culprit'", code, stderr.String())
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("an interrupted locate printed %q", stdout.String())
+	}
+	if out, _ := exec.Command("pgrep", "-f", "^sleep 100$").Output(); len(out) != 0 {
+		t.Errorf("processes left behind: %s", out)
+	}
+}
