@@ -10,12 +10,13 @@ export PATH := $(dir $(GO)):$(PATH)
 FUZZTIME ?= 30s
 BENCHFLAGS ?=
 
-.PHONY: all help build test bench fuzz vet
+.PHONY: all help build test bench fuzz vet demo
 
 all: build
 
 help:
 	@echo 'make build    build bin/envbisect'
+	@echo 'make demo     build, then record and locate the thesis Figure 7.9 program (as root)'
 	@echo 'make test     run all tests (as root: sudo make test)'
 	@echo 'make vet      go vet and a gofmt check'
 	@echo 'make bench    build, then run tools/bench (BENCHFLAGS="--pin -n 3" ...)'
@@ -23,6 +24,9 @@ help:
 
 build:
 	$(GO) build -o bin/envbisect ./cmd/envbisect
+
+demo: build
+	sh tools/demo/fig79.sh
 
 # -count=1: the tests depend on the machine (root, kernel, installed
 # programs), which go test's result cache cannot see.

@@ -41,7 +41,7 @@ var edgeCases = []struct {
 		build: func(b *tb) {
 			b.openat("open", 1, "/etc/hosts", "/etc/hosts", unix.O_RDONLY|unix.O_CLOEXEC, 3)
 			for i := 0; i < 100; i++ {
-				b.do("", 1, "getpid", 100, nil)
+				b.do("", 1, "getuid", 0, nil)
 			}
 			b.do("read", 1, "read", 220, []uint64{3, 0x2000, 4096}, fdPath("/etc/hosts"))
 		},
@@ -260,12 +260,12 @@ var edgeCases = []struct {
 		name: "threads and exec: calls depend on what made their thread",
 		build: func(b *tb) {
 			b.spawnThread("clone", 1, 7)
-			b.do("tcall", 1, "getpid", 100, nil, on(7))
+			b.do("tcall", 1, "getuid", 0, nil, on(7))
 			b.do("exec", 1, "execve", 0, nil, named("/bin/prog", "/bin/prog"))
-			b.do("after", 1, "getpid", 100, nil)
+			b.do("after", 1, "getuid", 0, nil)
 		},
 		deps:   []dep{{"tcall", "clone", ByProcess}, {"after", "exec", ByProcess}},
-		groups: []groupWant{{"exec", GroupFile, "/bin/prog", Environment}, {"clone", GroupProcess, "1 (/bin/prog)", Internal}, {"after", GroupKernel, "getpid", Environment}},
+		groups: []groupWant{{"exec", GroupFile, "/bin/prog", Environment}, {"clone", GroupProcess, "1 (/bin/prog)", Internal}, {"after", GroupKernel, "getuid", Environment}},
 	},
 	{
 		name: "epoll watching a pipe is internal",

@@ -85,7 +85,7 @@ var closureCases = []struct {
 			b.do("close", 1, "close", 0, []uint64{3})
 			b.do("brk", 1, "brk", 0x5000_0000, []uint64{0})
 			b.spawn("clone", 1, 2, uint64(unix.SIGCHLD))
-			b.do("child", 2, "getpid", 1002, nil)
+			b.do("child", 2, "getuid", 0, nil)
 			b.do("exit", 2, "exit_group", 0, nil, noReturn())
 		},
 		prefix: all,
@@ -136,7 +136,7 @@ var closureCases = []struct {
 		build: func(b *tb) {
 			b.do("chdir", 1, "chdir", 0, nil, named("/srv", "/srv"))
 			b.do("mkdir", 1, "mkdir", 0, []uint64{0, 0o755}, named("run", "/srv/run"))
-			b.do("pid", 1, "getpid", 1, nil)
+			b.do("pid", 1, "getuid", 0, nil)
 			b.openat("create", 1, "run/pid", "/srv/run/pid", unix.O_WRONLY|unix.O_CREAT, 3)
 			b.do("write", 1, "write", 3, []uint64{3, 0x2000, 3})
 			b.openat("check", 1, "/srv/run/pid", "/srv/run/pid", unix.O_RDONLY, 4)

@@ -139,7 +139,7 @@ func amd64Rows() []Syscall {
 		sc(36, "getitimer", Int, 0, enm("which", ItimerWhich), outb("curr_value", fixed(itimervalSize), "struct itimerval")).always(),
 		sc(37, "alarm", Int, ChangesSignals, i32("seconds")).always(),
 		sc(38, "setitimer", Int, ChangesSignals, enm("which", ItimerWhich), inb("new_value", fixed(itimervalSize), "struct itimerval"), outb("old_value", fixed(itimervalSize), "struct itimerval")).always(),
-		sc(39, "getpid", PID, envEff),
+		sc(39, "getpid", PID, envEff).always(), // pids stay live in replay: a replayed pid could name another process
 		sc(40, "sendfile", Int, writeEff, fd("out_fd"), fd("in_fd"), inoutb("offset", fixed(longSize), "loff_t"), i64("count")).also(MovesOffset),
 
 		// Sockets.
@@ -218,7 +218,7 @@ func amd64Rows() []Syscall {
 		sc(107, "geteuid", Int, envEff),
 		sc(108, "getegid", Int, envEff),
 		sc(109, "setpgid", Int, ChangesProcess, pid("pid"), pid("pgid")),
-		sc(110, "getppid", PID, envEff),
+		sc(110, "getppid", PID, envEff).always(),
 		sc(111, "getpgrp", PID, envEff),
 		sc(112, "setsid", PID, ChangesProcess),
 		sc(113, "setreuid", Int, ChangesCreds, i32("ruid"), i32("euid")),
@@ -301,7 +301,7 @@ func amd64Rows() []Syscall {
 		unknown(183, "afs_syscall"),
 		unknown(184, "tuxcall"),
 		unknown(185, "security"),
-		sc(186, "gettid", PID, envEff),
+		sc(186, "gettid", PID, envEff).always(),
 		sc(187, "readahead", Int, fdEff, fd("fd"), i64("offset"), i64("count")),
 
 		// Extended attributes. Sizes use LenMinArgRet: with size 0 the
