@@ -54,15 +54,18 @@
 // runs. With Options.Repeat = n the step runs n times and takes the
 // verdict most runs gave; on a tie it runs once more, and a tie after
 // that makes the step Skip. A run that diverged from the recording
-// (Outcome.Divergences: a thread that could not be realigned ran for
-// real from there on) keeps its verdict, but the verdict is suspect:
+// (Outcome.Diverged: a thread that could not be realigned ran for real
+// from there on) keeps its verdict, but the verdict is suspect:
 // when every run that gave the step's verdict diverged, the step runs once
 // more, and if that run disagrees the step is Skip. Nothing else is
 // checked against neighbouring steps: in a bisection every tested index
 // lies strictly between a failing and a passing one, so no single verdict
 // can contradict the others; a flaky command that gives consistent wrong
 // verdicts needs Repeat. Every run is in Report.Steps, with the verdict
-// the step took (Taken) on the step's last run.
+// the step took (Taken) on the step's last run, and its
+// Outcome.Divergences: where the run left the recording, including live
+// calls that ran for real while their thread realigned, which cost no
+// re-run.
 //
 // # Errors
 //

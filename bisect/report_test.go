@@ -228,13 +228,14 @@ func TestReportTextStatuses(t *testing.T) {
 			out := Outcome{Verdict: Fail, Detail: "exit status 1", Seconds: 0.5}
 			if r.Prefix == All {
 				out.Divergences = []string{"thread [1] at call 5: expected openat, got stat"}
+				out.Diverged = true
 			}
 			return out, true
 		}, []string{"replay still fails (3 runs, ", "\nStill fails with every recorded call replayed",
 			"environment variables, argv",
 			"\nDivergences of that run:\n  thread [1] at call 5: expected openat, got stat\n",
 			"  envbisect replay good.envb --prefix all -- fig79 --serve 'a b'\n",
-			"   2  all            fail        0.50  exit status 1\n          diverged: thread [1] at call 5",
+			"   2  all            fail        0.50  exit status 1\n          thread [1] at call 5",
 			"   2  all            fail        0.50  exit status 1 [diverged; a re-run agreed]\n"}},
 		{"inconclusive", func(r Request, _ int) (Outcome, bool) {
 			return Outcome{Verdict: Skip, Detail: "exit status 125"}, r.Prefix == cands[13] || r.Prefix == cands[14]

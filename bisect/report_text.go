@@ -243,7 +243,7 @@ func (t *textWriter) steps(steps []Step) {
 				t.printf("          ... %d more divergences\n", len(s.Divergences)-j)
 				break
 			}
-			t.printf("          diverged: %s\n", d)
+			t.printf("          %s\n", d)
 		}
 	}
 }

@@ -53,10 +53,15 @@ type Outcome struct {
 	// Detail is what decided the verdict, for the report: "exit status 1",
 	// "check exited 0", "timed out after 5s", "not running after 2s".
 	Detail string
-	// Divergences has one human-readable line per thread that diverged
-	// from the recording (it could not be realigned and ran for real from
-	// there on); empty when the run followed the recording.
+	// Divergences has one human-readable line per place where the run
+	// left the recording: a thread that could not be realigned and ran
+	// for real from there on, or live calls the recording does not have
+	// (an extra loop iteration, a different file opened), which ran for
+	// real while the thread realigned. Reported with the step.
 	Divergences []string
+	// Diverged is set when a thread could not be realigned: the verdict
+	// is suspect, and the step is re-run.
+	Diverged bool
 	// Live holds the live results of the recorded calls that executed in
 	// this run, by recorded seq: the return value and the Out memory the
 	// kernel wrote (Mem with Dir Out), as a recorder would store them. A

@@ -134,7 +134,7 @@ func TestLocateEnds(t *testing.T) {
 			return Outcome{Verdict: Skip, Detail: "exit status 125"}, r.Prefix == All
 		}, Inconclusive, []string{"0:fail", "24:skip", "24:skip"}, "passes with every recorded call replayed"},
 		{"diverged run at the pass end fails again", func(r Request, _ int) (Outcome, bool) {
-			return Outcome{Verdict: Fail, Detail: "exit status 1", Divergences: divergent}, r.Prefix == All
+			return Outcome{Verdict: Fail, Detail: "exit status 1", Divergences: divergent, Diverged: true}, r.Prefix == All
 		}, ReplayStillFails, []string{"0:fail", "24:fail", "24:fail"}, "still fails"},
 	}
 	for _, tt := range tests {
@@ -274,7 +274,7 @@ func TestLocateDivergences(t *testing.T) {
 				return Outcome{}, false
 			}
 			if n == 1 {
-				return Outcome{Verdict: Pass, Detail: "exit status 0", Divergences: div}, true
+				return Outcome{Verdict: Pass, Detail: "exit status 0", Divergences: div, Diverged: true}, true
 			}
 			return Outcome{Verdict: again, Detail: "exit status 1"}, true
 		}
@@ -290,6 +290,25 @@ func TestLocateDivergences(t *testing.T) {
 		{"re-run agrees: taken", Pass, []string{"0:fail", "24:pass", "12:pass", "12:pass", "6:fail", "9:fail", "10:fail", "11:fail"},
 			"diverged; a re-run agreed"},
 	}
+	// Extra calls that realigned are reported but cost no re-run.
+	t.Run("extra calls only: no re-run", func(t *testing.T) {
+		f := &fake{g: g, culprit: culprit, verdict: func(r Request, n int) (Outcome, bool) {
+			if r.Prefix != cands[11] {
+				return Outcome{}, false
+			}
+			return Outcome{Verdict: Fail, Detail: "exit status 1", Divergences: div}, true
+		}}
+		rep, err := Locate(context.Background(), g, f, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := verdicts(rep.Steps), []string{"0:fail", "24:pass", "12:fail", "18:pass", "15:pass", "13:fail", "14:fail"}; !slices.Equal(got, want) {
+			t.Errorf("steps %v, want %v", got, want)
+		}
+		if !slices.Equal(rep.Steps[2].Divergences, div) {
+			t.Errorf("step 3's divergences %v, want %v reported", rep.Steps[2].Divergences, div)
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fake{g: g, culprit: culprit, verdict: at12(tt.again)}

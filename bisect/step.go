@@ -93,7 +93,7 @@ func count(runs []Outcome, v Verdict) int {
 // allDiverged reports whether every run that gave v diverged.
 func allDiverged(runs []Outcome, v Verdict) bool {
 	for _, r := range runs {
-		if r.Verdict == v && len(r.Divergences) == 0 {
+		if r.Verdict == v && !r.Diverged {
 			return false
 		}
 	}
@@ -108,7 +108,7 @@ func representative(runs []Outcome, v Verdict) Outcome {
 		if r.Verdict != v {
 			continue
 		}
-		if len(r.Divergences) == 0 {
+		if !r.Diverged {
 			return r
 		}
 		if pick < 0 {

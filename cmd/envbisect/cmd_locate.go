@@ -144,8 +144,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 			}
 			return bisect.Outcome{}, err
 		}
-		out := bisect.Outcome{Verdict: res.Verdict, Detail: res.Detail, Live: res.Live, Seconds: res.Seconds}
-		for _, d := range res.Diverged() {
+		out := bisect.Outcome{Verdict: res.Verdict, Detail: res.Detail, Live: res.Live, Seconds: res.Seconds,
+			Diverged: len(res.Diverged()) > 0}
+		for _, d := range res.Divergences {
 			out.Divergences = append(out.Divergences, d.String())
 		}
 		return out, nil
