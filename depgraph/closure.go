@@ -53,8 +53,9 @@ const (
 	// InputResource: it acts on the command's input (stdin, an inherited
 	// fd, a connection accepted from an untraced client).
 	InputResource
-	// NoResult: the call never returned, so there are no results to
-	// write back.
+	// NoResult: the call never returned, or returned a restart code the
+	// program never sees (interrupted by a signal), so there are no
+	// results to write back.
 	NoResult
 	// Needed: a call that executes depends on it (ExecuteThenOverwrite).
 	Needed
@@ -120,7 +121,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 			r = NotRequested
 		case ci.policy != systable.Replayable:
 			r = Policy
-		case c.NoReturn:
+		case c.NoReturn || c.Restarted():
 			r = NoResult
 		case ci.class == Internal:
 			r = InternalResource

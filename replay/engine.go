@@ -52,13 +52,15 @@ func (e *engine) Event(ev trace.Event) {
 func (e *engine) Enter(c *trace.Call) tracer.Decision {
 	row := e.tab.ByNr(int(c.Nr))
 	key := liveKey(e.keyer, row, &e.stdio, c)
-	lt := e.bind.thread(c, key)
+	lt, f, fed := e.bind.thread(c, key)
 	if lt.rec == nil {
 		e.note(c, 0, depgraph.Execute, "unmatched")
 		e.res.Executed++
 		return tracer.Decision{Verb: tracer.Execute}
 	}
-	f := lt.stream.Feed(key)
+	if !fed {
+		f = lt.stream.Feed(key)
+	}
 	switch f.Verdict {
 	case align.Extra:
 		e.res.Extra++
@@ -83,7 +85,7 @@ func (e *engine) Enter(c *trace.Call) tracer.Decision {
 	action := e.plan.Action(rc.Seq)
 	verb := tracer.Execute
 	switch {
-	case rc.NoReturn:
+	case rc.NoReturn || rc.Restarted():
 		action = depgraph.Execute
 	case action == depgraph.Replay && reshapesFDs(row, c):
 		// The kernel's fd table must keep the program's shape: close,

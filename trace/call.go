@@ -37,6 +37,13 @@ func (c *Call) Errno() int {
 	return int(-c.Ret)
 }
 
+// Restarted reports whether the call was interrupted by a signal with
+// one of the kernel's internal restart codes (ERESTARTSYS, ERESTARTNOINTR,
+// ERESTARTNOHAND, ERESTART_RESTARTBLOCK, 512 to 516): the kernel either
+// restarts the call or turns the code into EINTR, and the program never
+// sees it. Such a result must not be replayed.
+func (c *Call) Restarted() bool { return c.Ret <= -512 && c.Ret >= -516 }
+
 // MemOf returns the captured memory of argument arg and part p, or nil.
 func (c *Call) MemOf(arg uint8, p Part) *Mem {
 	for i := range c.Mem {
