@@ -6,6 +6,11 @@ import (
 	"github.com/envbisect/envbisect/trace"
 )
 
+// maxBindCalls bounds how many calls a live thread makes while several
+// recorded threads could still be it; then the one created at the same
+// position (or the first) is taken.
+const maxBindCalls = 32
+
 // liveProc and liveThread are the processes and threads of a live run,
 // as the tracer's events announce them, and the recorded ones they were
 // matched with.
@@ -13,40 +18,50 @@ type liveProc struct {
 	id, parent uint32
 	index      uint32
 	rec        uint32 // matched recorded process, 0: none (yet)
-	bound      bool   // the match was decided
 	main       uint32
 }
 
 type liveThread struct {
 	id, proc uint32
 	index    uint32
-	rec      *recThread // matched recorded thread, nil: none
-	bound    bool
+	rec      *recThread // matched recorded thread, nil: none (yet)
 	stream   *align.Stream
-	extras   int // extra calls reported so far
+	// Until it is matched: the recorded threads it could be, and how
+	// many calls it has made (all of which had the same key in each).
+	cands    []*recThread
+	seen     int
+	started  bool // cands were chosen
+	extras   int  // extra calls reported so far
 	diverged bool
 }
 
-// binder matches live processes and threads to recorded ones. A live
-// process or thread is matched when it makes its first call, not when it
-// is created: among the recorded children of the matched parent (or the
-// recorded threads of the matched process) not matched yet, the one whose
-// first call has the live first call's key, preferring the one created
-// at the same position; else the one at the same position. So two
-// workers started in the other order than recorded are still told apart
-// by what they do first (BRIEF: robust thread identity).
+// binder matches live processes and threads to recorded ones by what
+// they do, not by creation order alone (BRIEF: robust thread identity).
+// When a live thread makes its first call, its candidates are the
+// recorded threads it could be: for a process's first thread, the first
+// threads of the recorded children of its parent's match; for another
+// thread, the recorded threads of its process's match; none taken yet.
+// Each call keeps the candidates whose call at that position has the
+// call's key. The thread is matched once one candidate is left (or, after
+// maxBindCalls calls, the one created at the same position); with none
+// left it stays unmatched. Until it is matched its calls run for real:
+// nothing is replayed into a thread that may be another.
+//
+// So a shell's extra `sleep` child (one more polling iteration than
+// recorded) never takes the recorded place of the next command, and two
+// workers started in the other order are told apart by the first file
+// each opens.
 type binder struct {
 	rec     *Recording
 	procs   map[uint32]*liveProc
 	threads map[uint32]*liveThread
-	taken   map[uint32]bool // recorded processes and threads matched (ids do not overlap: threads and processes are numbered apart)
-	takenT  map[uint32]bool
+	taken   map[uint32]bool // recorded threads matched
 	window  int
 }
 
 func newBinder(rec *Recording, window int) *binder {
 	return &binder{rec: rec, procs: make(map[uint32]*liveProc), threads: make(map[uint32]*liveThread),
-		taken: make(map[uint32]bool), takenT: make(map[uint32]bool), window: window}
+		taken: make(map[uint32]bool), window: window}
 }
 
 // procEvent notes a live process or thread being created.
@@ -54,13 +69,6 @@ func (b *binder) procEvent(e *trace.ProcEvent) {
 	switch e.Kind {
 	case trace.Spawn:
 		p := &liveProc{id: e.Proc, parent: e.Parent, index: e.Index, main: e.Thread}
-		if _, ok := b.procs[e.Parent]; !ok || e.Parent == 0 {
-			if len(b.procs) == 0 {
-				// The command itself.
-				p.rec, p.bound = b.rec.root, true
-				b.taken[b.rec.root] = true
-			}
-		}
 		b.procs[e.Proc] = p
 		b.threads[e.Thread] = &liveThread{id: e.Thread, proc: e.Proc, index: 1}
 	case trace.SpawnThread:
@@ -68,117 +76,107 @@ func (b *binder) procEvent(e *trace.ProcEvent) {
 	}
 }
 
-// thread returns the live thread making call c, matched if it can be.
-func (b *binder) thread(c *trace.Call, key align.Key) *liveThread {
-	lt := b.threads[c.Thread]
+// thread returns the live thread making call c, whose key is key, matched
+// if it can be. It returns fed true when matching fed the call to the
+// thread's stream already (the call that decided the match).
+func (b *binder) thread(c *trace.Call, key align.Key) (lt *liveThread, fed align.Fed, ok bool) {
+	lt = b.threads[c.Thread]
 	if lt == nil {
 		lt = &liveThread{id: c.Thread, proc: c.Proc}
 		b.threads[c.Thread] = lt
 	}
-	if lt.bound {
-		return lt
+	if lt.rec != nil || (lt.started && lt.cands == nil) {
+		return lt, align.Fed{}, false
 	}
-	lt.bound = true
-	p := b.procs[lt.proc]
-	if p == nil {
-		return lt
+	if !lt.started {
+		lt.started = true
+		lt.cands = b.candidates(lt)
 	}
-	var rt *recThread
-	if lt.id == p.main {
-		rp := b.bindProc(p, key)
-		if rp == nil {
-			return lt
+	// Keep the candidates whose call at this position has this key.
+	kept := lt.cands[:0]
+	for _, rt := range lt.cands {
+		if !b.taken[rt.id] && lt.seen < len(rt.keys) && rt.keys[lt.seen] == key {
+			kept = append(kept, rt)
 		}
-		rt = b.rec.threads[rp.main]
-	} else {
-		if !p.bound || p.rec == 0 {
-			return lt
-		}
-		rp := b.rec.procs[p.rec]
-		rt = b.pickThread(rp.threads, lt.index, key)
 	}
-	if rt == nil || b.takenT[rt.id] {
-		return lt
+	lt.cands = kept
+	lt.seen++
+	switch {
+	case len(kept) == 0:
+		lt.cands = nil // unmatched for good
+		return lt, align.Fed{}, false
+	case len(kept) > 1 && lt.seen < maxBindCalls:
+		return lt, align.Fed{}, false
 	}
-	b.takenT[rt.id] = true
-	lt.rec = rt
-	lt.stream = align.NewStream(rt.keys, b.window)
-	if p.rec == b.rec.root && lt.id == p.main && len(rt.calls) > 0 &&
-		b.rec.Table.ByNr(int(rt.calls[0].Nr)).Effects&systable.ExecsImage != 0 {
-		// The command's own exec is the recording's first call; live, it
-		// is the helper's, which the tracer does not pass on.
-		lt.stream.Feed(rt.keys[0])
-	}
-	return lt
-}
-
-// bindProc matches live process p, whose main thread makes its first
-// call with key.
-func (b *binder) bindProc(p *liveProc, key align.Key) *recProc {
-	if p.bound {
-		return b.rec.procs[p.rec]
-	}
-	p.bound = true
-	parent := b.procs[p.parent]
-	if parent == nil || parent.rec == 0 {
-		return nil
-	}
-	rparent := b.rec.procs[parent.rec]
-	best := uint32(0)
-	for _, id := range rparent.children {
-		if b.taken[id] {
-			continue
-		}
-		rp := b.rec.procs[id]
-		first := b.rec.threads[rp.main]
-		matches := first != nil && len(first.keys) > 0 && first.keys[0] == key
-		switch {
-		case matches && rp.index == p.index:
-			best = id
-		case matches && (best == 0 || !b.firstIs(best, key)):
-			best = id
-		case best == 0 && rp.index == p.index:
-			best = id
-		}
-		if best == id && matches && rp.index == p.index {
+	pick := kept[0]
+	for _, rt := range kept {
+		if rt.index == lt.index {
+			pick = rt
 			break
 		}
 	}
-	if best == 0 {
+	b.bind(lt, pick)
+	// The calls made so far had the recorded keys; the stream resumes
+	// after them, and this one is matched to its recorded call.
+	for _, k := range pick.keys[:lt.seen-1] {
+		lt.stream.Feed(k)
+	}
+	return lt, lt.stream.Feed(key), true
+}
+
+// bind matches live thread lt with recorded thread rt.
+func (b *binder) bind(lt *liveThread, rt *recThread) {
+	b.taken[rt.id] = true
+	lt.rec, lt.cands = rt, nil
+	lt.stream = align.NewStream(rt.keys, b.window)
+	if p := b.procs[lt.proc]; p != nil && lt.id == p.main {
+		p.rec = rt.proc
+	}
+}
+
+// candidates returns the recorded threads live thread lt may be.
+func (b *binder) candidates(lt *liveThread) []*recThread {
+	p := b.procs[lt.proc]
+	if p == nil {
 		return nil
 	}
-	b.taken[best] = true
-	p.rec = best
-	return b.rec.procs[best]
-}
-
-func (b *binder) firstIs(proc uint32, key align.Key) bool {
-	first := b.rec.threads[b.rec.procs[proc].main]
-	return first != nil && len(first.keys) > 0 && first.keys[0] == key
-}
-
-// pickThread chooses among recorded threads the one a live thread
-// created at position index, making its first call with key, matches.
-func (b *binder) pickThread(ids []uint32, index uint32, key align.Key) *recThread {
-	var byKey, byIndex *recThread
+	var ids []uint32
+	switch {
+	case lt.id != p.main:
+		if rp := b.rec.procs[p.rec]; rp != nil {
+			ids = rp.threads
+		}
+	case p.parent == 0 || b.procs[p.parent] == nil:
+		// The command itself.
+		if rp := b.rec.procs[b.rec.root]; rp != nil {
+			ids = []uint32{rp.main}
+		}
+	default:
+		if rp := b.rec.procs[b.procs[p.parent].rec]; rp != nil {
+			for _, child := range rp.children {
+				ids = append(ids, b.rec.procs[child].main)
+			}
+		}
+	}
+	var out []*recThread
 	for _, id := range ids {
-		if b.takenT[id] {
-			continue
-		}
-		rt := b.rec.threads[id]
-		matches := len(rt.keys) > 0 && rt.keys[0] == key
-		if matches && rt.index == index {
-			return rt
-		}
-		if matches && byKey == nil {
-			byKey = rt
-		}
-		if rt.index == index && byIndex == nil {
-			byIndex = rt
+		if rt := b.rec.threads[id]; rt != nil && !b.taken[id] {
+			out = append(out, b.skipOwnExec(p, rt))
 		}
 	}
-	if byKey != nil {
-		return byKey
+	return out
+}
+
+// skipOwnExec accounts for the command's own exec: it is the recording's
+// first call of the root process, but live it is the tracer's helper's,
+// which the tracer does not pass on. The root's recorded thread is then
+// matched from its second call on.
+func (b *binder) skipOwnExec(p *liveProc, rt *recThread) *recThread {
+	if p.parent != 0 && b.procs[p.parent] != nil || len(rt.calls) == 0 ||
+		b.rec.Table.ByNr(int(rt.calls[0].Nr)).Effects&systable.ExecsImage == 0 {
+		return rt
 	}
-	return byIndex
+	cp := *rt
+	cp.calls, cp.keys = rt.calls[1:], rt.keys[1:]
+	return &cp
 }
