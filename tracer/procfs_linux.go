@@ -218,3 +218,9 @@ func limitString(v uint64) string {
 	}
 	return strconv.FormatUint(v, 10)
 }
+
+// fdOpen reports whether process pid has fd open, as the kernel says.
+func fdOpen(pid int, fd int32) bool {
+	_, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%d", pid, fd))
+	return err == nil
+}

@@ -96,10 +96,12 @@ func (s *session) replayExit(t *task, r *regs) error {
 	c.Ret = sysRet(r)
 	c.Exit = s.since()
 	if st.standIn {
-		if err := s.placeFD(t, r, c, d.Rec); err != nil {
+		fd, err := s.placeFD(t, r, c, d.Rec)
+		if err != nil {
 			return err
 		}
-		ret := s.writeBack(t, row, c, d.Rec)
+		s.writeBack(t, row, c, d.Rec)
+		ret := fd
 		setRet(r, ret)
 		if err := setRegs(t.tid, r); err != nil {
 			return err
@@ -119,12 +121,14 @@ func (s *session) replayExit(t *task, r *regs) error {
 		s.applyEffects(t, row, c)
 		return s.resume(t, 0)
 	}
+	ret := s.writeBack(t, row, c, d.Rec)
 	if row.EffectsFor(c.Args)&systable.CreatesFD != 0 {
-		if err := s.placeFD(t, r, c, d.Rec); err != nil {
+		fd, err := s.placeFD(t, r, c, d.Rec)
+		if err != nil {
 			return err
 		}
+		ret = fd
 	}
-	ret := s.writeBack(t, row, c, d.Rec)
 	setRet(r, ret)
 	if err := setRegs(t.tid, r); err != nil {
 		return err
@@ -147,8 +151,15 @@ func (s *session) replayed(t *task, row *systable.Syscall, live, rec *trace.Call
 
 // placeFD makes the kernel's fd table agree with the result the program
 // will see, rec's: live is the call as it ran (an fd-making call, or the
-// memfd_create that stood in for it).
-func (s *session) placeFD(t *task, r *regs, live, rec *trace.Call) error {
+// memfd_create that stood in for it). It returns the fd number the
+// program is to see: rec's, or, when that number is taken already (two
+// threads opened files in another order than recorded, and an executed
+// call holds the recorded number), or when other threads share the fd
+// table, the live one: the program then holds
+// another number than recorded, which matching does not mind (it keys
+// calls by path), and no open file of the program is ever closed under
+// it.
+func (s *session) placeFD(t *task, r *regs, live, rec *trace.Call) (int64, error) {
 	row := s.table.ByNr(int(rec.Nr))
 	cloexec := row.AsksCloexec(live.Args)
 	got := live.Ret
@@ -156,9 +167,9 @@ func (s *session) placeFD(t *task, r *regs, live, rec *trace.Call) error {
 	case rec.Ret < 0 && got >= 0:
 		// The program sees a failure: the fd it does not know of goes.
 		_, err := s.inject(t, r, nrClose, [6]uint64{uint64(got)})
-		return ignoreGone(err)
+		return rec.Ret, ignoreGone(err)
 	case rec.Ret < 0:
-		return nil
+		return rec.Ret, nil
 	case got < 0:
 		// The program holds an fd the live call did not make: a stand-in.
 		flags := uint64(0)
@@ -167,16 +178,22 @@ func (s *session) placeFD(t *task, r *regs, live, rec *trace.Call) error {
 		}
 		fd, err := s.inject(t, r, nrMemfdCreate, [6]uint64{s.standInName(t, row, live, r), flags})
 		if err != nil {
-			return ignoreGone(err)
+			return rec.Ret, ignoreGone(err)
+		}
+		if fd < 0 {
+			s.warnOnce("could not create a stand-in fd in a replayed process: later calls on it may fail with EBADF")
+			return rec.Ret, nil
 		}
 		got = fd
-		if got < 0 {
-			s.warnOnce("could not create a stand-in fd in a replayed process: later calls on fd may fail with EBADF")
-			return nil
-		}
 	}
 	if got == rec.Ret {
-		return nil
+		return got, nil
+	}
+	if t.proc.live > 1 || fdOpen(t.proc.pid, int32(rec.Ret)) {
+		// Taken, or other threads share the table: they run while this
+		// one is stopped, and one could be making an fd on that very
+		// number; dup3 would close it under them.
+		return got, nil
 	}
 	// Move it to the number the program believes in.
 	flags := uint64(0)
@@ -184,10 +201,10 @@ func (s *session) placeFD(t *task, r *regs, live, rec *trace.Call) error {
 		flags = unix.O_CLOEXEC
 	}
 	if _, err := s.inject(t, r, nrDup3, [6]uint64{uint64(got), uint64(rec.Ret), flags}); err != nil {
-		return ignoreGone(err)
+		return got, ignoreGone(err)
 	}
 	_, err := s.inject(t, r, nrClose, [6]uint64{uint64(got)})
-	return ignoreGone(err)
+	return rec.Ret, ignoreGone(err)
 }
 
 // ignoreGone treats a thread that died during an injection as done: the
