@@ -44,7 +44,7 @@ func writeDepsTrace(t *testing.T, cut bool) string {
 			Mem: []trace.Mem{{Arg: 0, Dir: trace.Out, Len: 8, Data: pair}}},
 		{Nr: showNrWrite, Args: [6]uint64{4, 0x2000, 3}, Ret: 3, Path: "pipe:[9]",
 			Mem: []trace.Mem{{Arg: 1, Dir: trace.In, Len: 3, Data: []byte("hi\n")}}},
-		{Nr: 39 /* getpid */, Ret: 100},
+		{Nr: 102 /* getuid */, Ret: 0},
 	}
 	var evs []trace.Event
 	for i, c := range calls {
@@ -88,7 +88,7 @@ func TestDepsText(t *testing.T) {
 ID  KIND    CLASS        CALLS  FIRST  LAST  NAME
 1   file    environment  3      1      3     /etc/hosts
 2   pipe    internal     2      4      5     pipe:[9] (#4)
-3   kernel  environment  1      6      6     getpid
+3   kernel  environment  1      6      6     getuid
 `
 	if out != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out, want)

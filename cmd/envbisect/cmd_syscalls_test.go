@@ -23,7 +23,7 @@ func TestSyscallsText(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	for _, want := range []string{
-		"  0 read(fd FD, buf OutBuf[ret], count Int) Int\n      effects  UsesFD|MovesOffset\n      policy   Replayable\n",
+		"  0 read(fd FD, buf OutBuf[ret<=arg2], count Int) Int\n      effects  UsesFD|MovesOffset\n      policy   Replayable\n",
 		"257 openat(dirfd DirFD, pathname Path, flags Flags(open_flags), mode Mode) FD\n" +
 			"      effects  CreatesFD|UsesFD|NamesPath\n" +
 			"               +CreatesPath when flags has O_CREAT\n" +
