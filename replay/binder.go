@@ -33,7 +33,12 @@ type liveThread struct {
 	started  bool // cands were chosen
 	extras   int  // extra calls reported so far
 	diverged bool
+	reported bool // reported as unmatched
 }
+
+// unmatched reports whether the thread has been found to match no
+// recorded thread.
+func (lt *liveThread) unmatched() bool { return lt.rec == nil && lt.started && lt.cands == nil }
 
 // binder matches live processes and threads to recorded ones by what
 // they do, not by creation order alone (BRIEF: robust thread identity).

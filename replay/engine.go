@@ -54,6 +54,10 @@ func (e *engine) Enter(c *trace.Call) tracer.Decision {
 	key := liveKey(e.keyer, row, &e.stdio, c)
 	lt, f, fed := e.bind.thread(c, key)
 	if lt.rec == nil {
+		if lt.unmatched() && !lt.reported {
+			lt.reported = true
+			e.divergence(lt, c, "unmatched")
+		}
 		e.note(c, 0, depgraph.Execute, "unmatched")
 		e.res.Executed++
 		return tracer.Decision{Verb: tracer.Execute}

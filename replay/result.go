@@ -35,7 +35,10 @@ type Result struct {
 type Divergence struct {
 	// Kind is "extra" (the thread made a call the recording does not
 	// have there; it ran, and the thread may realign) or "diverged" (it
-	// could not realign: it and all its later calls run for real).
+	// could not realign: it and all its later calls run for real) or
+	// "unmatched" (a live thread or process that is no recorded one: it
+	// does something else from its first calls on, such as one more
+	// `sleep` of a polling loop, and runs for real).
 	Kind      string `json:"kind"`
 	Proc      uint32 `json:"proc"`
 	Thread    uint32 `json:"thread"`
