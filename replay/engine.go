@@ -114,9 +114,13 @@ func (e *engine) Enter(c *trace.Call) tracer.Decision {
 }
 
 // reshapesFDs reports whether a call changes which numbers the fd table
-// holds: close, close_range, dup, dup2, dup3, fcntl F_DUPFD.
+// holds or what becomes of them at an exec: close, close_range, dup,
+// dup2, dup3, fcntl F_DUPFD and F_SETFD, ioctl FIOCLEX. Skipped, such a
+// call would leave the kernel's table unlike the program's (an fd the
+// program closed, or made close-on-exec, would live on into the next
+// image).
 func reshapesFDs(row *systable.Syscall, c *trace.Call) bool {
-	return row.EffectsFor(c.Args)&(systable.ClosesFD|systable.ClosesFDRange|systable.DupsFD) != 0
+	return row.EffectsFor(c.Args)&(systable.ClosesFD|systable.ClosesFDRange|systable.DupsFD|systable.ChangesFDFlags) != 0
 }
 
 // Exit keeps the live results of matched calls that ran.

@@ -3,7 +3,7 @@ package replay
 import (
 	"fmt"
 	"os"
-	"strconv"
+	"strings"
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/depgraph"
@@ -15,8 +15,20 @@ import (
 // by fd number, not by what the fd refers to: the recording may have
 // written to a terminal and the live run to a pipe or a CI log file.
 
-// inheritedToken is the key path of a call on inherited fd n.
-func inheritedToken(n int32) string { return "<inherited fd " + strconv.Itoa(int(n)) + ">" }
+// stdioNames name the inherited fds a live run can recognise.
+var stdioNames = [3]string{"stdin", "stdout", "stderr"}
+
+// inheritedToken is the key path of a call on the inherited fd named
+// name ("stderr", "fd 5"), or on a copy of it (bash's fcntl(2, F_DUPFD,
+// 10) and the calls on fd 11 after it). stdout and stderr are one
+// channel: a run with 2>&1 cannot tell a copy of one from a copy of the
+// other by what it refers to.
+func inheritedToken(name string) string {
+	if name == "stdout" || name == "stderr" {
+		name = "stdout/stderr"
+	}
+	return "<inherited " + name + ">"
+}
 
 // firstFDArg returns the value of a row's first fd argument.
 func firstFDArg(row *systable.Syscall, c *trace.Call) (int32, bool) {
@@ -28,20 +40,41 @@ func firstFDArg(row *systable.Syscall, c *trace.Call) (int32, bool) {
 	return 0, false
 }
 
-// recordedKey is the key of a recorded call.
+// recordedKey is the key of a recorded call, made of what a live call
+// shows at its entry: the recorder names the object a call made when the
+// call names none (pipe2, socket, eventfd), which live is not known yet.
 func recordedKey(k *align.Keyer, g *depgraph.Graph, tab *systable.Table, c *trace.Call) align.Key {
+	row := tab.ByNr(int(c.Nr))
+	if c.Path != "" && !namesResource(row) {
+		cp := *c
+		cp.Path, cp.Path2 = "", ""
+		return k.Key(&cp)
+	}
 	for _, id := range g.ResourcesOf(c.Seq) {
 		r := g.Resource(id)
 		if r == nil || r.Kind != depgraph.Inherited || r.Path != c.Path {
 			continue
 		}
-		if fd, ok := firstFDArg(tab.ByNr(int(c.Nr)), c); ok {
+		if _, ok := firstFDArg(tab.ByNr(int(c.Nr)), c); ok {
+			name, _, _ := strings.Cut(r.Name, " (")
 			cp := *c
-			cp.Path = inheritedToken(fd)
+			cp.Path = inheritedToken(name)
 			return k.Key(&cp)
 		}
 	}
 	return k.Key(c)
+}
+
+// namesResource reports whether a row's arguments name what the call acts
+// on: a path, an fd or a directory fd.
+func namesResource(row *systable.Syscall) bool {
+	for _, a := range row.Args {
+		switch a.Kind {
+		case systable.Path, systable.FD, systable.DirFD:
+			return true
+		}
+	}
+	return false
 }
 
 // stdioTargets returns what the live command's fds 0, 1 and 2 refer to:
@@ -59,12 +92,30 @@ func stdioTargets(files [3]*os.File) [3]string {
 }
 
 // liveKey is the key of a live call, whose inherited fds 0, 1 and 2
-// refer to stdio.
+// refer to stdio. A call on fd 0, 1 or 2 that still refers to what it
+// did at the start is on that inherited fd; so is a call on a higher fd
+// that refers to one of them (a copy), unless that is /dev/null, which a
+// program also opens by name.
 func liveKey(k *align.Keyer, row *systable.Syscall, stdio *[3]string, c *trace.Call) align.Key {
-	if fd, ok := firstFDArg(row, c); ok && fd >= 0 && fd < 3 && c.Path != "" && c.Path == stdio[fd] {
-		cp := *c
-		cp.Path = inheritedToken(fd)
-		return k.Key(&cp)
+	fd, ok := firstFDArg(row, c)
+	if !ok || fd < 0 || c.Path == "" {
+		return k.Key(c)
 	}
-	return k.Key(c)
+	which := -1
+	if fd < 3 && c.Path == stdio[fd] {
+		which = int(fd)
+	} else if fd >= 3 && c.Path != os.DevNull {
+		for i := range stdio {
+			if c.Path == stdio[i] {
+				which = i
+				break
+			}
+		}
+	}
+	if which < 0 {
+		return k.Key(c)
+	}
+	cp := *c
+	cp.Path = inheritedToken(stdioNames[which])
+	return k.Key(&cp)
 }

@@ -143,10 +143,17 @@ func (s *session) replayed(t *task, row *systable.Syscall, live, rec *trace.Call
 	pv := *live
 	pv.Ret = ret
 	pv.Mem = rec.Mem
-	if rec.Path != "" && row.EffectsFor(live.Args)&systable.CreatesFD != 0 {
-		pv.Path = rec.Path
-	}
 	s.applyEffects(t, row, &pv)
+	eff := row.EffectsFor(live.Args)
+	if ret >= 0 && rec.Ret >= 0 && rec.Path != "" && eff&systable.CreatesFD != 0 {
+		// What the program believes the fd is, not the stand-in.
+		t.proc.fds.m[int32(ret)] = rec.Path
+	}
+	if ret == 0 && rec.Path != "" && eff&systable.ChangesCwd != 0 {
+		// The program believes it moved there, whatever the kernel did:
+		// its relative paths are keyed against it.
+		t.proc.fs.cwd = rec.Path
+	}
 }
 
 // placeFD makes the kernel's fd table agree with the result the program
