@@ -36,6 +36,9 @@ func (e *evs) proc(p *trace.ProcEvent) { e.list = append(e.list, trace.Event{Pro
 func (e *evs) call(proc, thread uint32, nr uint32, path string) *trace.Call {
 	e.seq++
 	c := &trace.Call{Seq: e.seq, Proc: proc, Thread: thread, Nr: nr, Path: path, Ret: 3}
+	if nr == nrOpenat {
+		c.Args[0] = atFDCWDReg // openat(AT_FDCWD, path, ...)
+	}
 	e.list = append(e.list, trace.Event{Call: c})
 	return c
 }
@@ -76,6 +79,9 @@ func TestBinderByWhatThreadsDo(t *testing.T) {
 	k := rec.keyer
 	feed := func(thread uint32, nr uint32, path string) (*liveThread, bool) {
 		c := &trace.Call{Proc: 1, Thread: thread, Nr: nr, Path: path}
+		if nr == nrOpenat {
+			c.Args[0] = atFDCWDReg
+		}
 		lt, f, fed := b.thread(c, k.Key(c))
 		if lt.rec != nil && !fed {
 			f = lt.stream.Feed(k.Key(c))
@@ -106,3 +112,6 @@ func TestBinderByWhatThreadsDo(t *testing.T) {
 		t.Errorf("live thread 3 opening w9.conf: matched %v, want unmatched", lt.rec)
 	}
 }
+
+// atFDCWDReg is AT_FDCWD as a 64-bit register holds it.
+const atFDCWDReg uint64 = 0xffffffffffffff9c

@@ -30,15 +30,21 @@ func inheritedToken(name string) string {
 	return "<inherited " + name + ">"
 }
 
-// firstFDArg returns the value of a row's first fd argument.
+// firstFDArg returns the value of a row's first fd argument, or of its
+// directory fd when that is not AT_FDCWD (fstatat(2, "", AT_EMPTY_PATH)
+// acts on fd 2).
 func firstFDArg(row *systable.Syscall, c *trace.Call) (int32, bool) {
 	for i, a := range row.Args {
-		if a.Kind == systable.FD {
-			return int32(uint32(c.Args[i])), true
+		fd := int32(uint32(c.Args[i]))
+		if a.Kind == systable.FD || a.Kind == systable.DirFD && fd != atFDCWD {
+			return fd, true
 		}
 	}
 	return 0, false
 }
+
+// atFDCWD is AT_FDCWD.
+const atFDCWD int32 = -100
 
 // recordedKey is the key of a recorded call, made of what a live call
 // shows at its entry: the recorder names the object a call made when the
