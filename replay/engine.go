@@ -101,13 +101,18 @@ func (e *engine) Enter(c *trace.Call) tracer.Decision {
 	case action == depgraph.ExecuteThenOverwrite:
 		verb = tracer.Overwrite
 	}
+	// Counted and listed by what happens, which for calls that reshape the
+	// fd table is not what the plan asked.
 	switch verb {
 	case tracer.Skip:
 		e.res.Replayed++
+		action = depgraph.Replay
 	case tracer.Overwrite:
 		e.res.Overwritten++
+		action = depgraph.ExecuteThenOverwrite
 	default:
 		e.res.Executed++
+		action = depgraph.Execute
 	}
 	e.note(c, rc.Seq, action, "")
 	return tracer.Decision{Verb: verb, Rec: rc}

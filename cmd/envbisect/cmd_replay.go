@@ -32,7 +32,9 @@ func newReplayCommand(s streams) *cobra.Command {
 		Long: `Run CMD here with the recorded calls up to call K of TRACE replayed (their
 recorded results written into CMD, the real calls skipped) and every later
 call executed, as one step of 'envbisect locate' does, and print the
-verdict, what happened to the calls, and where the run diverged from the
+verdict, every live call with the recorded call it matched and what the run
+did with it (replay, execute, execute+overwrite; extra, diverged or
+unmatched when it matched none), and where the run diverged from the
 recording. --prefix all replays every call that can be; --prefix 0 none.
 
 Calls that always execute (memory, processes, signals), calls between the
@@ -63,7 +65,7 @@ Exit status:
 	f.StringVar(&o.prefix, "prefix", "", "replay the recorded calls up to call `K` (a seq from 'envbisect show'), all, or 0 for none")
 	f.BoolVar(&o.json, "json", false, "print one JSON object, listing every live call")
 	f.StringVar(&o.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto, or any")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict line")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict line (and no call list with --json)")
 	o.verdict.add(f)
 	return cmd
 }
@@ -114,7 +116,7 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	defer signal.Stop(sigs)
 	plan := rec.Graph.Closure(func(seq uint64) bool { return seq <= prefix })
 	res, err := rec.Run(ctx, replay.Options{
-		Argv: argv, Plan: plan, Judge: o.verdict.spec, ListCalls: o.json, CPU: cpu,
+		Argv: argv, Plan: plan, Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: cpu,
 		Interrupt: sigs,
 		Warn:      func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
 	})
@@ -172,6 +174,18 @@ func writeReplayText(s streams, res *replay.Result, prefix uint64, calls int, qu
 	}
 	fmt.Fprintf(s.out, "live calls: %d replayed, %d executed then overwritten, %d executed, %d extra; %d recorded calls passed over\n",
 		res.Replayed, res.Overwritten, res.Executed, res.Extra, res.Unmatched)
+	if len(res.Calls) > 0 {
+		fmt.Fprintf(s.out, "\n%8s  %8s  %-9s  %-17s  %s\n", "live", "recorded", "proc", "action", "call")
+		for _, c := range res.Calls {
+			rec := "-"
+			if c.Seq != 0 {
+				rec = strconv.FormatUint(c.Seq, 10)
+			}
+			who := fmt.Sprintf("[%d:%d]", c.Proc, c.Thread)
+			fmt.Fprintf(s.out, "%8d  %8s  %-9s  %-17s  %s %s\n", c.LiveSeq, rec, who, c.Action, c.Syscall, c.Path)
+		}
+		fmt.Fprintln(s.out)
+	}
 	for _, d := range res.Divergences {
 		fmt.Fprintf(s.out, "divergence: %s\n", d)
 	}
