@@ -135,7 +135,7 @@ func amd64Rows() []Syscall {
 		sc(32, "dup", FD, UsesFD|DupsFD|CreatesFD, fd("oldfd")),
 		sc(33, "dup2", FD, UsesFD|DupsFD|CreatesFD, fd("oldfd"), fd("newfd")),
 		sc(34, "pause", Int, 0).always(),
-		sc(35, "nanosleep", Int, 0, ts("req"), tsOut("rem")),
+		sc(35, "nanosleep", Int, 0, ts("req"), tsOut("rem")).always(), // sleeps pace a program against others: skipped, a script polls a server before it is up
 		sc(36, "getitimer", Int, 0, enm("which", ItimerWhich), outb("curr_value", fixed(itimervalSize), "struct itimerval")).always(),
 		sc(37, "alarm", Int, ChangesSignals, i32("seconds")).always(),
 		sc(38, "setitimer", Int, ChangesSignals, enm("which", ItimerWhich), inb("new_value", fixed(itimervalSize), "struct itimerval"), outb("old_value", fixed(itimervalSize), "struct itimerval")).always(),
@@ -353,7 +353,7 @@ func amd64Rows() []Syscall {
 		sc(227, "clock_settime", Int, 0, enm("clockid", ClockIDs), ts("tp")),
 		sc(228, "clock_gettime", Int, envEff, enm("clockid", ClockIDs), tsOut("tp")),
 		sc(229, "clock_getres", Int, envEff, enm("clockid", ClockIDs), tsOut("res")),
-		sc(230, "clock_nanosleep", Int, 0, enm("clockid", ClockIDs), flg("flags", TimerFlags), ts("request"), tsOut("remain")),
+		sc(230, "clock_nanosleep", Int, 0, enm("clockid", ClockIDs), flg("flags", TimerFlags), ts("request"), tsOut("remain")).always(),
 
 		sc(231, "exit_group", Int, EndsThread, i32("status")).always(),
 		sc(232, "epoll_wait", Int, fdEff, fd("epfd"), outb("events", byRetNUpTo(epollEventSize, 2), "struct epoll_event[]"), i32("maxevents"), i32("timeout")),
