@@ -32,6 +32,11 @@ type Config struct {
 
 	Stdin, Stdout, Stderr *os.File // nil: envbisect's own
 
+	// Umask and Limits, when set, replace the umask and resource limits
+	// the command would inherit from envbisect.
+	Umask  *uint32
+	Limits []Limit
+
 	// Observer receives the start events and every event, in order, on the
 	// tracer thread: it must not block for long.
 	Observer Observer
@@ -52,6 +57,13 @@ type Config struct {
 type Observer interface {
 	Start(ev []trace.StartEvent)
 	Event(ev trace.Event)
+}
+
+// Limit is a resource limit the command starts with.
+type Limit struct {
+	Resource int    `json:"resource"` // RLIMIT_*
+	Cur      uint64 `json:"cur"`
+	Max      uint64 `json:"max"`
 }
 
 // Watch bounds a run in time and judges a command that does not exit by

@@ -38,6 +38,10 @@ type helperConfig struct {
 	ASLR    bool     `json:"aslr"`    // leave address randomisation on
 	NoPrivs bool     `json:"noprivs"` // set no_new_privs (needed without CAP_SYS_ADMIN)
 	CPU     int      `json:"cpu"`     // pin the target to this CPU; -1: leave it
+	// Umask and Limits set the state the command starts with (replay
+	// of start items); Umask -1 leaves it.
+	Umask  int     `json:"umask"`
+	Limits []Limit `json:"limits,omitempty"`
 }
 
 func init() {
@@ -76,6 +80,15 @@ func MaybeRunHelper() {
 		var set unix.CPUSet
 		set.Set(cfg.CPU)
 		unix.SchedSetaffinity(0, &set)
+	}
+	if cfg.Umask >= 0 {
+		unix.Umask(cfg.Umask)
+	}
+	for _, l := range cfg.Limits {
+		rl := unix.Rlimit{Cur: l.Cur, Max: l.Max}
+		if err := unix.Setrlimit(l.Resource, &rl); err != nil {
+			fail(126, fmt.Errorf("set %s to %d %d: %w", rlimitName(l.Resource), l.Cur, l.Max, err))
+		}
 	}
 	if !cfg.ASLR {
 		if _, _, e := unix.RawSyscall(unix.SYS_PERSONALITY, addrNoRandomize, 0, 0); e != 0 {

@@ -62,7 +62,11 @@ func (s *session) startHelper() (pid int, cfgW, errR *os.File, err error) {
 }
 
 func (s *session) sendHelperConfig(w *os.File, allow []string) error {
-	hc := helperConfig{Path: s.cfg.Path, Argv: s.cfg.Argv, Env: withoutHelperMarker(s.cfg.Env), ASLR: s.cfg.ASLR, NoPrivs: os.Geteuid() != 0, CPU: s.cfg.CPU}
+	hc := helperConfig{Path: s.cfg.Path, Argv: s.cfg.Argv, Env: withoutHelperMarker(s.cfg.Env), ASLR: s.cfg.ASLR, NoPrivs: os.Geteuid() != 0, CPU: s.cfg.CPU,
+		Umask: -1, Limits: s.cfg.Limits}
+	if s.cfg.Umask != nil {
+		hc.Umask = int(*s.cfg.Umask)
+	}
 	if s.seccomp {
 		hc.Seccomp, hc.Allow = true, allow
 	}
