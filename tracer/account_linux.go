@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
@@ -133,11 +134,30 @@ func (s *session) fdPath(t *task, fd int32) string {
 	if name, ok := t.proc.fds.m[fd]; ok {
 		return name
 	}
-	name := readFDLink(t.tid, fd)
+	name := standsFor(readFDLink(t.tid, fd))
 	if name != "" {
 		t.proc.fds.m[fd] = name
 	}
 	return name
+}
+
+// standsFor returns what a replay stand-in fd stands for, given what
+// /proc says it is: a stand-in for an open is a memfd named after the
+// path ("/memfd:/etc/app.conf (deleted)"), which is what the program
+// believes the fd is. Other names come back as they are. The table
+// normally knows the stand-ins already; /proc is asked when threads
+// sharing the table raced (a close seen after a later open reused the
+// number).
+func standsFor(link string) string {
+	name, ok := strings.CutPrefix(link, "/memfd:")
+	if !ok {
+		return link
+	}
+	name = strings.TrimSuffix(name, " (deleted)")
+	if strings.HasPrefix(name, "/") {
+		return name
+	}
+	return link
 }
 
 func firstFD(row *systable.Syscall, c *trace.Call) int32 {
