@@ -46,6 +46,19 @@ func (s *search) undecidedEnd(i int, d decided) *Report {
 // undecided: every prefix index in (lo, hi) was skipped; the culprit is
 // one of candidates[lo:hi].
 func (s *search) undecided(lo, hi int) *Report {
+	if lo < s.start {
+		// The culprit may be a start item: name the items, then the calls.
+		var labels []string
+		for _, it := range s.o.Start[lo:min(hi, s.start)] {
+			labels = append(labels, it.Label())
+		}
+		r := s.report(Inconclusive, fmt.Sprintf("cannot narrow down further: the runs that would tell them apart were "+
+			"all skipped; the difference is one of the start items %v or of the first %d calls", labels, max(0, hi-s.start)))
+		r.Candidates = append(r.Candidates, s.cands[:max(0, hi-s.start)]...)
+		r.candidateLines = append(r.candidateLines, labels...)
+		return r
+	}
+	lo, hi = lo-s.start, hi-s.start
 	seqs := append([]uint64(nil), s.cands[lo:hi]...)
 	r := s.report(Inconclusive, fmt.Sprintf("cannot narrow down further: the runs that would tell calls %d to %d apart "+
 		"were all skipped; the difference is one of these %d calls", seqs[0], seqs[len(seqs)-1], len(seqs)))
@@ -69,6 +82,14 @@ func (s *search) undecided(lo, hi int) *Report {
 // located: the call at candidate index k is the culprit; atLo is the
 // outcome of the failing run next to it, where it executed.
 func (s *search) located(k int, atLo Outcome) *Report {
+	if k < s.start {
+		it := s.o.Start[k]
+		r := s.report(Located, fmt.Sprintf("start item %s: the command passes here when it starts with the recorded %s",
+			it.Label(), describe(it.Good)))
+		r.Culprit = &Culprit{Start: &it}
+		return r
+	}
+	k -= s.start
 	seq := s.cands[k]
 	r := s.report(Located, fmt.Sprintf("call %d of %d recorded: replaying its recorded result makes the command pass here",
 		seq, len(s.g.Calls())))

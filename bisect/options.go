@@ -8,6 +8,9 @@ import (
 // Options tune Locate. The zero Options run each step once and render
 // calls with the graph's syscall table.
 type Options struct {
+	// Start are the start items that differ between the recording and
+	// here, in the order to try them: candidates before every call.
+	Start []StartItem
 	// Repeat runs every step this many times and takes the majority
 	// verdict; a tie gets one more run, and a tie after it makes the step
 	// a skip. 0 and 1 run each step once.

@@ -26,11 +26,14 @@ type Report struct {
 	Divergences []string `json:"divergences,omitempty"`
 	// Runs is the number of runs made, RecordedCalls the calls of the
 	// trace, ReplayableCalls the candidate calls the search runs over.
-	Runs            int     `json:"runs"`
-	RecordedCalls   int     `json:"recorded_calls"`
-	ReplayableCalls int     `json:"replayable_calls"`
-	Steps           []Step  `json:"steps"`
-	Seconds         float64 `json:"seconds"`
+	Runs            int `json:"runs"`
+	RecordedCalls   int `json:"recorded_calls"`
+	ReplayableCalls int `json:"replayable_calls"`
+	// StartItems is how many start items (environment variables, umask,
+	// limits) differed and were candidates before the calls.
+	StartItems int     `json:"start_items,omitempty"`
+	Steps      []Step  `json:"steps"`
+	Seconds    float64 `json:"seconds"`
 
 	// For the text form: the candidates as show prints them, and the
 	// trace's name for suggested commands. Not in JSON.
@@ -60,6 +63,8 @@ type Step struct {
 	// the trace's last call.
 	Prefix uint64 `json:"prefix"`
 	All    bool   `json:"all,omitempty"`
+	// Start is how many start items were asked to be replayed.
+	Start int `json:"start,omitempty"`
 	// Verdict, Detail, Seconds and Divergences are the run's Outcome.
 	Verdict     Verdict  `json:"verdict"`
 	Detail      string   `json:"detail"`
@@ -79,7 +84,7 @@ func (s *Step) Replayed() string {
 	if s.All {
 		return Request{Prefix: All}.String()
 	}
-	return Request{Prefix: s.Prefix}.String()
+	return Request{Start: s.Start, Prefix: s.Prefix}.String()
 }
 
 // Culprit is the located call, with what it gave in the good environment
@@ -102,6 +107,9 @@ type Culprit struct {
 	Resource string `json:"resource,omitempty"`
 	Good     Result `json:"good"`
 	Bad      Result `json:"bad"`
+	// Start is set, and the call fields are not, when the culprit is a
+	// start item: the command's environment, umask or a limit.
+	Start *StartItem `json:"start,omitempty"`
 	// DataDiff is set when the call's output data differs.
 	DataDiff *DataDiff `json:"data_diff,omitempty"`
 }

@@ -309,10 +309,11 @@ func TestRequest(t *testing.T) {
 		in   bool
 		text string
 	}{
-		{Request{0}, 1, false, "none"},
-		{Request{21}, 21, true, "up to 21"},
-		{Request{21}, 22, false, "up to 21"},
-		{Request{All}, 1 << 40, true, "all"},
+		{Request{Prefix: 0}, 1, false, "none"},
+		{Request{Start: 2}, 1, false, "start 1-2"},
+		{Request{Prefix: 21}, 21, true, "up to 21"},
+		{Request{Prefix: 21}, 22, false, "up to 21"},
+		{Request{Prefix: All}, 1 << 40, true, "all"},
 	} {
 		if tt.r.Replayed(tt.seq) != tt.in || tt.r.String() != tt.text {
 			t.Errorf("%+v: Replayed(%d) = %v, String %q", tt.r, tt.seq, tt.r.Replayed(tt.seq), tt.r.String())

@@ -101,6 +101,15 @@ func (t *textWriter) located(r *Report) {
 		t.heading(r, "located")
 		return
 	}
+	if it := c.Start; it != nil {
+		t.printf("located: start item %s (%s)\n\n", it.Label(), runsAndTime(r))
+		t.printf("culprit   %s, as the command starts\n", it.Label())
+		t.printf("good      %s\n", describe(it.Good))
+		t.printf("here      %s\n", describe(it.Here))
+		t.para(fmt.Sprintf("With %s as recorded (and no call replayed), the command passes here; with this "+
+			"environment's value it fails.", it.Label()))
+		return
+	}
 	t.printf("located: call %d of %d recorded (%s)\n\n", c.Seq, r.RecordedCalls, runsAndTime(r))
 	who := c.Who
 	if c.Exe != "" {

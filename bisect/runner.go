@@ -2,6 +2,7 @@ package bisect
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 
 	"github.com/envbisect/envbisect/trace"
@@ -13,6 +14,10 @@ const All = ^uint64(0)
 
 // Request is one semi-replay run the search asks for.
 type Request struct {
+	// Start is how many of Options.Start are replayed: the command starts
+	// with their recorded values. Every run that replays a call replays
+	// them all.
+	Start int
 	// Prefix asks for the recorded calls with seq <= Prefix to be
 	// replayed: 0 asks for none, All for every one. Which of them really
 	// replay is the dependency closure's business:
@@ -27,9 +32,13 @@ func (r Request) Replayed(seq uint64) bool { return seq <= r.Prefix }
 // String says what the request replays, as the report's step table does:
 // "none", "all", "up to 21".
 func (r Request) String() string {
-	switch r.Prefix {
-	case 0:
+	switch {
+	case r.Prefix == 0 && r.Start > 0:
+		return fmt.Sprintf("start 1-%d", r.Start)
+	case r.Prefix == 0:
 		return "none"
+	}
+	switch r.Prefix {
 	case All:
 		return "all"
 	}
@@ -38,6 +47,9 @@ func (r Request) String() string {
 
 // describe names the run of the request in an error message.
 func (r Request) describe() string {
+	if r.Prefix == 0 && r.Start > 0 {
+		return fmt.Sprintf("run with start items 1 to %d replayed", r.Start)
+	}
 	switch r.Prefix {
 	case 0:
 		return "run with no call replayed"

@@ -15,6 +15,7 @@ type search struct {
 	run     Runner
 	o       Options
 	cands   []uint64 // Candidates(g)
+	start   int      // len(o.Start): prefix indexes 1..start replay start items
 	lastSeq uint64   // the trace's last call, what All means in the report
 	steps   []Step   // one per run
 	step    int      // search steps begun
@@ -36,12 +37,12 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 		return nil, errors.New("locate: no dependency graph or no runner")
 	}
 	start := time.Now()
-	s := &search{g: g, run: run, o: o, cands: Candidates(g)}
+	s := &search{g: g, run: run, o: o, cands: Candidates(g), start: len(o.Start)}
 	if calls := g.Calls(); len(calls) > 0 {
 		s.lastSeq = calls[len(calls)-1].Seq
 	}
 	s.est = 1
-	if m := len(s.cands); m > 0 {
+	if m := s.start + len(s.cands); m > 0 {
 		s.est = 2 + log2ceil(m)
 	}
 	rep, err := s.locate(ctx)
@@ -52,6 +53,7 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	rep.Steps = s.steps
 	rep.RecordedCalls = len(g.Calls())
 	rep.ReplayableCalls = len(s.cands)
+	rep.StartItems = s.start
 	if o.Header != nil {
 		rep.Command = o.Header.Command
 	}
@@ -62,7 +64,7 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 // locate is the search proper: the ends, then bisection with the
 // invariant that prefix index lo fails and hi passes.
 func (s *search) locate(ctx context.Context) (*Report, error) {
-	m := len(s.cands)
+	m := s.start + len(s.cands)
 	fail, err := s.endpoint(ctx, 0)
 	if err != nil {
 		return nil, err
@@ -122,16 +124,23 @@ func (s *search) endpoint(ctx context.Context, i int) (decided, error) {
 	return s.decide(ctx, i)
 }
 
-// request is the run of prefix index i: candidates[0..i-1] asked to be
-// replayed.
+// request is the run of prefix index i: the first i candidates asked to
+// be replayed, the start items first, then the calls.
 func (s *search) request(i int) Request {
+	r := Request{Start: min(max(i, 0), s.start)}
+	j := i - s.start
 	switch {
-	case i <= 0:
-		return Request{Prefix: 0}
-	case i >= len(s.cands):
-		return Request{Prefix: All}
+	case j <= 0:
+		r.Prefix = 0
+	case j >= len(s.cands):
+		r.Prefix = All
+	default:
+		r.Prefix = s.cands[j-1]
 	}
-	return Request{Prefix: s.cands[i-1]}
+	if i >= s.start+len(s.cands) {
+		r.Prefix = All
+	}
+	return r
 }
 
 // pick returns the index in (lo, hi) to test next: the middle, or when

@@ -144,7 +144,7 @@ func (s *search) runOnce(ctx context.Context, i int) (Outcome, error) {
 	if out.Seconds <= 0 {
 		out.Seconds = time.Since(start).Seconds()
 	}
-	st := Step{Step: s.step, Index: i, Prefix: req.Prefix, Verdict: out.Verdict,
+	st := Step{Step: s.step, Index: i, Start: req.Start, Prefix: req.Prefix, Verdict: out.Verdict,
 		Detail: out.Detail, Seconds: out.Seconds, Divergences: out.Divergences}
 	if req.Prefix == All {
 		st.Prefix, st.All = s.lastSeq, true

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/tracer"
 	"github.com/envbisect/envbisect/verdict"
@@ -22,8 +23,11 @@ type Options struct {
 	Env  []string // its environment; nil: envbisect's own
 	Dir  string   // its working directory; "": envbisect's own
 
-	Plan  *depgraph.Plan // what to do with each recorded call
-	Judge verdict.Spec   // how the run is judged
+	Plan *depgraph.Plan // what to do with each recorded call
+	// Start are the start items to replay (see Recording.StartItems):
+	// the command starts with their recorded values.
+	Start []align.StartDiff
+	Judge verdict.Spec // how the run is judged
 
 	Window    int  // see DefaultWindow; 0: the default
 	ListCalls bool // keep every live call in Result.Calls
@@ -54,6 +58,10 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	if env == nil {
 		env = os.Environ()
 	}
+	sc, err := applyStart(env, o.Start)
+	if err != nil {
+		return nil, err
+	}
 	cwd := o.Dir
 	if cwd == "" {
 		cwd, _ = os.Getwd()
@@ -66,7 +74,8 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	e.stdio = stdioTargets([3]*os.File{o.Stdin, o.Stdout, o.Stderr})
 	start := time.Now()
 	res, err := tracer.Run(tracer.Config{
-		Path: path, Argv: o.Argv, Env: env, Dir: o.Dir,
+		Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir,
+		Umask: sc.umask, Limits: sc.limits,
 		Table:  r.Table,
 		NoVDSO: r.Trace.Header.NoVDSO, // time queries are calls in both runs, or in neither
 		CPU:    o.CPU,
@@ -81,7 +90,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	out := e.res
-	j := o.Judge.Judge(ctx, res, cwd, env)
+	j := o.Judge.Judge(ctx, res, cwd, sc.env)
 	out.Verdict, out.Detail, out.CheckOutput = j.Verdict, j.Detail, j.CheckOutput
 	out.ExitCode = res.ExitCode
 	out.Seconds = time.Since(start).Seconds()

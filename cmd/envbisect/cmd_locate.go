@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
 
+	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/bisect"
 	"github.com/envbisect/envbisect/replay"
 )
@@ -35,6 +36,11 @@ func newLocateCommand(s streams) *cobra.Command {
 TRACE (a recording of CMD where it works) and executing the rest, and
 binary-search for the first recorded call whose replay makes CMD pass: the
 interaction with this environment that makes the difference.
+
+The state CMD starts with and no system call shows (environment
+variables, the umask, resource limits) is compared with the recording's;
+each item that differs is a candidate too, tried before every call: a run
+that replays it starts CMD with the recorded value.
 
 First both ends are checked: with nothing replayed CMD must fail here, with
 everything replayed it must pass. If either does not hold, locate says so
@@ -128,13 +134,14 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		}
 	}()
 
+	start := rec.StartItems(nil)
 	runner := bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
 		}
 		plan := rec.Graph.Closure(r.Replayed)
 		res, err := rec.Run(ctx, replay.Options{
-			Argv: argv, Plan: plan, Judge: o.verdict.spec, Window: o.window, CPU: cpu,
+			Argv: argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: cpu,
 			Interrupt: runSigs,
 			Warn:      func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
 		})
@@ -156,6 +163,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		progress = func(p bisect.Progress) { writeProgress(s, p) }
 	}
 	rep, err := bisect.Locate(ctx, rec.Graph, runner, bisect.Options{
+		Start:  startItems(start),
 		Repeat: o.repeat, Progress: progress, Header: &t.Header, Events: t.Events, TracePath: path,
 	})
 	if err != nil {
@@ -174,6 +182,24 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		return withCode(exitError, err)
 	}
 	return withCode(rep.ExitCode(), nil)
+}
+
+// startItems turns the start events that differ into the search's
+// candidates.
+func startItems(diffs []align.StartDiff) []bisect.StartItem {
+	out := make([]bisect.StartItem, len(diffs))
+	for i, d := range diffs {
+		out[i] = bisect.StartItem{Kind: string(d.Kind), Name: d.Name}
+		if d.A != nil {
+			v := d.A.Value
+			out[i].Good = &v
+		}
+		if d.B != nil {
+			v := d.B.Value
+			out[i].Here = &v
+		}
+	}
+	return out
 }
 
 // writeProgress prints one line per run on stderr.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/tracer"
 )
@@ -36,6 +37,8 @@ verdict, every live call with the recorded call it matched and what the run
 did with it (replay, execute, execute+overwrite; extra, diverged or
 unmatched when it matched none), and where the run diverged from the
 recording. --prefix all replays every call that can be; --prefix 0 none.
+Unless K is 0, CMD also starts with the recorded values of the environment
+variables, umask and limits that differ here (locate's start items).
 
 Calls that always execute (memory, processes, signals), calls between the
 traced processes, and the command's input are never replayed; a replayed
@@ -115,8 +118,12 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	plan := rec.Graph.Closure(func(seq uint64) bool { return seq <= prefix })
+	var start []align.StartDiff
+	if prefix > 0 {
+		start = rec.StartItems(nil)
+	}
 	res, err := rec.Run(ctx, replay.Options{
-		Argv: argv, Plan: plan, Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: cpu,
+		Argv: argv, Plan: plan, Start: start, Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: cpu,
 		Interrupt: sigs,
 		Warn:      func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
 	})

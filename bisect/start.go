@@ -1,0 +1,36 @@
+package bisect
+
+import "fmt"
+
+// StartItem is a piece of the state the command starts with (an
+// environment variable, the umask, a resource limit) that differs
+// between the recording and here. Locate tries them as candidates before
+// every call: the runner replays the first Request.Start of them (the
+// command starts with the recorded value) along with the calls.
+type StartItem struct {
+	// Kind is the start event kind: "env", "umask", "rlimit".
+	Kind string `json:"kind"`
+	// Name is the variable or limit: "LANG", "RLIMIT_NOFILE"; "" for the
+	// umask.
+	Name string `json:"name,omitempty"`
+	// Good and Here are the values in the recording and here; nil when
+	// the variable is not set there.
+	Good *string `json:"good"`
+	Here *string `json:"here"`
+}
+
+// Label names the item as the report prints it: "env LANG", "umask".
+func (it StartItem) Label() string {
+	if it.Name == "" {
+		return it.Kind
+	}
+	return it.Kind + " " + it.Name
+}
+
+// describe prints a value, or that it is not set.
+func describe(v *string) string {
+	if v == nil {
+		return "(not set)"
+	}
+	return fmt.Sprintf("%q", *v)
+}

@@ -1,0 +1,83 @@
+package bisect
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func strp(s string) *string { return &s }
+
+// TestLocateStartItem: the start items are candidates before every call;
+// a run that replays the culprit item passes, and the report names it
+// with both values.
+func TestLocateStartItem(t *testing.T) {
+	g := standard(t).graph()
+	items := []StartItem{
+		{Kind: "env", Name: "HOME", Good: strp("/root"), Here: strp("/home/ci")},
+		{Kind: "env", Name: "LANG", Good: strp("C.UTF-8"), Here: nil},
+		{Kind: "rlimit", Name: "RLIMIT_NOFILE", Good: strp("1024 4096"), Here: strp("256 256")},
+	}
+	var runs []Request
+	run := RunnerFunc(func(_ context.Context, r Request) (Outcome, error) {
+		runs = append(runs, r)
+		if r.Start >= 2 {
+			return Outcome{Verdict: Pass, Detail: "exit status 0"}, nil
+		}
+		return Outcome{Verdict: Fail, Detail: "exit status 1"}, nil
+	})
+	rep, err := Locate(context.Background(), g, run, Options{Start: items})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != Located || rep.Culprit == nil || rep.Culprit.Start == nil || rep.Culprit.Start.Name != "LANG" {
+		t.Fatalf("status %s, culprit %+v; want the start item LANG", rep.Status, rep.Culprit)
+	}
+	if runs[0] != (Request{}) || runs[1] != (Request{Start: 3, Prefix: All}) {
+		t.Errorf("the ends ran %+v and %+v; want nothing and everything replayed", runs[0], runs[1])
+	}
+	if rep.StartItems != 3 {
+		t.Errorf("start_items %d, want 3", rep.StartItems)
+	}
+	var text bytes.Buffer
+	rep.WriteText(&text)
+	for _, want := range []string{"located: start item env LANG", "good      \"C.UTF-8\"", "here      (not set)"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	b, _ := json.Marshal(rep)
+	if !strings.Contains(string(b), `"start":{"kind":"env","name":"LANG","good":"C.UTF-8","here":null}`) {
+		t.Errorf("JSON lacks the start culprit: %s", b)
+	}
+}
+
+// TestLocateCallAfterStartItems: with start items that do not matter, a
+// call is still located, every run past the items replaying them all.
+func TestLocateCallAfterStartItems(t *testing.T) {
+	b := standard(t)
+	g := b.graph()
+	culprit := b.l("conf.read")
+	items := []StartItem{{Kind: "env", Name: "HOME", Good: strp("/root"), Here: strp("/home/ci")}}
+	run := RunnerFunc(func(_ context.Context, r Request) (Outcome, error) {
+		if r.Prefix != 0 && r.Start != 1 {
+			t.Errorf("run %+v replays calls without every start item", r)
+		}
+		if r.Replayed(culprit) {
+			return Outcome{Verdict: Pass}, nil
+		}
+		return Outcome{Verdict: Fail}, nil
+	})
+	rep, err := Locate(context.Background(), g, run, Options{Start: items})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != Located || rep.Culprit == nil || rep.Culprit.Seq != culprit {
+		t.Fatalf("status %s, culprit %+v; want call %d", rep.Status, rep.Culprit, culprit)
+	}
+	if bound := 2 + log2ceil(1+len(Candidates(g))); rep.Runs > bound {
+		t.Errorf("%d runs, want at most %d", rep.Runs, bound)
+	}
+}

@@ -1,0 +1,116 @@
+package replay
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracer"
+)
+
+// Start items: what the command starts with that no system call shows
+// and a run can set before it starts: environment variables, the umask,
+// resource limits. The recording's start events hold their good values;
+// a run that replays an item starts the command with the recorded value
+// (or without the variable, when the recording had none). argv is the
+// command's input and the cwd, credentials, auxv and kernel are not
+// settable per run; those differences show in `envbisect diff`.
+
+// shellVars are environment variables a shell sets for its own use ($_ is
+// the last command, $OLDPWD the directory before the last cd): they differ
+// between any two invocations and never make a difference.
+var shellVars = map[string]bool{"_": true, "OLDPWD": true}
+
+// startKinds are the kinds of start events a run can replay.
+var startKinds = map[trace.StartKind]bool{trace.StartEnv: true, trace.StartUmask: true, trace.StartRlimit: true}
+
+// StartItems returns the start items that differ between the recording
+// and a command started here now with env (nil: envbisect's own): A is
+// the recorded event, B the live one; either is nil when the variable is
+// set on one side only.
+func (r *Recording) StartItems(env []string) []align.StartDiff {
+	if env == nil {
+		env = os.Environ()
+	}
+	var rec []trace.StartEvent
+	for _, e := range r.Trace.Start {
+		if startKinds[e.Kind] {
+			rec = append(rec, e)
+		}
+	}
+	var out []align.StartDiff
+	for _, d := range align.CompareStart(rec, tracer.InheritedStart(env), align.Options{}) {
+		if d.Kind == trace.StartEnv && shellVars[d.Name] {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// startConfig is what replaying some start items changes in a run.
+type startConfig struct {
+	env    []string
+	umask  *uint32
+	limits []tracer.Limit
+}
+
+// applyStart returns the environment, umask and limits of a run that
+// replays items over env.
+func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
+	sc := startConfig{env: env}
+	set := map[string]*string{}
+	for _, it := range items {
+		switch it.Kind {
+		case trace.StartEnv:
+			if it.A == nil {
+				set[it.Name] = nil
+			} else {
+				v := it.A.Value
+				set[it.Name] = &v
+			}
+		case trace.StartUmask:
+			if it.A == nil {
+				continue
+			}
+			u, err := tracer.ParseUmask(it.A.Value)
+			if err != nil {
+				return sc, err
+			}
+			sc.umask = &u
+		case trace.StartRlimit:
+			if it.A == nil {
+				continue
+			}
+			l, err := tracer.ParseLimit(it.Name, it.A.Value)
+			if err != nil {
+				return sc, err
+			}
+			sc.limits = append(sc.limits, l)
+		default:
+			return sc, fmt.Errorf("start item %s %s cannot be replayed", it.Kind, it.Name)
+		}
+	}
+	if len(set) == 0 {
+		return sc, nil
+	}
+	out := make([]string, 0, len(env)+len(set))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, replaced := set[k]; !replaced {
+			out = append(out, kv)
+		}
+	}
+	for _, it := range items { // in the items' order, for a stable environment
+		if it.Kind == trace.StartEnv {
+			if v := set[it.Name]; v != nil {
+				out = append(out, it.Name+"="+*v)
+				set[it.Name] = nil
+			}
+		}
+	}
+	sc.env = out
+	return sc, nil
+}
