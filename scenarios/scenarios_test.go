@@ -195,6 +195,21 @@ func locate(t *testing.T, s *scenarios.Scenario, w *scenarios.Work, bin, trace s
 	if rep.Status != s.Want.Status {
 		fail("locate status %q, want %q", rep.Status, s.Want.Status)
 	}
+	if s.Want.Start != "" {
+		got := rep.Culprit
+		switch {
+		case got == nil || got.Start == nil:
+			fail("culprit %+v, want the start item %s", got, s.Want.Start)
+		case got.Start.Kind+" "+got.Start.Name != s.Want.Start:
+			fail("culprit start item %s %s, want %s", got.Start.Kind, got.Start.Name, s.Want.Start)
+		case got.Start.Good != nil:
+			fail("the recorded value of %s is %q, want not set", s.Want.Start, *got.Start.Good)
+		}
+		if limit := maxRuns(rep.RecordedCalls); rep.Runs > limit || rep.Runs < 1 {
+			fail("locate took %d runs for %d recorded calls, want 1 to ⌈log2 N⌉+3 = %d", rep.Runs, rep.RecordedCalls, limit)
+		}
+		return
+	}
 	if c == nil {
 		if rep.Keys["culprit"] {
 			fail("status %s, yet the report has a culprit", rep.Status)

@@ -17,7 +17,8 @@ func All() []Scenario {
 		processTree(),
 		serverClient(),
 		noFailure(),
-		envVarOnly(),
+		inputOnly(),
+		envVar(),
 		divergence(),
 		pollingThreads(),
 	}
@@ -229,17 +230,32 @@ func noFailure() Scenario {
 }
 
 // 8b. Endpoint check: the difference is outside the syscall interface.
-func envVarOnly() Scenario {
+func inputOnly() Scenario {
 	return Scenario{
-		Name:    "env-var-only",
+		Name:    "input-only",
 		Issue:   8,
-		Summary: "endpoint check: modecheck.c fails because of an environment variable, which no replayed call can change",
+		Summary: "endpoint check: modecheck.c fails because of an argument, the command's input, which no replayed call can change",
+		Differs: "the trees are the same; bad runs get the extra argument \"broken\"",
+		Victims: []string{"modecheck.c"},
+		Setup:   func(w *Work) error { return w.WriteBoth("config.txt", fig79Good) },
+		Command: func(w *Work) []string { return []string{w.Victim("modecheck"), w.EnvPath("config.txt")} },
+		BadArgs: []string{"broken"},
+		Want:    Want{GoodExit: 0, BadExit: 1, Status: "replay-still-fails", ExitCode: 3},
+	}
+}
+
+// 8c. A start item: the environment variable is the cause, located as one.
+func envVar() Scenario {
+	return Scenario{
+		Name:    "env-var",
+		Issue:   8,
+		Summary: "modecheck.c fails because of an environment variable: no call differs, the start item does (BRIEF: \"LANG differs\")",
 		Differs: "the trees are the same; bad runs have SCENARIO_MODE=broken in their environment",
 		Victims: []string{"modecheck.c"},
 		Setup:   func(w *Work) error { return w.WriteBoth("config.txt", fig79Good) },
 		Command: func(w *Work) []string { return []string{w.Victim("modecheck"), w.EnvPath("config.txt")} },
 		BadEnv:  []string{"SCENARIO_MODE=broken"},
-		Want:    Want{GoodExit: 0, BadExit: 1, Status: "replay-still-fails", ExitCode: 3},
+		Want:    Want{GoodExit: 0, BadExit: 1, Status: "located", ExitCode: 0, Start: "env SCENARIO_MODE"},
 	}
 }
 
@@ -248,10 +264,10 @@ func divergence() Scenario {
 	return Scenario{
 		Name:  "divergence",
 		Issue: 9,
-		Summary: "profiles.c reads env/app.conf, then the profile $APP_PROFILE names: bad runs open another " +
+		Summary: "profiles.c reads env/app.conf, then the profile its argument names: bad runs open another " +
 			"profile than the recording, after the culprit, inside every passing run's prefix",
 		Differs: `env/app.conf reads "level=ok\n" in the good environment and "level=broken\n" in the bad one; ` +
-			"bad runs have APP_PROFILE=alt, so they open env/profiles/alt.conf where the recording opened env/profiles/default.conf",
+			"bad runs get the argument alt (their input differs), so they open env/profiles/alt.conf where the recording opened env/profiles/default.conf",
 		Victims: []string{"profiles.c"},
 		Setup: func(w *Work) error {
 			return firstErr(
@@ -262,7 +278,7 @@ func divergence() Scenario {
 			)
 		},
 		Command: func(w *Work) []string { return []string{w.Victim("profiles"), w.Env} },
-		BadEnv:  []string{"APP_PROFILE=alt"},
+		BadArgs: []string{"alt"},
 		Want: Want{
 			GoodExit: 0, BadExit: 1, Status: "located", ExitCode: 0,
 			Culprit:    &Culprit{Syscalls: []string{"read", "pread64"}, Path: "app.conf"},

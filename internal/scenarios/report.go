@@ -37,6 +37,16 @@ type ReportCulprit struct {
 	Good     CallResult      `json:"good"`
 	Bad      CallResult      `json:"bad"`
 	DataDiff json.RawMessage `json:"data_diff"`
+	// Start is set when the culprit is a start item.
+	Start *StartCulprit `json:"start"`
+}
+
+// StartCulprit is a start item named as the culprit.
+type StartCulprit struct {
+	Kind string  `json:"kind"`
+	Name string  `json:"name"`
+	Good *string `json:"good"`
+	Here *string `json:"here"`
 }
 
 // CallResult is a culprit's result in one environment.

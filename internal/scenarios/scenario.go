@@ -32,6 +32,9 @@ type Scenario struct {
 	Setup func(w *Work) error
 	// Command is the command's argv, the same in both environments.
 	Command func(w *Work) []string
+	// BadArgs are arguments added to the command in the bad environment:
+	// its input differs, which is not the environment locate looks at.
+	BadArgs []string
 	// BadEnv are NAME=VALUE variables added to the environment of every
 	// run in the bad environment (locate, replay, a native bad run).
 	BadEnv []string
@@ -72,6 +75,9 @@ type Want struct {
 	// Divergence, when set, is a divergence every fully replayed run
 	// must report (scenario 9).
 	Divergence *Divergence
+	// Start, when set, is the start item locate must name instead of a
+	// call: "env NAME".
+	Start string
 }
 
 // Culprit describes the culprit call so that it can be found in a trace:
@@ -295,7 +301,7 @@ func (w *Work) InEnv(side Side, argv ...string) []string {
 
 // NativeArgv is the command run untraced in side.
 func (s *Scenario) NativeArgv(w *Work, side Side) []string {
-	return w.InEnv(side, s.Command(w)...)
+	return w.InEnv(side, s.commandIn(w, side)...)
 }
 
 // RecordArgv is `envbisect record -o TRACE [extra...] -- CMD` in the good
@@ -310,7 +316,7 @@ func (s *Scenario) RecordIn(side Side, w *Work, envbisect, trace string, extra .
 	argv := []string{envbisect, "record", "-o", trace}
 	argv = append(argv, extra...)
 	argv = append(argv, "--")
-	return w.InEnv(side, append(argv, s.Command(w)...)...)
+	return w.InEnv(side, append(argv, s.commandIn(w, side)...)...)
 }
 
 // LocateArgv is `envbisect locate TRACE VERDICT... [extra...] -- CMD` in
@@ -320,7 +326,7 @@ func (s *Scenario) LocateArgv(w *Work, envbisect, trace string, extra ...string)
 	argv = append(argv, s.Verdict...)
 	argv = append(argv, extra...)
 	argv = append(argv, "--")
-	return w.InEnv(Bad, append(argv, s.Command(w)...)...)
+	return w.InEnv(Bad, append(argv, s.commandIn(w, Bad)...)...)
 }
 
 // ReplayArgv is `envbisect replay TRACE --prefix PREFIX VERDICT...
@@ -330,7 +336,16 @@ func (s *Scenario) ReplayArgv(w *Work, envbisect, trace, prefix string, extra ..
 	argv = append(argv, s.Verdict...)
 	argv = append(argv, extra...)
 	argv = append(argv, "--")
-	return w.InEnv(Bad, append(argv, s.Command(w)...)...)
+	return w.InEnv(Bad, append(argv, s.commandIn(w, Bad)...)...)
+}
+
+// commandIn is the command's argv in side.
+func (s *Scenario) commandIn(w *Work, side Side) []string {
+	argv := s.Command(w)
+	if side == Bad {
+		argv = append(argv[:len(argv):len(argv)], s.BadArgs...)
+	}
+	return argv
 }
 
 // LocateTimeout is the time one locate of s may take.

@@ -1,19 +1,19 @@
 /*
- * profiles — reads its configuration, then a profile chosen by an
- * environment variable. Used by scenario 9, "divergence": a run whose live
+ * profiles — reads its configuration, then a profile chosen by its
+ * second argument. Used by scenario 9, "divergence": a run whose live
  * calls stop matching the recorded ones inside the replayed prefix.
  *
- * Usage: profiles DIR
+ * Usage: profiles DIR [NAME]
  *
  * Calls, in order:
  *   1. open(DIR/app.conf), read, close       must read "level=ok\n"
  *   2. open(DIR/profiles/NAME.conf), read, close, where NAME is
- *      $APP_PROFILE or "default"; the file must read "profile=NAME\n"
+ *      the NAME argument or "default"; the file must read "profile=NAME\n"
  *   3. a line on stdout
  * and only then decides.
  *
- * The scenario records with APP_PROFILE unset (step 2 opens default.conf)
- * and locates with APP_PROFILE=alt (step 2 opens alt.conf): both files
+ * The scenario records without NAME (step 2 opens default.conf) and
+ * locates with NAME alt, the command's input (step 2 opens alt.conf): both files
  * exist in both environments, so the live open of alt.conf has no recorded
  * counterpart: the recorded open of default.conf sits at the same place.
  * The bad environment's app.conf reads "level=broken\n", so the culprit is
@@ -59,14 +59,14 @@ static ssize_t slurp(const char *path, char *buf, size_t size)
 int main(int argc, char **argv)
 {
 	char path[4096], line[4300], conf[128], prof[128], want[128];
-	if (argc != 2) {
-		say(2, "usage: profiles DIR\n");
+	if (argc != 2 && argc != 3) {
+		say(2, "usage: profiles DIR [NAME]\n");
 		return 4;
 	}
 	snprintf(path, sizeof path, "%s/app.conf", argv[1]);
 	ssize_t got = slurp(path, conf, sizeof conf);
 
-	const char *name = getenv("APP_PROFILE");
+	const char *name = argc == 3 ? argv[2] : NULL;
 	if (name == NULL || *name == 0 || strchr(name, '/') != NULL || strlen(name) > 64)
 		name = "default";
 	snprintf(path, sizeof path, "%s/profiles/%s.conf", argv[1], name);
