@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -42,6 +43,30 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(e.tmp)
+	var recording []string
+	for _, w := range o.workloads {
+		if w != "locate" {
+			recording = append(recording, w)
+		}
+	}
+	if len(recording) > 0 {
+		ro := o
+		ro.workloads = recording
+		if err := e.measureRecording(ctx, ro, out, progress); err != nil {
+			return err
+		}
+	}
+	if slices.Contains(o.workloads, "locate") {
+		if len(recording) > 0 {
+			fmt.Fprintln(out)
+		}
+		return e.locate(ctx, o, out, progress)
+	}
+	return nil
+}
+
+// measureRecording runs the recording workloads and writes their tables.
+func (e *env) measureRecording(ctx context.Context, o options, out, progress io.Writer) error {
 	m := &measurement{opts: o, started: time.Now(), cells: map[string]map[string]*cell{}}
 	m.workloads = e.workloads(ctx, o, progress)
 	m.variants = e.variants(o)

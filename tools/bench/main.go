@@ -17,6 +17,15 @@
 // harness's memory in its ru_maxrss (Go spawns with CLONE_VM|CLONE_VFORK).
 // For envbisect the recorder's own VmHWM is also sampled from /proc.
 //
+// The locate workload is a group of its own (locate.go): for each of the
+// issue's locate scenarios (internal/scenarios, -scenarios) it records
+// the command in the good environment, times native and fully replayed
+// runs in the bad one, interleaved, and runs `envbisect locate` once, and
+// prints a second table: recorded calls, runs against ⌈log2 N⌉+3, locate's
+// wall time and the ratio of a fully replayed run to a native one. It
+// needs root (the scenarios mount their environments); -variants does
+// not apply to it.
+//
 // A variant that cannot run here (strace not installed, bin/envbisect not
 // built, a run that fails or times out) is reported as n/a or failed, with
 // the reason under the table; the other variants still run.
@@ -24,6 +33,7 @@
 //	go run ./tools/bench                       # everything, 5 repetitions
 //	go run ./tools/bench -n 3 -workloads shell,python -variants native,strace,minitrace
 //	go run ./tools/bench --pin --cloop-native 250ms
+//	go run ./tools/bench -workloads locate -scenarios fig79-config,pidfile
 package main
 
 import (
@@ -44,6 +54,7 @@ type options struct {
 	warmup        int
 	workloads     []string
 	variants      []string
+	scenarios     []string // the locate group's scenarios
 	pin           bool
 	cloopNative   time.Duration
 	cloopIters    int
@@ -58,12 +69,13 @@ type options struct {
 
 func main() {
 	var o options
-	var workloads, variants string
+	var workloads, variants, scenarioList string
 	fs := flag.NewFlagSet("bench", flag.ExitOnError)
 	fs.IntVar(&o.reps, "n", 5, "repetitions of each variant (the median is reported)")
 	fs.IntVar(&o.warmup, "warmup", 1, "unmeasured native runs of each workload first (page cache)")
 	fs.StringVar(&workloads, "workloads", strings.Join(workloadNames, ","), "comma-separated workloads to run: "+strings.Join(workloadNames, ", "))
 	fs.StringVar(&variants, "variants", strings.Join(variantNames, ","), "comma-separated variants to run (native always runs): "+strings.Join(variantNames, ", "))
+	fs.StringVar(&scenarioList, "scenarios", strings.Join(scenarioNames(), ","), "comma-separated scenarios of the locate workload: "+strings.Join(scenarioNames(), ", "))
 	fs.BoolVar(&o.pin, "pin", false, "put tracer and tracee on one CPU: taskset for the others, envbisect's own default --cpu auto")
 	fs.DurationVar(&o.cloopNative, "cloop-native", time.Second, "calibrate cloop's iteration count to about this native run time")
 	fs.IntVar(&o.cloopIters, "cloop-iters", 0, "cloop iterations (0: calibrate to -cloop-native)")
@@ -75,7 +87,7 @@ func main() {
 	fs.StringVar(&o.seccompFilter, "seccomp-filter", "", "add \"-e trace=`EXPR`\" to the strace --seccomp-bpf variant (without it that variant stops on every call)")
 	fs.BoolVar(&o.quiet, "q", false, "no progress lines on stderr")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: bench [flags]\n\nPrints a Markdown table of median wall times and ratios to native.\n\n")
+		fmt.Fprintf(fs.Output(), "usage: bench [flags]\n\nPrints Markdown tables of median wall times and ratios to native, and for the locate workload locate's runs and times.\n\n")
 		fs.PrintDefaults()
 	}
 	fs.Parse(os.Args[1:])
@@ -86,6 +98,9 @@ func main() {
 	var err error
 	if o.workloads, err = pick(workloads, workloadNames); err == nil {
 		o.variants, err = pick(variants, variantNames)
+	}
+	if err == nil {
+		o.scenarios, err = pick(scenarioList, scenarioNames())
 	}
 	if err == nil && o.reps < 1 {
 		err = fmt.Errorf("-n must be at least 1")

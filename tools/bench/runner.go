@@ -35,11 +35,15 @@ type runner struct {
 	// commands directly (then ru_maxrss includes the harness's own memory,
 	// which Go's CLONE_VM spawn lends the child until its exec).
 	measure string
+	// stdout, when set, receives the command's standard output, which is
+	// otherwise discarded (locate's JSON report).
+	stdout io.Writer
 }
 
-// run runs argv with stdout discarded, stderr kept (its tail), in its own
-// process group so that a timeout or ^C kills the whole tree. pollHWM
-// samples the command's own peak RSS from /proc while it runs.
+// run runs argv with stdout discarded (or given to rn.stdout), stderr
+// kept (its tail), in its own process group so that a timeout or ^C kills
+// the whole tree. pollHWM samples the command's own peak RSS from /proc
+// while it runs.
 func (rn runner) run(ctx context.Context, argv []string, pollHWM bool) result {
 	ctx, cancel := context.WithTimeout(ctx, rn.timeout)
 	defer cancel()
@@ -56,6 +60,7 @@ func (rn runner) run(ctx context.Context, argv []string, pollHWM bool) result {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = rn.dir
 	cmd.Env = rn.env
+	cmd.Stdout = rn.stdout
 	var errbuf tailBuffer
 	cmd.Stderr = &errbuf
 	if reportW != nil {

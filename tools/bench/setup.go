@@ -34,7 +34,9 @@ type variant struct {
 	selfPlaced bool
 }
 
-var workloadNames = []string{"cloop", "shell", "python"}
+// workloadNames are the workloads -workloads accepts: the recording
+// workloads, then the locate group (locate.go), which has its own table.
+var workloadNames = []string{"cloop", "shell", "python", "locate"}
 
 var variantNames = []string{"native", "envbisect", "strace", "strace-seccomp", "minitrace"}
 
