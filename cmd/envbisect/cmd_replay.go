@@ -66,7 +66,7 @@ Exit status:
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.prefix, "prefix", "", "replay the recorded calls up to call `K` (a seq from 'envbisect show'), all, or 0 for none")
-	f.BoolVar(&o.json, "json", false, "print one JSON object, listing every live call")
+	f.BoolVar(&o.json, "json", false, "print one JSON object on stdout, listing every live call (the command's own output then goes to stderr)")
 	f.StringVar(&o.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto, or any")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict line (and no call list with --json)")
 	o.verdict.add(f)
@@ -123,7 +123,7 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 		start = rec.StartItems(nil)
 	}
 	res, err := rec.Run(ctx, replay.Options{
-		Argv: argv, Plan: plan, Start: start, Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: cpu,
+		Argv: argv, Plan: plan, Start: start, Stdout: cmdStdout(o.json), Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: cpu,
 		Interrupt: sigs,
 		Warn:      func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
 	})

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+
 	"github.com/spf13/pflag"
 
 	"github.com/envbisect/envbisect/verdict"
@@ -40,3 +42,13 @@ still running after DURATION (with --check, when CMD run at that moment
 exits 0), and is then stopped. --timeout DURATION fails a run that takes
 longer. Without --alive, a run ends when the command's own process exits:
 processes it left running are stopped.`
+
+// cmdStdout is where the command's standard output goes in the runs of
+// replay and locate: with --json, to envbisect's stderr, so that stdout
+// holds the JSON alone; else nil, envbisect's own stdout.
+func cmdStdout(json bool) *os.File {
+	if json {
+		return os.Stderr
+	}
+	return nil
+}
