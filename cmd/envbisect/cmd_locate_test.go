@@ -74,3 +74,43 @@ func TestLocateInterrupted(t *testing.T) {
 		t.Errorf("processes left behind: %s", out)
 	}
 }
+
+// TestLocateKilled: when envbisect itself is killed mid-run, the kernel
+// kills the traced command with it (PTRACE_O_EXITKILL): no daemon
+// outlives a killed locate.
+func TestLocateKilled(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Binary("sleep"), testutil.Binary("pgrep"))
+	bin := testutil.Envbisect(t)
+	tr := filepath.Join(t.TempDir(), "s.envb")
+	if out, err := exec.Command(bin, "record", "-q", "-o", tr, "--alive", "300ms", "--", "sleep", "101").CombinedOutput(); err != nil {
+		t.Fatalf("record: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "locate", "-q", tr, "--alive", "60s", "--", "sleep", "101")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if out, _ := exec.Command("pgrep", "-f", "^sleep 101$").Output(); len(out) != 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatal("the command never started under locate")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	for deadline = time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		out, _ := exec.Command("pgrep", "-f", "^sleep 101$").Output()
+		if len(out) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			exec.Command("pkill", "-KILL", "-f", "^sleep 101$").Run()
+			t.Fatalf("the traced command outlived a killed locate: %s", out)
+		}
+	}
+}
