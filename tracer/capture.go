@@ -371,3 +371,19 @@ func isContent(row *systable.Syscall, mem *trace.Mem) bool {
 	}
 	return false
 }
+
+// capturePaths reads only the paths a call names: what a semi-replay run
+// needs at a call's entry to match it (its key) and to resolve its Path.
+// The rest is captured at the exit of the calls that run.
+func (cp *capturer) capturePaths(m memory, row *systable.Syscall, c *trace.Call) {
+	var pendingArr [6]pendingRead
+	pending := pendingArr[:0]
+	for i := range row.Args {
+		if row.Args[i].Kind != systable.Path || c.Args[i] == 0 {
+			continue
+		}
+		pending = append(pending, pendingRead{mem: len(c.Mem), str: true})
+		c.Mem = append(c.Mem, trace.Mem{Arg: uint8(i), Dir: trace.In, Addr: c.Args[i]})
+	}
+	cp.readPending(m, c, pending)
+}

@@ -33,7 +33,7 @@ func (s *session) replayEnter(t *task, r *regs) error {
 	c.TSeq = t.tseq
 	m := memReader{pid: t.tid}
 	if !row.Unknown {
-		s.cap.capture(m, row, c, false) // what the call passes in
+		s.cap.capturePaths(m, row, c) // what matching needs
 	}
 	s.callPaths(t, row, c)
 	d := s.cfg.Replayer.Enter(c)
