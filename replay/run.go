@@ -90,7 +90,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	out := e.res
-	j := o.Judge.Judge(ctx, res, cwd, sc.env)
+	j := o.Judge.Judge(ctx, res, cwd, env) // the check runs as the user set it up, not replayed
 	out.Verdict, out.Detail, out.CheckOutput = j.Verdict, j.Detail, j.CheckOutput
 	out.ExitCode = res.ExitCode
 	out.Seconds = time.Since(start).Seconds()
