@@ -142,7 +142,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		plan := rec.Graph.Closure(r.Replayed)
 		res, err := rec.Run(ctx, replay.Options{
 			Argv: argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: cpu,
-			Stdout: cmdStdout(o.json),
+			Stdout:    cmdStdout(o.json),
 			Interrupt: runSigs,
 			Warn:      func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
 		})

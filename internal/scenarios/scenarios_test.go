@@ -33,7 +33,7 @@ func TestAll(t *testing.T) {
 			}
 		}
 		located := s.Want.Status == "located"
-		if located != (s.Want.Culprit != nil) || located != (s.Want.ExitCode == 0) {
+		if located != (s.Want.Culprit != nil || s.Want.Start != "") || located != (s.Want.ExitCode == 0) {
 			t.Errorf("%s: status %s with culprit %v and exit code %d", s.Name, s.Want.Status, s.Want.Culprit, s.Want.ExitCode)
 		}
 		if c := s.Want.Culprit; c != nil && len(c.Syscalls) == 0 {
@@ -111,13 +111,23 @@ func TestArgv(t *testing.T) {
 }
 
 func TestEnviron(t *testing.T) {
-	t.Setenv("APP_PROFILE", "from-the-caller")
-	s, _ := ByName("divergence")
+	t.Setenv("SCENARIO_MODE", "from-the-caller")
+	s, _ := ByName("env-var")
 	good, bad := s.Environ(Good), s.Environ(Bad)
-	if slices.Contains(good, "APP_PROFILE=from-the-caller") || slices.Contains(good, "APP_PROFILE=alt") {
-		t.Errorf("good environment has APP_PROFILE")
+	if slices.Contains(good, "SCENARIO_MODE=from-the-caller") || slices.Contains(good, "SCENARIO_MODE=broken") {
+		t.Errorf("good environment has SCENARIO_MODE")
 	}
-	if !slices.Contains(bad, "APP_PROFILE=alt") || slices.Contains(bad, "APP_PROFILE=from-the-caller") {
-		t.Errorf("bad environment lacks APP_PROFILE=alt or has the caller's")
+	if !slices.Contains(bad, "SCENARIO_MODE=broken") || slices.Contains(bad, "SCENARIO_MODE=from-the-caller") {
+		t.Errorf("bad environment lacks SCENARIO_MODE=broken or has the caller's")
+	}
+}
+
+func TestBadArgs(t *testing.T) {
+	s, _ := ByName("divergence")
+	w := &Work{Dir: "/w", Bin: "/w/bin", Good: "/w/good", Bad: "/w/bad", Env: "/w/env",
+		Victims: map[string]string{"profiles": "/w/bin/profiles"}}
+	good, bad := s.NativeArgv(w, Good), s.NativeArgv(w, Bad)
+	if good[len(good)-1] == "alt" || bad[len(bad)-1] != "alt" {
+		t.Errorf("native runs %q and %q: want the argument alt in the bad one only", good, bad)
 	}
 }
