@@ -53,6 +53,13 @@ func openDevNull(t *testing.T) *os.File {
 // returns its result and what the command printed.
 func replayRun(t *testing.T, rec *Recording, dir string, replayed func(seq uint64) bool, argv ...string) (*Result, string) {
 	t.Helper()
+	return replayRunWith(t, rec, dir, replayed, false, argv...)
+}
+
+// replayRunWith is replayRun, in the PTRACE_SYSCALL fallback when
+// noSeccomp is set.
+func replayRunWith(t *testing.T, rec *Recording, dir string, replayed func(seq uint64) bool, noSeccomp bool, argv ...string) (*Result, string) {
+	t.Helper()
 	outPath := filepath.Join(t.TempDir(), "stdout")
 	out, err := os.Create(outPath)
 	if err != nil {
@@ -61,7 +68,7 @@ func replayRun(t *testing.T, rec *Recording, dir string, replayed func(seq uint6
 	defer out.Close()
 	res, err := rec.Run(context.Background(), Options{
 		Argv: argv, Dir: dir, Plan: rec.Graph.Closure(replayed), Judge: verdict.Spec{}, CPU: -1,
-		ListCalls: true, Stdin: openDevNull(t), Stdout: out, Stderr: out,
+		ListCalls: true, Stdin: openDevNull(t), Stdout: out, Stderr: out, NoSeccomp: noSeccomp,
 	})
 	if err != nil {
 		t.Fatalf("replay %v: %v", argv, err)

@@ -153,3 +153,18 @@ func TestDivergentCallRunsForReal(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayWithoutSeccomp: where seccomp filters are missing the tracer
+// stops at every call's entry and exit; skipped calls get their result at
+// the exit stop instead. The same run gives the same output.
+func TestReplayWithoutSeccomp(t *testing.T) {
+	bin := testutil.BuildC(t, "replaymech.c", false)
+	good := mechEnv(t, "ok config\n")
+	rec := recordRun(t, good, bin, "c", "d", "64")
+	bad := mechEnv(t, "")
+	res, out := replayRunWith(t, rec, bad, all, true, bin, "c", "d", "64")
+	if res.Verdict != verdict.Pass {
+		t.Errorf("verdict %s (%s), want pass; output:\n%s", res.Verdict, res.Detail, out)
+	}
+	wantLines(t, out, "config fd 3", "data fd 4", "config read 10: ok config", "canary ok", "data read 5: DATA", "reopen fd 3")
+}

@@ -32,6 +32,10 @@ type Options struct {
 	Window    int  // see DefaultWindow; 0: the default
 	ListCalls bool // keep every live call in Result.Calls
 	CPU       int  // see tracer.Config.CPU; -1: no pinning
+	// NoSeccomp stops at every call (PTRACE_SYSCALL) instead of using a
+	// seccomp filter, as the tracer does by itself where seccomp is
+	// missing.
+	NoSeccomp bool
 
 	Stdin, Stdout, Stderr *os.File
 	Interrupt             <-chan os.Signal
@@ -76,10 +80,11 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	res, err := tracer.Run(tracer.Config{
 		Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir,
 		Umask: sc.umask, Limits: sc.limits,
-		Table:  r.Table,
-		NoVDSO: r.Trace.Header.NoVDSO, // time queries are calls in both runs, or in neither
-		CPU:    o.CPU,
-		Stdin:  o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
+		Table:     r.Table,
+		NoVDSO:    r.Trace.Header.NoVDSO, // time queries are calls in both runs, or in neither
+		NoSeccomp: o.NoSeccomp,
+		CPU:       o.CPU,
+		Stdin:     o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
 		Observer:  e,
 		Replayer:  e,
 		Watch:     o.Judge.Watch(),
