@@ -70,6 +70,36 @@
 // on the 2-vCPU VMs this was measured on (docs/performance.md). Commands
 // that compute in parallel can turn it off.
 //
+// # Semi-replay runs
+//
+// With Config.Replayer set, a run is a semi-replay run (package replay
+// decides; this package carries it out). At every call's seccomp stop the
+// tracer takes the registers, reads the paths the call names, resolves
+// its Path and asks the Replayer (replay_linux.go):
+//   - Execute: resumed with PTRACE_SYSCALL; at the exit the live results
+//     are captured as a recording would hold them and handed back.
+//   - Skip: orig_rax is set to -1 and rax to the recorded result at the
+//     seccomp stop, the recorded out-memory is written into the live
+//     buffers (at the live addresses, never past their live capacity:
+//     systable's Arg.Capacity), and the thread is resumed with PTRACE_CONT:
+//     the kernel returns rax without running the call, and no exit stop
+//     follows. A skipped call that made an fd becomes memfd_create instead
+//     (a stand-in on the number the program will hold).
+//   - Overwrite: runs, then at its exit stop the recorded results replace
+//     the live ones, and the fd it made is made to agree with the
+//     recording (placeFD).
+//
+// Calls the tracer makes a thread perform besides its own (a stand-in
+// memfd_create after an open that failed live, dup3 and close to move an
+// fd to its recorded number) are injected at the thread's exit stop
+// (inject_linux.go): the instruction pointer is wound back over the
+// syscall instruction, the registers set for the new call, and the
+// thread run to that call's exit, then given its own registers back.
+//
+// Watch (watch_linux.go) runs alongside the loop: it kills every traced
+// process at the run's deadline (Alive, Timeout) and runs a check command
+// while the command is up, which the loop reaps like any child.
+//
 // # Identities
 //
 // Processes and threads get logical numbers in the order the tracer learns
