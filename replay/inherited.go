@@ -51,7 +51,7 @@ const atFDCWD int32 = -100
 // call names none (pipe2, socket, eventfd), which live is not known yet.
 func recordedKey(k *align.Keyer, g *depgraph.Graph, tab *systable.Table, c *trace.Call) align.Key {
 	row := tab.ByNr(int(c.Nr))
-	if c.Path != "" && !namesResource(row) {
+	if c.Path != "" && !namesResource(row, c) {
 		cp := *c
 		cp.Path, cp.Path2 = "", ""
 		return k.Key(&cp)
@@ -71,12 +71,16 @@ func recordedKey(k *align.Keyer, g *depgraph.Graph, tab *systable.Table, c *trac
 	return k.Key(c)
 }
 
-// namesResource reports whether a row's arguments name what the call acts
-// on: a path, an fd or a directory fd.
-func namesResource(row *systable.Syscall) bool {
-	for _, a := range row.Args {
-		switch a.Kind {
-		case systable.Path, systable.FD, systable.DirFD:
+// namesResource reports whether a call's arguments name what it acts on:
+// a path, an fd, or a directory fd other than AT_FDCWD (signalfd4(-1, ...)
+// names none: it makes a new one).
+func namesResource(row *systable.Syscall, c *trace.Call) bool {
+	for i, a := range row.Args {
+		fd := int32(uint32(c.Args[i]))
+		switch {
+		case a.Kind == systable.Path,
+			a.Kind == systable.FD && fd >= 0,
+			a.Kind == systable.DirFD && fd != atFDCWD:
 			return true
 		}
 	}

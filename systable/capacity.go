@@ -1,12 +1,23 @@
 package systable
 
-// Capacity returns how many bytes of user memory an out-buffer argument
+// Value returns argument i of a call made with args as the kernel reads
+// it: only the low 32 bits of an argument whose C type is 32 bits wide
+// (an int length: the upper half of the register may hold anything).
+func (s *Syscall) Value(i int, args [6]uint64) uint64 {
+	if i < len(s.Args) && s.Args[i].Int32 {
+		return uint64(uint32(args[i]))
+	}
+	return args[i]
+}
+
+// Capacity returns how many bytes of user memory out-buffer argument i
 // may receive in a call made with args: the live buffer's size, which
 // replay must not write past. It answers from the registers alone; ok is
 // false when the size is behind a pointer (a socklen_t: the caller reads
 // it), depends on a request the table does not size, or, for a buffer
 // sized by the return value, when the row names no capacity argument.
-func (a *Arg) Capacity(args [6]uint64, t *Table) (n uint64, ok bool) {
+func (s *Syscall) Capacity(i int, args [6]uint64, t *Table) (n uint64, ok bool) {
+	a := &s.Args[i]
 	size := uint64(a.Len.Size)
 	if size == 0 {
 		size = 1
@@ -15,16 +26,16 @@ func (a *Arg) Capacity(args [6]uint64, t *Table) (n uint64, ok bool) {
 	case LenFixed:
 		return uint64(a.Len.Size), true
 	case LenArg:
-		return args[a.Len.Arg] * size, true
+		return s.Value(int(a.Len.Arg), args) * size, true
 	case LenRet:
 		if !a.Len.Bounded {
 			return 0, false
 		}
-		return args[a.Len.Arg] * size, true
+		return s.Value(int(a.Len.Arg), args) * size, true
 	case LenMinArgRet:
-		return args[a.Len.Arg], true
+		return s.Value(int(a.Len.Arg), args), true
 	case LenFdSet:
-		nfds := args[a.Len.Arg]
+		nfds := s.Value(int(a.Len.Arg), args)
 		if nfds > 1<<20 {
 			return 0, false
 		}

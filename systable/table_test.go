@@ -180,7 +180,8 @@ func TestPolicy(t *testing.T) {
 		"rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack", "kill", "tgkill", "tkill",
 		"futex", "arch_prctl", "set_tid_address", "set_robust_list", "rseq", "sched_yield",
 		// pids stay live; sleeps pace a program against the others
-		"getpid", "gettid", "getppid", "nanosleep", "clock_nanosleep",
+		"getpid", "gettid", "getppid", "getpgrp", "getpgid", "getsid", "setsid", "setpgid",
+		"nanosleep", "clock_nanosleep",
 	} {
 		if r, _ := amd64Table(t).ByName(name); r == nil || r.Policy != AlwaysExecute {
 			t.Errorf("%s must always execute", name)
@@ -583,11 +584,11 @@ func TestReturnSizedBuffersBounded(t *testing.T) {
 		}
 	}
 	read, _ := tab.ByName("read")
-	if n, ok := read.Args[1].Capacity([6]uint64{3, 0x1000, 4096}, tab); !ok || n != 4096 {
+	if n, ok := read.Capacity(1, [6]uint64{3, 0x1000, 4096}, tab); !ok || n != 4096 {
 		t.Errorf("read's capacity = %d, %v; want 4096", n, ok)
 	}
 	ew, _ := tab.ByName("epoll_wait")
-	if n, ok := ew.Args[1].Capacity([6]uint64{3, 0x1000, 8}, tab); !ok || n != 96 {
-		t.Errorf("epoll_wait's capacity = %d, %v; want 8 events of 12 bytes", n, ok)
+	if n, ok := ew.Capacity(1, [6]uint64{3, 0x1000, 0x7fff00000008}, tab); !ok || n != 96 {
+		t.Errorf("epoll_wait's capacity = %d, %v; want 8 events of 12 bytes (maxevents is an int)", n, ok)
 	}
 }

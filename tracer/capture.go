@@ -28,6 +28,9 @@ const (
 	msghdrSize  = 56
 	iovecSize   = 16
 	sockaddrMax = 128 // sizeof(struct sockaddr_storage)
+	// maxBuffer bounds one captured buffer: a length argument comes from
+	// the program and may be garbage (a call that fails with EFAULT).
+	maxBuffer = 256 << 20
 )
 
 // capturer copies the user memory a call reads and writes, as its table
@@ -64,12 +67,12 @@ func (cp *capturer) capture(m memory, row *systable.Syscall, c *trace.Call, out 
 		case systable.StrArray:
 			c.Mem = append(c.Mem, cp.strArray(m, uint8(i), addr))
 		case systable.InIovec:
-			c.Mem = append(c.Mem, cp.iovecs(m, uint8(i), trace.In, addr, c.Args[a.Len.Arg], ^uint64(0)))
+			c.Mem = append(c.Mem, cp.iovecs(m, uint8(i), trace.In, addr, row.Value(int(a.Len.Arg), c.Args), ^uint64(0)))
 		case systable.InMsghdr:
 			c.Mem = append(c.Mem, cp.msghdr(m, uint8(i), trace.In, addr, ^uint64(0))...)
 		case systable.OutIovec:
 			if out {
-				c.Mem = append(c.Mem, cp.iovecs(m, uint8(i), trace.Out, addr, c.Args[a.Len.Arg], uint64(c.Ret)))
+				c.Mem = append(c.Mem, cp.iovecs(m, uint8(i), trace.Out, addr, row.Value(int(a.Len.Arg), c.Args), uint64(c.Ret)))
 			}
 		case systable.OutMsghdr:
 			if out {
@@ -79,7 +82,7 @@ func (cp *capturer) capture(m memory, row *systable.Syscall, c *trace.Call, out 
 			if a.Kind != systable.InBuf && !out {
 				continue
 			}
-			n, kind, ok := cp.length(m, a, c)
+			n, kind, ok := cp.length(m, row, a, c)
 			if !ok {
 				continue
 			}
@@ -90,9 +93,11 @@ func (cp *capturer) capture(m memory, row *systable.Syscall, c *trace.Call, out 
 				continue
 			}
 			mem := trace.Mem{Arg: uint8(i), Dir: dir, Addr: addr, Len: n}
-			want := n
+			want := min(n, maxBuffer)
 			if cp.max > 0 && want > cp.max {
 				want = cp.max
+			}
+			if want < n {
 				mem.Flag |= trace.Truncated
 			}
 			if want > 0 {
@@ -189,7 +194,7 @@ const maxValueResult = 1 << 16
 // length works out how many bytes a buffer argument covers, and whether
 // the memory is read (InBuf), written (OutBuf) or both, which for ioctl,
 // fcntl and prctl the request decides.
-func (cp *capturer) length(m memory, a *systable.Arg, c *trace.Call) (uint64, systable.Kind, bool) {
+func (cp *capturer) length(m memory, row *systable.Syscall, a *systable.Arg, c *trace.Call) (uint64, systable.Kind, bool) {
 	size := uint64(a.Len.Size)
 	if size == 0 {
 		size = 1
@@ -199,7 +204,7 @@ func (cp *capturer) length(m memory, a *systable.Arg, c *trace.Call) (uint64, sy
 	case systable.LenFixed:
 		return uint64(a.Len.Size), kind, true
 	case systable.LenArg:
-		return c.Args[a.Len.Arg] * size, kind, true
+		return row.Value(int(a.Len.Arg), c.Args) * size, kind, true
 	case systable.LenRet:
 		if c.Ret < 0 {
 			return 0, kind, false
@@ -209,7 +214,7 @@ func (cp *capturer) length(m memory, a *systable.Arg, c *trace.Call) (uint64, sy
 		if c.Ret < 0 {
 			return 0, kind, false
 		}
-		return min(uint64(c.Ret), c.Args[a.Len.Arg]), kind, true
+		return min(uint64(c.Ret), row.Value(int(a.Len.Arg), c.Args)), kind, true
 	case systable.LenArgPtr:
 		p := c.Args[a.Len.Arg]
 		if p == 0 {
@@ -221,7 +226,7 @@ func (cp *capturer) length(m memory, a *systable.Arg, c *trace.Call) (uint64, sy
 		}
 		return min(uint64(v), maxValueResult), kind, true
 	case systable.LenFdSet:
-		nfds := c.Args[a.Len.Arg]
+		nfds := row.Value(int(a.Len.Arg), c.Args)
 		if nfds > 1<<20 {
 			return 0, kind, false
 		}
@@ -311,8 +316,12 @@ func (cp *capturer) iovecs(m memory, arg uint8, dir trace.Dir, addr, count, limi
 		}
 		total += n
 		keep := n
-		if cp.max > 0 && uint64(len(mem.Data))+keep > cp.max {
-			keep = cp.max - uint64(len(mem.Data))
+		limit := uint64(maxBuffer)
+		if cp.max > 0 {
+			limit = min(limit, cp.max)
+		}
+		if uint64(len(mem.Data))+keep > limit {
+			keep = limit - uint64(len(mem.Data))
 			mem.Flag |= trace.Truncated
 		}
 		if keep == 0 {

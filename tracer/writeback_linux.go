@@ -34,7 +34,7 @@ func (s *session) writeBack(t *task, row *systable.Syscall, live, rec *trace.Cal
 		}
 		switch a.Kind {
 		case systable.OutBuf, systable.InOutBuf:
-			capN, ok := a.Capacity(live.Args, s.table)
+			capN, ok := row.Capacity(int(i), live.Args, s.table)
 			if a.Len.From == systable.LenArgPtr {
 				capN, ok = t.replay.ptrCap[i], t.replay.ptrCapOK&(1<<i) != 0
 			}
@@ -51,7 +51,7 @@ func (s *session) writeBack(t *task, row *systable.Syscall, live, rec *trace.Cal
 			}
 			m.write(dst, data)
 		case systable.OutIovec:
-			s.scatter(m, dst, live.Args[a.Len.Arg], mem.Data)
+			s.scatter(m, dst, row.Value(int(a.Len.Arg), live.Args), mem.Data)
 		case systable.OutMsghdr:
 			s.writeMsghdr(m, dst, mem)
 		}
