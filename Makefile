@@ -20,6 +20,7 @@ help:
 	@echo 'make test     run all tests (as root: sudo make test)'
 	@echo 'make vet      go vet and a gofmt check'
 	@echo 'make bench    build, then run tools/bench (BENCHFLAGS="--pin -n 3" ...)'
+	@echo 'make casestudies  build, then locate the thesis case studies with Debian mpd, vsftpd, lighttpd and print the table (as root)'
 	@echo 'make fuzz     fuzz the trace reader for FUZZTIME (default 30s)'
 
 build:
@@ -40,6 +41,10 @@ vet:
 
 bench: build
 	$(GO) run ./tools/bench $(BENCHFLAGS)
+
+.PHONY: casestudies
+casestudies: build
+	$(GO) run ./tools/casestudies -envbisect bin/envbisect
 
 fuzz:
 	@grep -qs 'func FuzzReader(' tracefile/*_test.go || \
