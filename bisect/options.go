@@ -8,6 +8,9 @@ import (
 // Options tune Locate. The zero Options run each step once and render
 // calls with the graph's syscall table.
 type Options struct {
+	// Command is the command the runs run here (argv); the report's
+	// suggestions use it. nil: the recorded one, from Header.
+	Command []string
 	// Start are the start items that differ between the recording and
 	// here, in the order to try them: candidates before every call.
 	Start []StartItem

@@ -11,7 +11,8 @@ import (
 type Report struct {
 	Status  Status `json:"status"`
 	Message string `json:"message"`
-	// Command is the traced command, from the trace's header.
+	// Command is the command the runs ran (Options.Command, else the
+	// recorded one).
 	Command []string `json:"command,omitempty"`
 	// Culprit and Group are set when Status is Located.
 	Culprit *Culprit `json:"culprit,omitempty"`

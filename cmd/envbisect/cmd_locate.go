@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync"
 	"syscall"
 
@@ -112,6 +113,10 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		fmt.Fprintf(s.err, "envbisect: WARNING: %s records a run that did not pass (exit status %d): locate needs a trace of a run that works\n",
 			path, e.ExitCode)
 	}
+	if rc := t.Header.Command; len(rc) > 0 && filepath.Base(rc[0]) != filepath.Base(argv[0]) {
+		fmt.Fprintf(s.err, "envbisect: warning: %s recorded %q, and the command here is %q: "+
+			"locate compares runs of the same command\n", path, rc[0], argv[0])
+	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -164,8 +169,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		progress = func(p bisect.Progress) { writeProgress(s, p) }
 	}
 	rep, err := bisect.Locate(ctx, rec.Graph, runner, bisect.Options{
-		Start:  startItems(start),
-		Repeat: o.repeat, Progress: progress, Header: &t.Header, Events: t.Events, TracePath: path,
+		Command: argv,
+		Start:   startItems(start),
+		Repeat:  o.repeat, Progress: progress, Header: &t.Header, Events: t.Events, TracePath: path,
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
