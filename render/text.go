@@ -223,6 +223,9 @@ func (t *Text) Finish(end *trace.End) error {
 	if end.Interrupted {
 		t.printf("; recording interrupted")
 	}
+	if end.Verdict != "" {
+		t.printf("; the run was judged %s", end.Verdict)
+	}
 	t.printf("\n")
 	return t.err
 }

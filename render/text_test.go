@@ -379,3 +379,14 @@ func FuzzCallString(f *testing.F) {
 		}
 	})
 }
+
+func TestTextEndVerdict(t *testing.T) {
+	var b strings.Builder
+	r := NewText(&b, testRows, Options{})
+	if err := r.Finish(&trace.End{ExitCode: 137, Signal: 9, Calls: 4, Procs: 1, Threads: 1, Verdict: "pass"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "# end: killed by SIGKILL (exit code 137); 4 calls, 1 processes, 1 threads; the run was judged pass\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
