@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -112,5 +114,55 @@ func TestLocateKilled(t *testing.T) {
 			exec.Command("pkill", "-KILL", "-f", "^sleep 101$").Run()
 			t.Fatalf("the traced command outlived a killed locate: %s", out)
 		}
+	}
+}
+
+// TestLocateUnprivileged: record and locate work for a user without any
+// privilege, on the user's own processes (ptrace of one's own children,
+// seccomp with no_new_privs).
+func TestLocateUnprivileged(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp, testutil.Binary("setpriv"))
+	fig79 := testutil.BuildC(t, "fig79.c", false)
+	dir, err := os.MkdirTemp("", "envbisect-nobody-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for src, dst := range map[string]string{testutil.Envbisect(t): "envbisect", fig79: "fig79"} {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, dst), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	script := `set -e
+printf 'key=value\n' > config.txt
+./envbisect record -q -o good.envb -- ./fig79 config.txt >/dev/null
+printf 'key value\n' > config.txt
+./envbisect locate -q --json good.envb -- ./fig79 config.txt`
+	cmd := exec.Command("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--inh-caps=-all", "sh", "-c", script)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("as nobody: %v\n%s", err, stderr.String())
+	}
+	var rep struct {
+		Status  string `json:"status"`
+		Culprit struct {
+			Syscall string `json:"syscall"`
+			Path    string `json:"path"`
+		} `json:"culprit"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("locate --json as nobody: %v\n%s", err, stdout.String())
+	}
+	if rep.Status != "located" || rep.Culprit.Syscall != "read" || rep.Culprit.Path != filepath.Join(dir, "config.txt") {
+		t.Errorf("as nobody: status %s, culprit %s %s; want the read of %s/config.txt", rep.Status, rep.Culprit.Syscall, rep.Culprit.Path, dir)
 	}
 }
