@@ -25,16 +25,8 @@ func (lr *locateResult) report(w io.Writer) error {
 		return nil
 	}
 
-	var notes []string
-	note := func(s string) string {
-		for i, n := range notes {
-			if n == s {
-				return fmt.Sprintf("[%d]", i+1)
-			}
-		}
-		notes = append(notes, s)
-		return fmt.Sprintf("[%d]", len(notes))
-	}
+	var notes footnotes
+	note := notes.ref
 	timeCell := func(row *locateRow, what string, c *timing) string {
 		switch {
 		case len(c.walls) > 0 && c.failed > 0:
@@ -119,12 +111,7 @@ func (lr *locateResult) report(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\nTracer start-up: failed: %s.\n", strings.Join(why, "; "))
 	}
-	if len(notes) > 0 {
-		fmt.Fprintln(w)
-		for i, n := range notes {
-			fmt.Fprintf(w, "[%d] %s  \n", i+1, strings.ReplaceAll(n, "\n", " "))
-		}
-	}
+	notes.write(w)
 	return nil
 }
 

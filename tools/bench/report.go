@@ -21,16 +21,8 @@ func (m *measurement) report(w io.Writer) error {
 	fmt.Fprintf(w, "### %s, median of %d, %s\n\n", m.started.Format("2006-01-02"), o.reps, place)
 	fmt.Fprintf(w, "Machine: %s. Harness run took %s.\n\n", machine(), m.elapsed.Round(time.Second))
 
-	var notes []string
-	note := func(s string) string {
-		for i, n := range notes {
-			if n == s {
-				return fmt.Sprintf("[%d]", i+1)
-			}
-		}
-		notes = append(notes, s)
-		return fmt.Sprintf("[%d]", len(notes))
-	}
+	var notes footnotes
+	note := notes.ref
 	// why is the cell text of a variant that has no time.
 	why := func(wl workload, v variant, c *cell) string {
 		switch {
@@ -149,12 +141,7 @@ func (m *measurement) report(w io.Writer) error {
 	}
 
 	fmt.Fprintf(w, "\n`calls`: system calls the workload made, counted by minitrace (syscall-entry stops), or by envbisect's trace where minitrace did not run.\n")
-	if len(notes) > 0 {
-		fmt.Fprintln(w)
-		for i, n := range notes {
-			fmt.Fprintf(w, "[%d] %s  \n", i+1, strings.ReplaceAll(n, "\n", " "))
-		}
-	}
+	notes.write(w)
 	return nil
 }
 
