@@ -67,12 +67,7 @@ Exit status:
   envbisect locate web.envb --alive 5s -- lighttpd -D -f /etc/lighttpd/lighttpd.conf
   envbisect locate ftp.envb --alive 2s --check 'curl -sf ftp://127.0.0.1/' -- vsftpd
   envbisect locate ci.envb --json --timeout 60s -- make test`,
-		Args: func(c *cobra.Command, args []string) error {
-			if c.ArgsLenAtDash() != 1 || len(args) < 2 {
-				return usageError("give the trace, then the command after --: envbisect locate TRACE -- CMD")
-			}
-			return nil
-		},
+		Args: traceThenCommand("envbisect locate TRACE -- CMD"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runLocate(c.Context(), s, o, args[0], args[1:])
 		},
@@ -101,13 +96,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if err != nil {
 		return err
 	}
-	t, err := readTrace(path, s)
+	t, rec, err := prepareReplay(path, s)
 	if err != nil {
-		return withCode(exitError, err)
-	}
-	rec, err := replay.Prepare(t)
-	if err != nil {
-		return withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+		return err
 	}
 	if e := t.End; e != nil && (e.Verdict != "" && e.Verdict != "pass" || e.Verdict == "" && e.ExitCode != 0) {
 		fmt.Fprintf(s.err, "envbisect: WARNING: %s records a run that did not pass (exit status %d): locate needs a trace of a run that works\n",
@@ -149,7 +140,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 			Argv: argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: cpu,
 			Stdout:    cmdStdout(o.json),
 			Interrupt: runSigs,
-			Warn:      func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
+			Warn:      s.warn,
 		})
 		if err != nil {
 			if ctx.Err() != nil {

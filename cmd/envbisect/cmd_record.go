@@ -113,7 +113,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		NoVDSO:     opts.noVDSO,
 		Judge:      judge,
 		Interrupt:  sigs,
-		Warn:       func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
+		Warn:       s.warn,
 	})
 	var ee *tracer.ExecError
 	if errors.As(err, &ee) {

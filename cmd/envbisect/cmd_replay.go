@@ -54,12 +54,7 @@ Exit status:
   2    bad usage`,
 		Example: `  envbisect replay good.envb --prefix all -- ./app --config app.conf
   envbisect replay good.envb --prefix 42 --json -- make test`,
-		Args: func(c *cobra.Command, args []string) error {
-			if c.ArgsLenAtDash() != 1 || len(args) < 2 {
-				return usageError("give the trace, then the command after --: envbisect replay TRACE --prefix K -- CMD")
-			}
-			return nil
-		},
+		Args: traceThenCommand("envbisect replay TRACE --prefix K -- CMD"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runReplay(c.Context(), s, o, args[0], args[1:])
 		},
@@ -103,13 +98,9 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	if err != nil {
 		return err
 	}
-	t, err := readTrace(path, s)
+	_, rec, err := prepareReplay(path, s)
 	if err != nil {
-		return withCode(exitError, err)
-	}
-	rec, err := replay.Prepare(t)
-	if err != nil {
-		return withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+		return err
 	}
 	if ctx == nil {
 		ctx = context.Background()
@@ -125,7 +116,7 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	res, err := rec.Run(ctx, replay.Options{
 		Argv: argv, Plan: plan, Start: start, Stdout: cmdStdout(o.json), Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: cpu,
 		Interrupt: sigs,
-		Warn:      func(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) },
+		Warn:      s.warn,
 	})
 	if err := runError(err); err != nil {
 		return err

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/spf13/cobra"
+
+	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/tracefile"
 )
 
@@ -21,3 +24,31 @@ func readTrace(path string, s streams) (*tracefile.Trace, error) {
 	}
 	return nil, nameFile(path, err)
 }
+
+// prepareReplay reads the trace at path and prepares it for semi-replay
+// runs (replay, locate).
+func prepareReplay(path string, s streams) (*tracefile.Trace, *replay.Recording, error) {
+	t, err := readTrace(path, s)
+	if err != nil {
+		return nil, nil, withCode(exitError, err)
+	}
+	rec, err := replay.Prepare(t)
+	if err != nil {
+		return nil, nil, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+	}
+	return t, rec, nil
+}
+
+// traceThenCommand checks the arguments of a command that takes a trace,
+// then the command to run after --.
+func traceThenCommand(usage string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if c.ArgsLenAtDash() != 1 || len(args) < 2 {
+			return usageError("give the trace, then the command after --: %s", usage)
+		}
+		return nil
+	}
+}
+
+// warn prints a warning on stderr; the tracer's and record's Warn.
+func (s streams) warn(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) }
