@@ -18,12 +18,15 @@ func (s *session) account(t *task, row *systable.Syscall, c *trace.Call) {
 		return
 	}
 	s.callPaths(t, row, c)
-	s.applyEffects(t, row, c)
+	s.applyEffects(t, row, c, "")
 }
 
 // applyEffects keeps the process's fd and cwd tables in step with what a
-// completed call did, and drops the contents of excluded paths.
-func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call) {
+// completed call did, and drops the contents of excluded paths. believed,
+// when set, is what the program believes the fd the call made refers to,
+// or the directory it moved to (a replayed call's recorded path); else
+// /proc says.
+func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call, believed string) {
 	p := t.proc
 	if c.NoReturn || c.Ret < 0 {
 		s.exclude(row, c)
@@ -37,8 +40,16 @@ func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call) {
 		}
 	case eff&systable.CreatesFD != 0:
 		fd := int32(c.Ret)
-		name := c.Path
-		if !hasPathArg(row) || name == "" {
+		// A recorded Path names the made fd when the call names a path
+		// (open) or no fd (socket); accept's names the listener.
+		if !hasPathArg(row) && firstFD(row, c) >= 0 {
+			believed = ""
+		}
+		name := believed
+		if name == "" {
+			name = c.Path
+		}
+		if believed == "" && (!hasPathArg(row) || name == "") {
 			name = readFDLink(t.tid, fd)
 		}
 		p.fds.m[fd] = name
@@ -72,7 +83,11 @@ func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call) {
 		*p.fds = *readFDTable(p.pid)
 	}
 	if eff&systable.ChangesCwd != 0 {
-		if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", t.tid)); err == nil {
+		if believed != "" {
+			// The program believes it moved there, whatever the kernel
+			// did: its relative paths resolve against it.
+			p.fs.cwd = believed
+		} else if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", t.tid)); err == nil {
 			p.fs.cwd = cwd
 		}
 	}

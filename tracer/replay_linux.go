@@ -101,12 +101,11 @@ func (s *session) replayExit(t *task, r *regs) error {
 			return err
 		}
 		s.writeBack(t, row, c, d.Rec)
-		ret := fd
-		setRet(r, ret)
+		setRet(r, fd)
 		if err := setRegs(t.tid, r); err != nil {
 			return err
 		}
-		s.replayed(t, row, c, d.Rec, ret)
+		s.replayed(t, row, c, d.Rec, fd)
 		return s.resume(t, 0)
 	}
 	// It ran: the live results, as a recording would hold them.
@@ -118,7 +117,7 @@ func (s *session) replayExit(t *task, r *regs) error {
 	}
 	s.cfg.Replayer.Exit(c, d)
 	if d.Verb != Overwrite {
-		s.applyEffects(t, row, c)
+		s.applyEffects(t, row, c, "")
 		return s.resume(t, 0)
 	}
 	ret := s.writeBack(t, row, c, d.Rec)
@@ -143,17 +142,7 @@ func (s *session) replayed(t *task, row *systable.Syscall, live, rec *trace.Call
 	pv := *live
 	pv.Ret = ret
 	pv.Mem = rec.Mem
-	s.applyEffects(t, row, &pv)
-	eff := row.EffectsFor(live.Args)
-	if ret >= 0 && rec.Ret >= 0 && rec.Path != "" && eff&systable.CreatesFD != 0 {
-		// What the program believes the fd is, not the stand-in.
-		t.proc.fds.m[int32(ret)] = rec.Path
-	}
-	if ret == 0 && rec.Path != "" && eff&systable.ChangesCwd != 0 {
-		// The program believes it moved there, whatever the kernel did:
-		// its relative paths are keyed against it.
-		t.proc.fs.cwd = rec.Path
-	}
+	s.applyEffects(t, row, &pv, rec.Path)
 }
 
 // placeFD makes the kernel's fd table agree with the result the program
