@@ -4,12 +4,14 @@ import (
 	"encoding/binary"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
 
-// AT_FDCWD as a 32-bit dirfd argument.
-const atFDCWD = -100
+// atFDCWD is the dirfd that means "the current directory".
+const atFDCWD = unix.AT_FDCWD
 
 const pageSize = 4096
 

@@ -6,12 +6,14 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
 
 // atFDCWD is the dirfd that means "the current directory".
-const atFDCWD = -100
+const atFDCWD = unix.AT_FDCWD
 
 // args decodes the arguments of c by its row. Unknown rows and arguments
 // of no known kind print raw, in hex.

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/systable"
@@ -43,8 +45,8 @@ func firstFDArg(row *systable.Syscall, c *trace.Call) (int32, bool) {
 	return 0, false
 }
 
-// atFDCWD is AT_FDCWD.
-const atFDCWD int32 = -100
+// atFDCWD is the dirfd that means "the current directory".
+const atFDCWD = unix.AT_FDCWD
 
 // recordedKey is the key of a recorded call, made of what a live call
 // shows at its entry: the recorder names the object a call made when the

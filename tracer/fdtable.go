@@ -3,10 +3,12 @@ package tracer
 import (
 	"path"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
-// atFDCWD is AT_FDCWD as the kernel sees it in a 64-bit register.
-const atFDCWD = -100
+// atFDCWD is the dirfd that means "the current directory".
+const atFDCWD = unix.AT_FDCWD
 
 // fdTable maps a process's fds to what they refer to: an absolute path,
 // or the kernel's name for an anonymous object ("pipe:[1234]"). Processes
