@@ -3,6 +3,7 @@ package replay
 import (
 	"testing"
 
+	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
 )
@@ -86,7 +87,7 @@ func TestBinderByWhatThreadsDo(t *testing.T) {
 		if lt.rec != nil && !fed {
 			f = lt.stream.Feed(k.Key(c))
 		}
-		return lt, lt.rec != nil && f.Verdict == 1
+		return lt, lt.rec != nil && f.Verdict == align.Matched
 	}
 	// The main thread's first live call: its recorded exec was the
 	// helper's and is passed over.
