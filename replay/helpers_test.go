@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/internal/testutil"
 	"github.com/envbisect/envbisect/record"
 	"github.com/envbisect/envbisect/tracefile"
@@ -116,5 +115,3 @@ func actionOf(res *Result, seq uint64) string {
 	}
 	return ""
 }
-
-var _ = depgraph.Replay

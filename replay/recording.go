@@ -28,8 +28,7 @@ type Recording struct {
 // recProc is a recorded process: its place in the tree and its threads.
 type recProc struct {
 	id, parent uint32
-	index      uint32 // 1-based among the parent's children
-	exe        string
+	index      uint32   // 1-based among the parent's children
 	main       uint32   // its first thread
 	threads    []uint32 // the others, in creation order
 	children   []uint32 // in creation order
@@ -81,7 +80,6 @@ func (r *Recording) procEvent(e *trace.ProcEvent) {
 		r.procs[e.Proc] = p
 		r.threads[e.Thread] = &recThread{id: e.Thread, proc: e.Proc, index: 1}
 		if parent := r.procs[e.Parent]; parent != nil && e.Parent != 0 {
-			p.exe = parent.exe
 			parent.children = append(parent.children, e.Proc)
 		} else if r.root == 0 {
 			r.root = e.Proc
@@ -93,10 +91,6 @@ func (r *Recording) procEvent(e *trace.ProcEvent) {
 		}
 		p.threads = append(p.threads, e.Thread)
 		r.threads[e.Thread] = &recThread{id: e.Thread, proc: e.Proc, index: e.Index}
-	case trace.Exec:
-		if p := r.procs[e.Proc]; p != nil {
-			p.exe = e.Exe
-		}
 	}
 }
 
@@ -112,11 +106,3 @@ func (r *Recording) thread(proc, id uint32) *recThread {
 
 // Calls returns the number of recorded calls.
 func (r *Recording) Calls() int { return len(r.Graph.Calls()) }
-
-// Exe returns the executable recorded process proc ran last.
-func (r *Recording) Exe(proc uint32) string {
-	if p := r.procs[proc]; p != nil {
-		return p.exe
-	}
-	return ""
-}

@@ -42,9 +42,6 @@ type Options struct {
 	Warn                  func(string)
 }
 
-// ErrNotFound is returned when the command cannot be found.
-var ErrNotFound = errors.New("command not found")
-
 // Run makes one semi-replay run of the command: the recorded calls the
 // plan replays are skipped and their recorded results written into the
 // live processes, the ones it executes then overwrites run and get the

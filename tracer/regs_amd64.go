@@ -19,12 +19,6 @@ func sysArgs(r *regs) [6]uint64 {
 // sysRet returns the return register at a syscall-exit stop.
 func sysRet(r *regs) int64 { return int64(r.Rax) }
 
-// Syscall numbers the stop loop itself needs to recognise.
-const (
-	nrExecve   = unix.SYS_EXECVE
-	nrExecveat = unix.SYS_EXECVEAT
-)
-
 // syscallInsnLen is the length of the instruction that enters the
 // kernel (syscall, 0f 05): rewinding the instruction pointer by it at an
 // exit stop makes the thread make another call.
