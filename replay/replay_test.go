@@ -25,14 +25,21 @@ func mechEnv(t *testing.T, cfg string) string {
 	return dir
 }
 
+// mechRecording builds replaymech and records it reading a good config:
+// "replaymech c d 64" in directory good.
+func mechRecording(t *testing.T) (bin, good string, rec *Recording) {
+	t.Helper()
+	bin = testutil.BuildC(t, "replaymech.c", false)
+	good = mechEnv(t, "ok config\n")
+	return bin, good, recordRun(t, good, bin, "c", "d", "64")
+}
+
 // TestReplayAllWritesRecordedResults: with every call replayed, a config
 // file that is missing here is read as recorded, on the recorded fd
 // numbers; the data file's open gets the number it had, because the
 // config's replayed open left a stand-in on fd 3.
 func TestReplayAllWritesRecordedResults(t *testing.T) {
-	bin := testutil.BuildC(t, "replaymech.c", false)
-	good := mechEnv(t, "ok config\n")
-	rec := recordRun(t, good, bin, "c", "d", "64")
+	bin, _, rec := mechRecording(t)
 	bad := mechEnv(t, "")
 	res, out := replayRun(t, rec, bad, all, bin, "c", "d", "64")
 	if res.Verdict != verdict.Pass {
@@ -47,9 +54,7 @@ func TestReplayAllWritesRecordedResults(t *testing.T) {
 // TestReplayKeepsFDNumbers: only the config's calls replayed; the data
 // file's calls run for real and still get fd 4, and read the live data.
 func TestReplayKeepsFDNumbers(t *testing.T) {
-	bin := testutil.BuildC(t, "replaymech.c", false)
-	good := mechEnv(t, "ok config\n")
-	rec := recordRun(t, good, bin, "c", "d", "64")
+	bin, good, rec := mechRecording(t)
 	bad := mechEnv(t, "")
 	if err := os.WriteFile(filepath.Join(bad, "d"), []byte("LIVE\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -69,9 +74,7 @@ func TestReplayKeepsFDNumbers(t *testing.T) {
 // into a 4-byte buffer where the recorded run read 10 bytes: 4 are
 // written, the read returns 4, and the canary after the buffer survives.
 func TestReplayNeverWritesPastTheLiveBuffer(t *testing.T) {
-	bin := testutil.BuildC(t, "replaymech.c", false)
-	good := mechEnv(t, "ok config\n")
-	rec := recordRun(t, good, bin, "c", "d", "64")
+	bin, _, rec := mechRecording(t)
 	bad := mechEnv(t, "")
 	_, out := replayRun(t, rec, bad, all, bin, "c", "d", "4")
 	wantLines(t, out, "config read 4: ok c", "canary ok")
@@ -82,9 +85,7 @@ func TestReplayNeverWritesPastTheLiveBuffer(t *testing.T) {
 // here); the program still sees fd 3, which holds an empty stand-in, and
 // the data file keeps fd 4.
 func TestExecuteThenOverwriteStandsIn(t *testing.T) {
-	bin := testutil.BuildC(t, "replaymech.c", false)
-	good := mechEnv(t, "ok config\n")
-	rec := recordRun(t, good, bin, "c", "d", "64")
+	bin, good, rec := mechRecording(t)
 	bad := mechEnv(t, "")
 	var open uint64
 	for _, c := range rec.Graph.Calls() {
@@ -126,9 +127,7 @@ func TestReplayMovesFDs(t *testing.T) {
 // recording opened the config: that call is an extra call, runs for
 // real, and the recorded config calls are never replayed against it.
 func TestDivergentCallRunsForReal(t *testing.T) {
-	bin := testutil.BuildC(t, "replaymech.c", false)
-	good := mechEnv(t, "ok config\n")
-	rec := recordRun(t, good, bin, "c", "d", "64")
+	bin, good, rec := mechRecording(t)
 	bad := mechEnv(t, "")
 	if err := os.WriteFile(filepath.Join(bad, "other"), []byte("no, other\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -158,9 +157,7 @@ func TestDivergentCallRunsForReal(t *testing.T) {
 // stops at every call's entry and exit; skipped calls get their result at
 // the exit stop instead. The same run gives the same output.
 func TestReplayWithoutSeccomp(t *testing.T) {
-	bin := testutil.BuildC(t, "replaymech.c", false)
-	good := mechEnv(t, "ok config\n")
-	rec := recordRun(t, good, bin, "c", "d", "64")
+	bin, _, rec := mechRecording(t)
 	bad := mechEnv(t, "")
 	res, out := replayRunWith(t, rec, bad, all, true, bin, "c", "d", "64")
 	if res.Verdict != verdict.Pass {
