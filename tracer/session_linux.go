@@ -3,7 +3,6 @@ package tracer
 import (
 	"errors"
 	"fmt"
-	"io"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -120,11 +119,12 @@ func (s *session) run() (*Result, error) {
 		}
 		s.result.Backend = trace.BackendPtraceSeccomp
 	}
-	pid, cfgW, errR, err := s.startHelper()
+	h, err := spawnHelper(&s.cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer errR.Close()
+	pid, cfgW := h.pid, h.cfgW
+	defer h.errR.Close()
 	s.start = time.Now()
 	if s.cfg.CPU >= 0 {
 		pinTracer(s.cfg.CPU)
@@ -150,7 +150,11 @@ func (s *session) run() (*Result, error) {
 			return nil, fmt.Errorf("ptrace interrupt of the helper: %w", err)
 		}
 	}
-	if err := s.sendHelperConfig(cfgW, allow); err != nil {
+	var seccompAllow []string
+	if s.seccomp {
+		seccompAllow = allow
+	}
+	if err := h.release(helperConfigFor(&s.cfg, seccompAllow)); err != nil {
 		unix.Kill(pid, unix.SIGKILL)
 		var ws unix.WaitStatus
 		unix.Wait4(pid, &ws, unix.WALL, nil)
@@ -185,8 +189,10 @@ func (s *session) run() (*Result, error) {
 		return nil, err
 	}
 	if !s.root.execd {
-		msg, _ := io.ReadAll(errR)
-		return nil, helperError(string(msg), s.result.ExitCode)
+		if err := h.execError(s.result.ExitCode); err != nil {
+			return nil, err
+		}
+		return nil, helperError("", s.result.ExitCode)
 	}
 	s.result.Calls = s.seq
 	s.result.Procs = s.procs

@@ -3,6 +3,7 @@ package tracer
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -19,18 +20,26 @@ func helperError(msg string, status int) error {
 	return &ExecError{Code: 126, Msg: fmt.Sprintf("the command did not start (helper exited with status %d)", status)}
 }
 
-// startHelper starts envbisect's own binary as the helper, stopped on a
+// helperProc is a started helper, blocked on a read of its
+// configuration pipe until release.
+type helperProc struct {
+	pid  int
+	cfgW *os.File // the tracer writes the helperConfig here
+	errR *os.File // EOF after a successful exec, else "<code> <message>"
+}
+
+// spawnHelper starts envbisect's own binary as the helper, stopped on a
 // read of its configuration pipe.
-func (s *session) startHelper() (pid int, cfgW, errR *os.File, err error) {
+func spawnHelper(cfg *Config) (*helperProc, error) {
 	cfgR, cfgW, err := os.Pipe()
 	if err != nil {
-		return 0, nil, nil, fmt.Errorf("helper pipe: %w", err)
+		return nil, fmt.Errorf("helper pipe: %w", err)
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		cfgR.Close()
 		cfgW.Close()
-		return 0, nil, nil, fmt.Errorf("helper pipe: %w", err)
+		return nil, fmt.Errorf("helper pipe: %w", err)
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -43,44 +52,97 @@ func (s *session) startHelper() (pid int, cfgW, errR *os.File, err error) {
 		return def.Fd()
 	}
 	attr := &syscall.ProcAttr{
-		Dir: s.cfg.Dir,
-		Env: append(withoutHelperMarker(s.cfg.Env), helperEnv+"="+helperProtocol),
+		Dir: cfg.Dir,
+		Env: append(withoutHelperMarker(cfg.Env), helperEnv+"="+helperProtocol),
 		Files: []uintptr{
-			std(s.cfg.Stdin, os.Stdin), std(s.cfg.Stdout, os.Stdout), std(s.cfg.Stderr, os.Stderr),
+			std(cfg.Stdin, os.Stdin), std(cfg.Stdout, os.Stdout), std(cfg.Stderr, os.Stderr),
 			cfgR.Fd(), errW.Fd(),
 		},
 	}
-	pid, err = syscall.ForkExec(self, []string{"envbisect-helper"}, attr)
+	pid, err := syscall.ForkExec(self, []string{"envbisect-helper"}, attr)
 	cfgR.Close()
 	errW.Close()
 	if err != nil {
 		cfgW.Close()
 		errR.Close()
-		return 0, nil, nil, fmt.Errorf("start helper %s: %w", self, err)
+		return nil, fmt.Errorf("start helper %s: %w", self, err)
 	}
-	return pid, cfgW, errR, nil
+	return &helperProc{pid: pid, cfgW: cfgW, errR: errR}, nil
 }
 
-func (s *session) sendHelperConfig(w *os.File, allow []string) error {
-	hc := helperConfig{Path: s.cfg.Path, Argv: s.cfg.Argv, Env: withoutHelperMarker(s.cfg.Env), ASLR: s.cfg.ASLR, NoPrivs: os.Geteuid() != 0, CPU: s.cfg.CPU,
-		Umask: -1, Limits: s.cfg.Limits}
-	if s.cfg.Umask != nil {
-		hc.Umask = int(*s.cfg.Umask)
+// helperConfigFor is what the helper is told for cfg; seccompAllow, when
+// not nil, installs the filter that lets those calls through.
+func helperConfigFor(cfg *Config, seccompAllow []string) helperConfig {
+	hc := helperConfig{Path: cfg.Path, Argv: cfg.Argv, Env: withoutHelperMarker(cfg.Env), ASLR: cfg.ASLR, NoPrivs: os.Geteuid() != 0, CPU: cfg.CPU,
+		Umask: -1, Limits: cfg.Limits}
+	if cfg.Umask != nil {
+		hc.Umask = int(*cfg.Umask)
 	}
-	if s.seccomp {
-		hc.Seccomp, hc.Allow = true, allow
+	if seccompAllow != nil {
+		hc.Seccomp, hc.Allow = true, seccompAllow
 	}
+	return hc
+}
+
+// release sends the helper its configuration: it then execs the command.
+func (h *helperProc) release(hc helperConfig) error {
 	b, err := json.Marshal(hc)
 	if err == nil {
-		_, err = w.Write(b)
+		_, err = h.cfgW.Write(b)
 	}
-	if cerr := w.Close(); err == nil {
+	if cerr := h.cfgW.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return fmt.Errorf("configure helper: %w", err)
 	}
 	return nil
+}
+
+// execError reads the helper's report once it has exec'd or exited: nil
+// when the exec succeeded.
+func (h *helperProc) execError(status int) error {
+	msg, _ := io.ReadAll(h.errR)
+	if len(msg) == 0 {
+		return nil
+	}
+	return helperError(string(msg), status)
+}
+
+// Untraced is a command started through the helper but not under ptrace:
+// what the eBPF recorder runs. It waits, blocked in the helper, until
+// Release; the caller is its parent and reaps it.
+type Untraced struct {
+	PID int // the helper's pid; the command keeps it across the exec
+	h   *helperProc
+	hc  helperConfig
+}
+
+// StartUntraced starts cfg's command through the helper, stopped before
+// its exec (cfg.Table, Observer and the ptrace options are not used).
+func StartUntraced(cfg Config) (*Untraced, error) {
+	if len(cfg.Argv) == 0 || cfg.Path == "" {
+		return nil, fmt.Errorf("tracer: StartUntraced needs Path and Argv")
+	}
+	h, err := spawnHelper(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Untraced{PID: h.pid, h: h, hc: helperConfigFor(&cfg, nil)}, nil
+}
+
+// Release lets the helper exec the command.
+func (u *Untraced) Release() error { return u.h.release(u.hc) }
+
+// Abort makes a helper that was not released exit without running
+// anything; the caller still reaps it.
+func (u *Untraced) Abort() { u.h.cfgW.Close() }
+
+// ExecError returns why the command could not be exec'd, once the helper
+// has exited with status (as a shell reports it), or nil if it was.
+func (u *Untraced) ExecError(status int) error {
+	defer u.h.errR.Close()
+	return u.h.execError(status)
 }
 
 // withoutHelperMarker copies env without the helper's variable, so that a

@@ -1,0 +1,164 @@
+package bpf
+
+import "time"
+
+// FilterKind says which tasks a Probe records.
+type FilterKind uint8
+
+const (
+	// FilterTree records the processes added with Probe.Track and every
+	// process and thread they create afterwards (followed at
+	// sched_process_fork).
+	FilterTree FilterKind = 1
+	// FilterCgroup records every task whose cgroup v2 id is Filter.Cgroup
+	// (a container's cgroup), including processes already running.
+	FilterCgroup FilterKind = 2
+)
+
+// Filter selects the tasks a Probe records.
+type Filter struct {
+	Kind   FilterKind
+	Cgroup uint64 // FilterCgroup: the cgroup v2 id (the inode number of its directory)
+}
+
+// Options configures a Probe.
+type Options struct {
+	Filter Filter
+	// RingSize is the ring buffer's size in bytes: a power of two, at
+	// least one page. 0: DefaultRingSize.
+	RingSize int
+	// MaxCapture is the most bytes captured of one buffer; longer
+	// buffers are captured up to it and marked truncated. 0:
+	// DefaultMaxCapture.
+	MaxCapture uint32
+	// Syscalls describes, per syscall number, what to capture; built from
+	// the syscall table (see DescribeTable). Calls without an entry are
+	// recorded with their registers only.
+	Syscalls map[uint32]SyscallDesc
+	// Ioctls, Fcntls and Prctls give the size and direction of the
+	// argument behind an ioctl request, fcntl command and prctl option.
+	Ioctls, Fcntls, Prctls map[uint64]SizeDir
+}
+
+// Defaults.
+const (
+	DefaultRingSize   = 64 << 20
+	DefaultMaxCapture = 64 << 10
+)
+
+// SizeDir is the size of a struct argument and whether the call reads it
+// (DirIn), writes it (DirOut) or both (DirIn|DirOut).
+type SizeDir struct {
+	Size uint32
+	Dir  uint8
+}
+
+// Directions, as trace.Dir.
+const (
+	DirIn  = 1
+	DirOut = 2
+)
+
+// SyscallDesc is one syscall table row as the eBPF program uses it.
+type SyscallDesc struct {
+	Skip bool // NoStop: never recorded (as the ptrace backend's seccomp filter lets it through)
+	// AtEntry: capture the buffers at entry (execve, execveat: the memory
+	// is gone by the exit).
+	AtEntry bool
+	// NoReturn: the call never returns (exit, exit_group): emitted at entry.
+	NoReturn bool
+	Args     [6]ArgDesc
+}
+
+// ArgDesc says what to capture behind one argument: a copy of systable's
+// Kind and Len for that argument, as numbers (see systable.Kind,
+// systable.LenFrom). Kind 0 captures nothing.
+type ArgDesc struct {
+	Kind    uint8  // systable.Kind of the pointer kinds; 0 for none
+	LenFrom uint8  // systable.LenFrom
+	LenArg  uint8  // systable.Len.Arg
+	Size    uint32 // systable.Len.Size
+}
+
+// Record is one decoded ring buffer record: exactly one field is set.
+type Record struct {
+	Call  *Call
+	Chunk *Chunk
+	Fork  *Fork
+	Exec  *Exec
+	Exit  *Exit
+}
+
+// Call is one system call, emitted at its exit (at entry for NoReturn
+// calls). The chunks of its buffers follow it, or precede it for AtEntry
+// calls; Bufs says how many bytes of each to expect.
+type Call struct {
+	TID, TGID uint32
+	// TSeq numbers the thread's recorded calls from 1, assigned at entry:
+	// a gap means calls were lost.
+	TSeq     uint64
+	Nr       uint32
+	Args     [6]uint64
+	Ret      int64
+	NoReturn bool
+	Enter    time.Duration // CLOCK_MONOTONIC (bpf_ktime_get_ns)
+	Exit     time.Duration // 0 with NoReturn
+	Bufs     []Buf
+}
+
+// Buf describes one captured region of a call.
+type Buf struct {
+	Arg  uint8
+	Part uint8  // trace.Part
+	Dir  uint8  // DirIn or DirOut
+	Addr uint64 // user address
+	Len  uint64 // the region's length as the kernel used it
+	// Want is how many bytes of it are sent in chunks (min(Len,
+	// MaxCapture)); Len > Want means truncated. Strings: Len is the
+	// string's length as read (without the NUL).
+	Want  uint32
+	Fault bool // the memory could not be read
+}
+
+// Chunk is a piece of a buffer's bytes.
+type Chunk struct {
+	TID  uint32
+	TSeq uint64
+	Buf  uint8  // index in Call.Bufs
+	Off  uint32 // offset in the buffer
+	Data []byte
+}
+
+// Fork: a task created another (sched_process_fork). Thread is set when
+// the child shares the parent's thread group.
+type Fork struct {
+	ParentTID, ParentTGID uint32
+	ChildTID, ChildTGID   uint32
+	Thread                bool
+	Time                  time.Duration
+}
+
+// Exec: a task replaced its image (sched_process_exec). OldTID is the tid
+// that called execve (a non-leader thread takes the leader's tid).
+type Exec struct {
+	TID, TGID, OldTID uint32
+	Filename          string
+	Time              time.Duration
+}
+
+// Exit: a task exited (sched_process_exit). Code is the wait status as
+// the kernel keeps it (task->exit_code); GroupDead is set for the last
+// task of its thread group.
+type Exit struct {
+	TID, TGID uint32
+	Code      uint32
+	GroupDead bool
+	Time      time.Duration
+}
+
+// Lost counts what the program could not deliver.
+type Lost struct {
+	Calls  uint64 // call records dropped (the ring buffer was full)
+	Chunks uint64 // chunk records dropped: their calls' buffers are incomplete
+	Procs  uint64 // fork, exec, exit records dropped
+}
