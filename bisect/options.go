@@ -32,6 +32,8 @@ type Options struct {
 	// TracePath is the trace file's name, for the commands the report
 	// suggests; "" writes TRACE.
 	TracePath string
+	// Lost is the trace's End.Lost, for the report.
+	Lost *trace.Losses
 }
 
 // Progress tells the caller where the search is. It is sent twice per

@@ -2,6 +2,7 @@ package bisect
 
 import (
 	"encoding/json"
+	"github.com/envbisect/envbisect/trace"
 
 	"github.com/envbisect/envbisect/depgraph"
 )
@@ -35,6 +36,10 @@ type Report struct {
 	StartItems int     `json:"start_items,omitempty"`
 	Steps      []Step  `json:"steps"`
 	Seconds    float64 `json:"seconds"`
+	// Lost is what the recording lost (an eBPF trace whose ring buffer
+	// filled): lost and incomplete calls execute in every run, so none
+	// of them can be the culprit named.
+	Lost *trace.Losses `json:"lost,omitempty"`
 
 	// For the text form: the candidates as show prints them, and the
 	// trace's name for suggested commands. Not in JSON.

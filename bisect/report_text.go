@@ -36,6 +36,12 @@ func (r *Report) WriteText(w io.Writer) error {
 	default:
 		t.heading(r, string(r.Status))
 	}
+	if l := r.Lost; l.Any() {
+		t.para(fmt.Sprintf("The trace is incomplete: the eBPF recorder lost %d calls, and %d recorded calls lost part of their data "+
+			"(its ring buffer was full). Those calls executed in every run instead of being replayed, so none of them "+
+			"can be named here; record again with a larger --ring-size, or with the ptrace backend, which loses nothing.",
+			l.Calls, l.Incomplete))
+	}
 	t.steps(r.Steps)
 	return t.err
 }

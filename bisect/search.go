@@ -54,6 +54,9 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	rep.RecordedCalls = len(g.Calls())
 	rep.ReplayableCalls = len(s.cands)
 	rep.StartItems = s.start
+	if o.Lost.Any() {
+		rep.Lost = o.Lost
+	}
 	rep.Command = o.Command
 	if rep.Command == nil && o.Header != nil {
 		rep.Command = o.Header.Command

@@ -59,11 +59,16 @@ const (
 	NoResult
 	// Needed: a call that executes depends on it (ExecuteThenOverwrite).
 	Needed
+	// Incomplete: part of its recorded memory was lost on the way to the
+	// trace (an eBPF recording whose ring buffer was full): there are no
+	// whole results to write back.
+	Incomplete
 )
 
 var reasonNames = [...]string{
 	Requested: "requested", NotRequested: "not requested", Policy: "always executes",
 	InternalResource: "internal", InputResource: "input", NoResult: "never returned", Needed: "needed",
+	Incomplete: "data lost",
 }
 
 func (r Reason) String() string {
@@ -95,8 +100,9 @@ type Plan struct {
 // check_dep:
 //
 //  1. A call is replayed if replayed says so, the syscall table's Policy
-//     for it is Replayable, it returned, and it acts on no internal or
-//     input resource. Every other call executes.
+//     for it is Replayable, it returned, its recorded memory is whole
+//     (not Incomplete), and it acts on no internal or input resource.
+//     Every other call executes.
 //  2. Every call that executes needs the calls it depends on (Deps) to
 //     have run for real: each of them that step 1 replays becomes
 //     ExecuteThenOverwrite, and needs its own dependencies in turn, to
@@ -123,6 +129,8 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 			r = Policy
 		case c.NoReturn || c.Restarted():
 			r = NoResult
+		case c.Incomplete():
+			r = Incomplete
 		case ci.class == Internal:
 			r = InternalResource
 		case ci.class == Input && !o.ReplayInput:

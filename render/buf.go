@@ -27,6 +27,7 @@ type jsonBuffer struct {
 	Truncated bool   `json:"truncated"`
 	Excluded  bool   `json:"excluded"`
 	Fault     bool   `json:"fault,omitempty"`
+	Lost      bool   `json:"lost,omitempty"` // eBPF: some bytes never reached the trace
 	Iovec     bool   `json:"iovec,omitempty"`
 	Struct    string `json:"struct,omitempty"`
 	Decoded   any    `json:"decoded,omitempty"`
@@ -49,6 +50,8 @@ func (b buf) text(lim int) string {
 	}
 	q, more := quote(m.Data, lim)
 	switch {
+	case m.Flag&trace.Lost != 0:
+		q += fmt.Sprintf("...<lost in transit, %d of %d bytes arrived>", len(m.Data), m.Len)
 	case m.Flag&trace.Truncated != 0:
 		q += fmt.Sprintf("...<truncated, %d of %d bytes>", len(m.Data), m.Len)
 	case more:
@@ -76,6 +79,7 @@ func (b buf) json(lim int) any {
 		Truncated: cut || m.Flag&trace.Truncated != 0,
 		Excluded:  m.Flag&trace.Excluded != 0,
 		Fault:     m.Flag&trace.Fault != 0,
+		Lost:      m.Flag&trace.Lost != 0,
 		Iovec:     b.iov,
 		Struct:    b.st,
 	}

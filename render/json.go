@@ -49,6 +49,10 @@ type JSONCall struct {
 	Path2    string   `json:"path2,omitempty"`
 	Time     float64  `json:"time"`               // seconds from the start of the recording to the call's entry
 	Duration *float64 `json:"duration,omitempty"` // seconds from entry to exit, absent when it never returned
+	// Gap counts the calls of this thread lost just before this one
+	// (eBPF ring buffer full); Incomplete: some of its memory was lost.
+	Gap        uint64 `json:"gap,omitempty"`
+	Incomplete bool   `json:"incomplete,omitempty"`
 }
 
 // NewJSONCall returns the JSON object of c. Strings and buffers are cut
@@ -64,6 +68,7 @@ func jsonCall(d *decoder, c *trace.Call, lim int) JSONCall {
 		Event: "call", Seq: c.Seq, Proc: c.Proc, TID: c.Thread, TSeq: c.TSeq, PID: c.PID, KernelTID: c.TID,
 		Syscall: row.Name, Nr: c.Nr, Args: make([]any, len(args)), RawArgs: c.Args,
 		NoReturn: c.NoReturn, Unknown: row.Unknown, Path: c.Path, Path2: c.Path2, Time: seconds(c.Enter),
+		Gap: c.Gap, Incomplete: c.Incomplete(),
 	}
 	for i, a := range args {
 		j.Args[i] = a.json(lim)

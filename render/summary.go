@@ -38,6 +38,8 @@ type SummaryReport struct {
 	ExitCode    *int   `json:"exit_code,omitempty"`
 	Signal      string `json:"signal,omitempty"`
 	Interrupted bool   `json:"interrupted,omitempty"`
+	// Lost: what an eBPF recording lost (absent for ptrace traces).
+	Lost *trace.Losses `json:"lost,omitempty"`
 	// Calls and Errors count the calls that passed the filter; Recorded
 	// counts every call in the trace.
 	Calls    uint64 `json:"calls"`
@@ -154,6 +156,7 @@ func (s *Summary) Report(end *trace.End) SummaryReport {
 			r.Signal = signalName(end.Signal)
 		}
 		r.Interrupted = end.Interrupted
+		r.Lost = end.Lost
 	}
 	r.Processes, r.Threads = len(s.procs), len(s.thrs)
 	r.Syscalls = make([]*SyscallCount, 0, len(s.counts))
@@ -193,6 +196,9 @@ func (s *Summary) Finish(end *trace.End) error {
 	}
 	if end != nil && end.Interrupted {
 		line("note", "the recording was interrupted")
+	}
+	if end != nil && end.Lost != nil {
+		line("ebpf", "%s", LossesString(end.Lost))
 	}
 	if r.Calls != r.Recorded {
 		line("calls", "%d of %d recorded, selected by the filter", r.Calls, r.Recorded)

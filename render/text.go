@@ -132,10 +132,17 @@ func (t *Text) Event(ev trace.Event) error {
 		if !t.o.Filter.Call(c) {
 			return t.err
 		}
+		if c.Gap > 0 {
+			t.printf("%s ??? %d %s lost here (ring buffer full) ???\n", t.who(c.Proc, c.Thread), c.Gap, plural(c.Gap, "call", "calls"))
+		}
 		if t.o.Seq {
 			t.printf("#%d ", c.Seq)
 		}
-		t.printf("%s %s\n", t.who(c.Proc, c.Thread), callString(t.d, c, t.o.StringSize))
+		t.printf("%s %s", t.who(c.Proc, c.Thread), callString(t.d, c, t.o.StringSize))
+		if c.Incomplete() {
+			t.printf(" /* incomplete: buffer data lost */")
+		}
+		t.printf("\n")
 	case ev.Proc != nil:
 		t.proc(ev.Proc)
 	}
@@ -227,7 +234,30 @@ func (t *Text) Finish(end *trace.End) error {
 		t.printf("; the run was judged %s", end.Verdict)
 	}
 	t.printf("\n")
+	if l := end.Lost; l != nil {
+		t.printf("# %s\n", LossesString(l))
+	}
 	return t.err
+}
+
+// LossesString says what an eBPF recording lost: "lost: 3 calls, 2
+// buffer chunks (1 call incomplete), 0 process events; 4 buffers
+// truncated at the capture limit".
+func LossesString(l *trace.Losses) string {
+	if !l.Any() {
+		return fmt.Sprintf("lost: nothing; %d %s truncated at the capture limit", l.Truncated, plural(l.Truncated, "buffer", "buffers"))
+	}
+	return fmt.Sprintf("lost: %d %s, %d buffer %s (%d %s incomplete), %d process %s; %d %s truncated at the capture limit",
+		l.Calls, plural(l.Calls, "call", "calls"), l.Chunks, plural(l.Chunks, "chunk", "chunks"),
+		l.Incomplete, plural(l.Incomplete, "call", "calls"), l.Procs, plural(l.Procs, "event", "events"),
+		l.Truncated, plural(l.Truncated, "buffer", "buffers"))
+}
+
+func plural(n uint64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func (t *Text) printf(format string, args ...any) {

@@ -89,7 +89,7 @@ func (e *engine) Enter(c *trace.Call) tracer.Decision {
 	action := e.plan.Action(rc.Seq)
 	verb := tracer.Execute
 	switch {
-	case rc.NoReturn || rc.Restarted():
+	case rc.NoReturn || rc.Restarted() || rc.Incomplete():
 		action = depgraph.Execute
 	case action == depgraph.Replay && reshapesFDs(row, c):
 		// The kernel's fd table must keep the program's shape: close,

@@ -27,6 +27,22 @@ type Call struct {
 	// Mem holds the user memory the call read (In, captured at entry) and
 	// wrote (Out, captured at exit), as the syscall table describes.
 	Mem []Mem `cbor:"15,keyasint,omitempty"`
+	// Gap counts the calls of this thread that were lost just before
+	// this one: the eBPF recorder's ring buffer was full. Those calls are
+	// not in the trace.
+	Gap uint64 `cbor:"16,keyasint,omitempty"`
+}
+
+// Incomplete reports whether part of the call's recorded memory was lost
+// on the way to the trace (Mem flagged Lost): its results cannot be
+// replayed. Memory cut on purpose (Truncated, Excluded) is not lost.
+func (c *Call) Incomplete() bool {
+	for i := range c.Mem {
+		if c.Mem[i].Flag&Lost != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Errno returns the error number the call failed with, or 0.

@@ -10,6 +10,11 @@ const (
 	// BackendPtrace stops on every system call (PTRACE_SYSCALL); used where
 	// seccomp filters are unavailable.
 	BackendPtrace = "ptrace"
+	// BackendEBPF records from raw tracepoints at every system call's
+	// entry and exit without stopping the tracee; the data travels
+	// through a ring buffer, and what did not fit is counted in
+	// End.Lost.
+	BackendEBPF = "ebpf"
 )
 
 // Header describes how and where a trace was recorded. It is the first
@@ -33,6 +38,12 @@ type Header struct {
 	// entry AT_SYSINFO_EHDR turned into AT_IGNORE at every exec), so that
 	// time queries went to the kernel and are in the trace.
 	NoVDSO bool `cbor:"13,keyasint,omitempty" json:"no_vdso,omitempty"`
+	// RingSize is the eBPF recorder's ring buffer size in bytes.
+	RingSize uint64 `cbor:"14,keyasint,omitempty" json:"ring_size,omitempty"`
+	// Observed marks an observation trace: envbisect attached to
+	// processes it did not start (record --attach). It has no command to
+	// re-run, so locate cannot use it; show, diff and deps can.
+	Observed bool `cbor:"15,keyasint,omitempty" json:"observed,omitempty"`
 }
 
 // End is the last frame of a complete trace. A trace without it was cut
@@ -54,4 +65,26 @@ type End struct {
 	// "skip"): by its exit status, or by the check, alive and timeout
 	// flags record was given. Empty in traces written before it existed.
 	Verdict string `cbor:"9,keyasint,omitempty" json:"verdict,omitempty"`
+	// Lost is what the eBPF recorder captured but could not deliver;
+	// nil for the ptrace backends, which lose nothing.
+	Lost *Losses `cbor:"10,keyasint,omitempty" json:"lost,omitempty"`
+}
+
+// Losses counts what an eBPF recording lost in its ring buffer, and what
+// it cut on purpose.
+type Losses struct {
+	Calls  uint64 `cbor:"1,keyasint" json:"calls"`  // calls missing from the trace (Call.Gap sums them per thread)
+	Chunks uint64 `cbor:"2,keyasint" json:"chunks"` // pieces of buffers lost: their calls are Incomplete
+	Procs  uint64 `cbor:"3,keyasint" json:"procs"`  // process events (fork, exec, exit) lost
+	// Incomplete counts the calls in the trace whose memory is partly
+	// lost (Mem flagged Lost).
+	Incomplete uint64 `cbor:"4,keyasint" json:"incomplete"`
+	// Truncated counts buffers stored only up to the capture limit
+	// (Header.MaxCapture): cut on purpose, not lost.
+	Truncated uint64 `cbor:"5,keyasint" json:"truncated"`
+}
+
+// Any reports whether anything was lost (truncation is not a loss).
+func (l *Losses) Any() bool {
+	return l != nil && (l.Calls > 0 || l.Chunks > 0 || l.Procs > 0 || l.Incomplete > 0)
 }

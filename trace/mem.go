@@ -34,6 +34,10 @@ const (
 	Truncated
 	// Fault: the memory could not be read (EFAULT, unmapped); Data is empty.
 	Fault
+	// Lost: some of the bytes were captured but never reached the trace
+	// (the eBPF recorder's ring buffer was full); Data holds what arrived,
+	// which may have holes of zeros, and must not be replayed.
+	Lost
 )
 
 // Hash is the content address of a stored buffer: SHA-256 of its bytes.

@@ -25,6 +25,7 @@ func TestSpecListsEveryKey(t *testing.T) {
 		"Mem":        reflect.TypeFor[trace.Mem](),
 		"ProcEvent":  reflect.TypeFor[trace.ProcEvent](),
 		"End":        reflect.TypeFor[trace.End](),
+		"Losses":     reflect.TypeFor[trace.Losses](),
 	}
 	spec := specKeys(t)
 	for name, typ := range types {

@@ -162,7 +162,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	rep, err := bisect.Locate(ctx, rec.Graph, runner, bisect.Options{
 		Command: argv,
 		Start:   startItems(start),
-		Repeat:  o.repeat, Progress: progress, Header: &t.Header, Events: t.Events, TracePath: path,
+		Repeat:  o.repeat, Progress: progress, Header: &t.Header, Events: t.Events, TracePath: path, Lost: lostOf(t),
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {

@@ -7,7 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/replay"
+	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
 )
 
@@ -32,6 +34,14 @@ func prepareReplay(path string, s streams) (*tracefile.Trace, *replay.Recording,
 	if err != nil {
 		return nil, nil, withCode(exitError, err)
 	}
+	if t.Header.Observed {
+		return nil, nil, withCode(exitError, fmt.Errorf("%s is an observation trace (record --attach): envbisect started nothing, "+
+			"so there is no command to re-run; record the command itself (envbisect record -o FILE -- CMD) and use that trace", path))
+	}
+	if l := lostOf(t); l.Any() {
+		s.warn(fmt.Sprintf("%s is incomplete (%s): those calls execute instead of being replayed; "+
+			"record again with a larger --ring-size", path, render.LossesString(l)))
+	}
 	rec, err := replay.Prepare(t)
 	if err != nil {
 		return nil, nil, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
@@ -52,3 +62,11 @@ func traceThenCommand(usage string) cobra.PositionalArgs {
 
 // warn prints a warning on stderr; the tracer's and record's Warn.
 func (s streams) warn(msg string) { fmt.Fprintf(s.err, "envbisect: warning: %s\n", msg) }
+
+// lostOf returns what the recording of t lost, or nil.
+func lostOf(t *tracefile.Trace) *trace.Losses {
+	if t.End == nil {
+		return nil
+	}
+	return t.End.Lost
+}
