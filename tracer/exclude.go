@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
 )
 
 // excluder decides which paths' contents stay out of the trace.
@@ -45,4 +48,27 @@ func (e excluder) match(p string) bool {
 		}
 	}
 	return false
+}
+
+// ContentFilter is --exclude-content for a recorder other than this
+// package's: it drops the contents of calls on excluded paths.
+type ContentFilter struct{ e excluder }
+
+// NewContentFilter validates globs (see newExcluder).
+func NewContentFilter(globs []string) (ContentFilter, error) {
+	e, err := newExcluder(globs)
+	return ContentFilter{e}, err
+}
+
+// Apply drops c's file and socket contents when c.Path is excluded.
+func (f ContentFilter) Apply(row *systable.Syscall, c *trace.Call) {
+	if len(f.e.globs) == 0 || !f.e.match(c.Path) {
+		return
+	}
+	for i := range c.Mem {
+		if isContent(row, &c.Mem[i]) {
+			c.Mem[i].Data = nil
+			c.Mem[i].Flag |= trace.Excluded
+		}
+	}
 }

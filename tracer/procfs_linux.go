@@ -146,14 +146,20 @@ func rlimitNames() []string {
 // startEvents reads the state the command inherited and no system call
 // shows. Called at the first exec stop, so /proc describes the target.
 func (s *session) startEvents(pid int) []trace.StartEvent {
+	return startEvents(&s.cfg, pid)
+}
+
+// startEvents reads the state process pid, which runs or is about to
+// run cfg's command, holds and no system call shows.
+func startEvents(cfg *Config, pid int) []trace.StartEvent {
 	var ev []trace.StartEvent
 	add := func(k trace.StartKind, name, value string) {
 		ev = append(ev, trace.StartEvent{Kind: k, Name: name, Value: value})
 	}
-	for i, a := range s.cfg.Argv {
+	for i, a := range cfg.Argv {
 		add(trace.StartArgv, strconv.Itoa(i), a)
 	}
-	for _, kv := range withoutHelperMarker(s.cfg.Env) {
+	for _, kv := range withoutHelperMarker(cfg.Env) {
 		k, v, _ := strings.Cut(kv, "=")
 		add(trace.StartEnv, k, v)
 	}

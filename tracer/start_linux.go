@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // helperError turns the helper's report ("127 exec /x: no such file")
@@ -129,6 +131,34 @@ func StartUntraced(cfg Config) (*Untraced, error) {
 		return nil, err
 	}
 	return &Untraced{PID: h.pid, h: h, hc: helperConfigFor(&cfg, nil)}, nil
+}
+
+// StartEvents returns the state the command will start with, read from
+// the helper before Release and completed with what the helper sets
+// before its exec (umask, limits, personality). The auxiliary vector is
+// left out: it exists only once the command's image is in.
+func (u *Untraced) StartEvents(cfg *Config) []trace.StartEvent {
+	var out []trace.StartEvent
+	for _, e := range startEvents(cfg, u.PID) {
+		switch {
+		case e.Kind == trace.StartAuxv:
+			continue
+		case e.Kind == trace.StartUmask && u.hc.Umask >= 0:
+			e.Value = fmt.Sprintf("%04o", u.hc.Umask)
+		case e.Kind == trace.StartPersonality && !u.hc.ASLR:
+			if v, err := strconv.ParseUint(strings.TrimPrefix(e.Value, "0x"), 16, 64); err == nil {
+				e.Value = "0x" + strconv.FormatUint(v|addrNoRandomize, 16)
+			}
+		case e.Kind == trace.StartRlimit:
+			for _, l := range u.hc.Limits {
+				if l.Resource < len(rlimitNames()) && rlimitNames()[l.Resource] == e.Name {
+					e.Value = limitString(l.Cur) + " " + limitString(l.Max)
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // Release lets the helper exec the command.
