@@ -30,6 +30,10 @@ type watcher struct {
 	aliveAt  bool
 	check    int // exit status of the check, -1: none
 	checkOut string
+	// kill, when set, replaces the SIGKILL of every process in pids.
+	kill func()
+	// checkPID is the check command's pid while it runs, else 0.
+	checkPID int
 }
 
 func newWatcher(w Watch) *watcher {
@@ -67,6 +71,10 @@ func (wt *watcher) exited(pid int, ws unix.WaitStatus) {
 
 // killAll SIGKILLs every traced process; the loop sees them die.
 func (wt *watcher) killAll() {
+	if wt.kill != nil {
+		wt.kill()
+		return
+	}
 	wt.mu.Lock()
 	defer wt.mu.Unlock()
 	for pid := range wt.pids {
@@ -162,6 +170,14 @@ func (wt *watcher) runCheck(timeout <-chan time.Time) {
 		wt.setCheck(127, "check "+wt.w.Check[0]+": "+err.Error())
 		return
 	}
+	wt.mu.Lock()
+	wt.checkPID = pid
+	wt.mu.Unlock()
+	defer func() {
+		wt.mu.Lock()
+		wt.checkPID = 0
+		wt.mu.Unlock()
+	}()
 	outc := make(chan string, 1)
 	go func() {
 		var b bytes.Buffer
@@ -206,4 +222,42 @@ func (wt *watcher) setCheck(code int, out string) {
 	wt.mu.Lock()
 	wt.check, wt.checkOut = code, out
 	wt.mu.Unlock()
+}
+
+// Watcher enforces a Watch for a recorder that does not use this
+// package's stop loop: it runs the check and, at the deadlines, calls
+// kill. The recorder's wait loop reaps every child and passes on the
+// statuses of those that are not the command's (Exited), and tells it
+// whether the command still runs (Add, Remove).
+type Watcher struct{ w *watcher }
+
+// NewWatcher returns the watcher of w; kill stops every process of the
+// command.
+func NewWatcher(w Watch, kill func()) *Watcher {
+	wt := newWatcher(w)
+	wt.kill = kill
+	return &Watcher{wt}
+}
+
+// Add and Remove say which processes of the command are alive.
+func (w *Watcher) Add(pid int)    { w.w.add(pid) }
+func (w *Watcher) Remove(pid int) { w.w.remove(pid) }
+
+// Exited hands on the status of a child that is not the command's.
+func (w *Watcher) Exited(pid int, ws unix.WaitStatus) { w.w.exited(pid, ws) }
+
+// CheckPID returns the check command's pid while it runs, else 0: a
+// child of envbisect that is not the command's.
+func (w *Watcher) CheckPID() int {
+	w.w.mu.Lock()
+	defer w.w.mu.Unlock()
+	return w.w.checkPID
+}
+
+// Start begins the watch; the run began at began.
+func (w *Watcher) Start(began time.Time) { w.w.start(began) }
+
+// Stop ends the watch and fills in what it saw.
+func (w *Watcher) Stop(res *Result) {
+	res.TimedOut, res.AliveAt, res.CheckStatus, res.CheckOutput = w.w.stop()
 }
