@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -32,6 +31,10 @@ type Options struct {
 	MaxCapture uint64   // bytes kept per buffer; 0 = all
 	CPU        int      // pin the tracer and the command to this CPU; -1: don't (see tracer.DefaultCPU)
 	NoVDSO     bool     // make time queries system calls (see tracer.Config.NoVDSO)
+	// Join runs the command inside a container (tracer.Config.Join);
+	// Env and Dir are then the container's, and Argv[0] is looked up
+	// in its PATH. A --check still runs on the host.
+	Join *tracer.Join
 
 	// Judge, when set, says how the recorded run is judged (and, with
 	// Alive or Timeout, when it ends); Summary.Verdict has the outcome.
@@ -68,21 +71,28 @@ func Run(opts Options) (*Summary, error) {
 	if len(opts.Argv) == 0 {
 		return nil, errors.New("no command given")
 	}
-	path, err := exec.LookPath(opts.Argv[0])
+	path, err := tracer.LookPath(opts.Argv[0], opts.Join)
 	if err != nil {
-		return nil, &tracer.ExecError{Code: 127, Msg: opts.Argv[0] + ": command not found"}
+		return nil, err
 	}
 	table, err := systable.Native()
 	if err != nil {
 		return nil, err
 	}
 	env := opts.Env
-	if env == nil {
+	if env == nil && opts.Join == nil {
 		env = os.Environ()
 	}
 	cwd := opts.Dir
 	if cwd == "" {
 		cwd, _ = os.Getwd()
+	}
+	judgeCwd, judgeEnv := cwd, env
+	if opts.Join != nil {
+		judgeCwd, judgeEnv = "", nil // the check runs on the host
+		if cwd = opts.Dir; cwd == "" {
+			cwd = "/"
+		}
 	}
 	host, _ := os.Hostname()
 	var u unix.Utsname
@@ -102,6 +112,9 @@ func Run(opts Options) (*Summary, error) {
 		MaxCapture: opts.MaxCapture,
 		NoVDSO:     opts.NoVDSO,
 	}
+	if opts.Join != nil {
+		hdr.Container = opts.Join.Name
+	}
 	hdr.Backend = tracer.BackendFor(opts.NoSeccomp)
 	w, err := tracefile.Create(opts.Output, hdr)
 	if err != nil {
@@ -115,7 +128,7 @@ func Run(opts Options) (*Summary, error) {
 	}
 	res, runErr := tracer.Run(tracer.Config{
 		Watch: watch,
-		Path:  path, Argv: opts.Argv, Env: env, Dir: opts.Dir,
+		Path:  path, Argv: opts.Argv, Env: env, Dir: opts.Dir, Join: opts.Join,
 		Table: table, NoSeccomp: opts.NoSeccomp, ASLR: opts.ASLR,
 		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, CPU: opts.CPU, NoVDSO: opts.NoVDSO,
 		Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
@@ -124,7 +137,8 @@ func Run(opts Options) (*Summary, error) {
 	written, writeErr := b.close()
 	if runErr != nil {
 		w.Abort()
-		if written == 0 {
+		var ee *tracer.ExecError
+		if written == 0 || errors.As(runErr, &ee) {
 			// Nothing ran: leave no empty trace behind.
 			os.Remove(opts.Output)
 		}
@@ -133,7 +147,7 @@ func Run(opts Options) (*Summary, error) {
 	sum := &Summary{
 		ExitCode: res.ExitCode, Signal: res.Signal, Calls: res.Calls, Procs: res.Procs,
 		Threads: res.Threads, Stops: res.Stops, Backend: res.Backend, Interrupted: res.Interrupted,
-		Verdict: spec.Judge(context.Background(), res, cwd, env),
+		Verdict: spec.Judge(context.Background(), res, judgeCwd, judgeEnv),
 	}
 	if writeErr != nil {
 		w.Abort()

@@ -87,6 +87,9 @@ func (t *Text) Begin(h *trace.Header, start []trace.StartEvent) error {
 			where = append(where, "by "+by)
 		}
 		t.printf("# recorded: %s\n", strings.Join(where, ", "))
+		if h.Container != "" {
+			t.printf("# ran in: %s\n", h.Container)
+		}
 		if h.Cwd != "" {
 			t.printf("# cwd: %s\n", quoteIfNeeded(h.Cwd))
 		}

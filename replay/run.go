@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"time"
 
 	"github.com/envbisect/envbisect/align"
@@ -36,6 +35,10 @@ type Options struct {
 	// seccomp filter, as the tracer does by itself where seccomp is
 	// missing.
 	NoSeccomp bool
+	// Join runs the command inside a container (tracer.Config.Join);
+	// Env and Dir are then the container's, and Argv[0] is looked up
+	// in its PATH. A check still runs on the host.
+	Join *tracer.Join
 
 	Stdin, Stdout, Stderr *os.File
 	Interrupt             <-chan os.Signal
@@ -51,12 +54,12 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	if len(o.Argv) == 0 {
 		return nil, errors.New("no command given")
 	}
-	path, err := exec.LookPath(o.Argv[0])
+	path, err := tracer.LookPath(o.Argv[0], o.Join)
 	if err != nil {
-		return nil, &tracer.ExecError{Code: 127, Msg: o.Argv[0] + ": command not found"}
+		return nil, err
 	}
 	env := o.Env
-	if env == nil {
+	if env == nil && o.Join == nil {
 		env = os.Environ()
 	}
 	sc, err := applyStart(env, o.Start)
@@ -64,8 +67,15 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	cwd := o.Dir
-	if cwd == "" {
+	if cwd == "" && o.Join == nil {
 		cwd, _ = os.Getwd()
+	}
+	judgeCwd, judgeEnv := cwd, env
+	if o.Join != nil {
+		judgeCwd, judgeEnv = "", nil // the check runs on the host
+		if cwd == "" {
+			cwd = "/"
+		}
 	}
 	window := o.Window
 	if window <= 0 {
@@ -75,7 +85,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	e.stdio = stdioTargets([3]*os.File{o.Stdin, o.Stdout, o.Stderr})
 	start := time.Now()
 	res, err := tracer.Run(tracer.Config{
-		Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir,
+		Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir, Join: o.Join,
 		Umask: sc.umask, Limits: sc.limits,
 		Table:     r.Table,
 		NoVDSO:    r.Trace.Header.NoVDSO, // time queries are calls in both runs, or in neither
@@ -92,7 +102,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	out := e.res
-	j := o.Judge.Judge(ctx, res, cwd, env) // the check runs as the user set it up, not replayed
+	j := o.Judge.Judge(ctx, res, judgeCwd, judgeEnv) // the check runs as the user set it up, not replayed
 	out.Verdict, out.Detail, out.CheckOutput = j.Verdict, j.Detail, j.CheckOutput
 	out.ExitCode = res.ExitCode
 	out.Seconds = time.Since(start).Seconds()

@@ -44,6 +44,10 @@ type Header struct {
 	// processes it did not start (record --attach). It has no command to
 	// re-run, so locate cannot use it; show, diff and deps can.
 	Observed bool `cbor:"15,keyasint,omitempty" json:"observed,omitempty"`
+	// Container names the container or process whose namespaces and
+	// root the command ran in (record --container or --pid):
+	// "container web (3f2a9c1b7d4e)", "pid 1234". Empty: the host's.
+	Container string `cbor:"20,keyasint,omitempty" json:"container,omitempty"`
 }
 
 // End is the last frame of a complete trace. A trace without it was cut

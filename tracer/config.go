@@ -10,10 +10,14 @@ import (
 
 // Config says what to run and how to trace it.
 type Config struct {
-	Path string   // the executable, already looked up in PATH
+	Path string   // the executable, already looked up in PATH; "" with Join: looked up inside
 	Argv []string // argv[0] included
 	Env  []string // the target's environment
-	Dir  string   // working directory; "" for envbisect's own
+	Dir  string   // working directory; "" for envbisect's own (with Join: inside, "" is /)
+
+	// Join, when set, runs the command inside another process's
+	// namespaces and root (a container), like docker exec.
+	Join *Join
 
 	Table *systable.Table
 	// NoSeccomp forces the PTRACE_SYSCALL fallback even where seccomp

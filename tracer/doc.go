@@ -100,6 +100,45 @@
 // process at the run's deadline (Alive, Timeout) and runs a check command
 // while the command is up, which the loop reaps like any child.
 //
+// # Joining a container
+//
+// With Config.Join the command runs inside another process's namespaces
+// (mount, pid, net, uts, ipc, cgroup) and root, like docker exec, while
+// the tracer stays on the host (join*_linux.go). Two constraints shape it:
+// a pid namespace can only be entered for one's children (setns of a pid
+// namespace sets pid_for_children), and envbisect is dynamically linked
+// (cgo, through the net package), so the helper binary must be loaded
+// from the host's root, not from a container that may have no libc or
+// another one. So the work is split in two:
+//
+//   - spawnHelper opens /proc/PID/ns/* and /proc/PID/root first (keeping
+//     only the namespaces that differ from ours: same inode, same
+//     namespace), then forks the helper from a goroutine locked to a
+//     thread of its own that has entered the target's pid namespace. That
+//     thread is never unlocked: it exits with its goroutine rather than
+//     return to the scheduler in a foreign namespace. The helper is cloned
+//     straight into the target's cgroup v2 directory when Join.CgroupDir
+//     is set (CLONE_INTO_CGROUP), and is given the other descriptors.
+//     Its parent thread exits; the kernel hands the helper to another
+//     thread of envbisect, and any thread, the tracer's locked one
+//     included, can wait4 for it and PTRACE_SEIZE it (same thread group).
+//   - the helper, first thing, on its locked main thread (the one that
+//     execs): unshare(CLONE_FS), because Go's threads share one fs_struct
+//     and setns of a mount namespace refuses a shared one; setns into the
+//     cgroup, ipc, uts, net and, last, mount namespaces; fchdir to the
+//     target's root and chroot("."); chdir to the working directory
+//     inside. It then says "joined" on its error pipe, and spawnHelper
+//     returns only after that, so /proc shows the helper inside from the
+//     start. Its other threads stay on the host and die at the exec.
+//
+// A target in another user namespace (a rootless container) cannot be
+// joined: setns of a user namespace requires a single-threaded caller,
+// which a Go program never is (ErrForeignUserNS); nor can a time
+// namespace (a warning). A joined command's Path is left empty: the
+// helper looks Argv[0] up in the PATH of the command's environment,
+// inside the target's root. The start events' host name is the target's
+// (read by a throwaway thread that enters its uts namespace).
+//
 // # Identities
 //
 // Processes and threads get logical numbers in the order the tracer learns

@@ -65,6 +65,14 @@ func MaybeRunHelper() {
 		fmt.Fprintf(errw, "%d %v", code, err)
 		os.Exit(code)
 	}
+	if spec := os.Getenv(helperJoinEnv); spec != "" {
+		// Enter the target first, before the tracer is told we are ready:
+		// from then on /proc shows the target's root and cwd for us.
+		if err := enterTarget(spec); err != nil {
+			fail(126, err)
+		}
+		errw.WriteString(helperJoined)
+	}
 	cfgFile := os.NewFile(helperConfigFD, "helper-config")
 	raw, err := io.ReadAll(cfgFile)
 	if err != nil || len(raw) == 0 {
@@ -75,6 +83,14 @@ func MaybeRunHelper() {
 	var cfg helperConfig
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		fail(126, fmt.Errorf("helper: bad configuration: %w", err))
+	}
+	if cfg.Path == "" && len(cfg.Argv) > 0 {
+		// A joined command is looked up inside the target (Config.Join).
+		p, err := lookPath(cfg.Argv[0], cfg.Env)
+		if err != nil {
+			fail(errExecCode(err, 127), err)
+		}
+		cfg.Path = p
 	}
 	if cfg.CPU >= 0 {
 		var set unix.CPUSet

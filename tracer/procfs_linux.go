@@ -203,7 +203,7 @@ func startEvents(cfg *Config, pid int) []trace.StartEvent {
 		}
 	}
 	var u unix.Utsname
-	if err := unix.Uname(&u); err == nil {
+	if err := unameOf(cfg.Join, pid, &u); err == nil {
 		add(trace.StartUname, "sysname", unix.ByteSliceToString(u.Sysname[:]))
 		add(trace.StartUname, "release", unix.ByteSliceToString(u.Release[:]))
 		add(trace.StartUname, "version", unix.ByteSliceToString(u.Version[:]))

@@ -61,7 +61,27 @@ func spawnHelper(cfg *Config) (*helperProc, error) {
 			cfgR.Fd(), errW.Fd(),
 		},
 	}
-	pid, err := syscall.ForkExec(self, []string{"envbisect-helper"}, attr)
+	var jf *joinFiles
+	if cfg.Join != nil {
+		// Into a container (joinspawn_linux.go): the helper is born in its pid
+		// namespace and cgroup, and enters the rest itself.
+		if jf, err = openJoin(cfg); err == nil {
+			defer jf.close()
+			err = jf.prepare(attr)
+		}
+		if err != nil {
+			for _, f := range []*os.File{cfgR, cfgW, errR, errW} {
+				f.Close()
+			}
+			return nil, err
+		}
+	}
+	var pid int
+	if jf != nil {
+		pid, err = jf.forkExec(self, []string{"envbisect-helper"}, attr)
+	} else {
+		pid, err = syscall.ForkExec(self, []string{"envbisect-helper"}, attr)
+	}
 	cfgR.Close()
 	errW.Close()
 	if err != nil {
@@ -69,7 +89,17 @@ func spawnHelper(cfg *Config) (*helperProc, error) {
 		errR.Close()
 		return nil, fmt.Errorf("start helper %s: %w", self, err)
 	}
-	return &helperProc{pid: pid, cfgW: cfgW, errR: errR}, nil
+	h := &helperProc{pid: pid, cfgW: cfgW, errR: errR}
+	if jf != nil {
+		if err := h.awaitJoined(cfg.Join); err != nil {
+			cfgW.Close()
+			errR.Close()
+			var ws syscall.WaitStatus
+			syscall.Wait4(pid, &ws, 0, nil)
+			return nil, err
+		}
+	}
+	return h, nil
 }
 
 // helperConfigFor is what the helper is told for cfg; seccompAllow, when
@@ -123,7 +153,7 @@ type Untraced struct {
 // StartUntraced starts cfg's command through the helper, stopped before
 // its exec (cfg.Table, Observer and the ptrace options are not used).
 func StartUntraced(cfg Config) (*Untraced, error) {
-	if len(cfg.Argv) == 0 || cfg.Path == "" {
+	if len(cfg.Argv) == 0 || cfg.Path == "" && cfg.Join == nil {
 		return nil, fmt.Errorf("tracer: StartUntraced needs Path and Argv")
 	}
 	h, err := spawnHelper(&cfg)

@@ -26,6 +26,7 @@ type locateOptions struct {
 	quiet   bool
 	cpu     string
 	window  int
+	where   containerFlags
 }
 
 func newLocateCommand(s streams) *cobra.Command {
@@ -66,7 +67,8 @@ Exit status:
 		Example: `  envbisect locate good.envb -- ./app --config app.conf
   envbisect locate web.envb --alive 5s -- lighttpd -D -f /etc/lighttpd/lighttpd.conf
   envbisect locate ftp.envb --alive 2s --check 'curl -sf ftp://127.0.0.1/' -- vsftpd
-  envbisect locate ci.envb --json --timeout 60s -- make test`,
+  envbisect locate ci.envb --json --timeout 60s -- make test
+  envbisect locate --container bad good.envb -- app --config /etc/app.conf`,
 		Args: traceThenCommand("envbisect locate TRACE -- CMD"),
 		RunE: func(c *cobra.Command, args []string) error {
 			return runLocate(c.Context(), s, o, args[0], args[1:])
@@ -74,6 +76,7 @@ Exit status:
 	}
 	f := cmd.Flags()
 	o.verdict.add(f)
+	o.where.add(f)
 	f.IntVar(&o.repeat, "repeat", 1, "run each step `N` times and take the majority verdict (for flaky commands)")
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object on stdout (the command's own output then goes to stderr)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
@@ -96,10 +99,15 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if err != nil {
 		return err
 	}
+	join, env, dir, err := o.where.resolve()
+	if err != nil {
+		return err
+	}
 	t, rec, err := prepareReplay(path, s)
 	if err != nil {
 		return err
 	}
+	o.where.warnWhere(s, path, &t.Header)
 	if e := t.End; e != nil && (e.Verdict != "" && e.Verdict != "pass" || e.Verdict == "" && e.ExitCode != 0) {
 		fmt.Fprintf(s.err, "envbisect: WARNING: %s records a run that did not pass (exit status %d): locate needs a trace of a run that works\n",
 			path, e.ExitCode)
@@ -130,7 +138,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		}
 	}()
 
-	start := rec.StartItems(nil)
+	start := rec.StartItems(env)
 	runner := bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
@@ -138,6 +146,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		plan := rec.Graph.Closure(r.Replayed)
 		res, err := rec.Run(ctx, replay.Options{
 			Argv: argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: cpu,
+			Join: join, Env: env, Dir: dir,
 			Stdout:    cmdStdout(o.json),
 			Interrupt: runSigs,
 			Warn:      s.warn,

@@ -26,6 +26,7 @@ type recordOptions struct {
 	noVDSO     bool
 	quiet      bool
 	verdict    verdictFlags
+	where      containerFlags
 }
 
 func newRecordCommand(s streams) *cobra.Command {
@@ -58,7 +59,8 @@ Exit status:
   1    envbisect failed (unwritable output, no ptrace permission, ...)
   2    bad usage`,
 		Example: `  envbisect record -o good.envb -- make test
-  envbisect record --exclude-content '/home/*/.ssh/**' -- ./deploy.sh`,
+  envbisect record --exclude-content '/home/*/.ssh/**' -- ./deploy.sh
+  envbisect record --container good -o good.envb -- app --config /etc/app.conf`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return withCode(exitNotFound, errors.New("no command to record: give one after --, e.g. envbisect record -- make test"))
@@ -80,6 +82,7 @@ Exit status:
 	f.BoolVar(&opts.noVDSO, "no-vdso", false, "hide the vDSO from CMD so that time queries (clock_gettime, gettimeofday) become system calls in the trace (slower, notably for Go programs)")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
 	opts.verdict.add(f)
+	opts.where.add(f)
 	return cmd
 }
 
@@ -99,10 +102,15 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if opts.verdict.given() {
 		judge = &opts.verdict.spec
 	}
+	join, env, dir, err := opts.where.resolve()
+	if err != nil {
+		return err
+	}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	sum, err := record.Run(record.Options{
+		Join: join, Env: env, Dir: dir,
 		Output:     opts.output,
 		Argv:       argv,
 		ASLR:       opts.aslr,

@@ -23,6 +23,7 @@ type replayOptions struct {
 	verdict verdictFlags
 	cpu     string
 	quiet   bool
+	where   containerFlags
 }
 
 func newReplayCommand(s streams) *cobra.Command {
@@ -65,6 +66,7 @@ Exit status:
 	f.StringVar(&o.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto, or any")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict line (and no call list with --json)")
 	o.verdict.add(f)
+	o.where.add(f)
 	return cmd
 }
 
@@ -98,10 +100,15 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	if err != nil {
 		return err
 	}
-	_, rec, err := prepareReplay(path, s)
+	join, env, dir, err := o.where.resolve()
 	if err != nil {
 		return err
 	}
+	t, rec, err := prepareReplay(path, s)
+	if err != nil {
+		return err
+	}
+	o.where.warnWhere(s, path, &t.Header)
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -111,10 +118,11 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	plan := rec.Graph.Closure(func(seq uint64) bool { return seq <= prefix })
 	var start []align.StartDiff
 	if prefix > 0 {
-		start = rec.StartItems(nil)
+		start = rec.StartItems(env)
 	}
 	res, err := rec.Run(ctx, replay.Options{
 		Argv: argv, Plan: plan, Start: start, Stdout: cmdStdout(o.json), Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: cpu,
+		Join: join, Env: env, Dir: dir,
 		Interrupt: sigs,
 		Warn:      s.warn,
 	})
