@@ -28,7 +28,8 @@ type Options struct {
 	// least one page. 0: DefaultRingSize.
 	RingSize int
 	// MaxCapture is the most bytes captured of one buffer; longer
-	// buffers are captured up to it and marked truncated. 0:
+	// buffers are captured up to it and marked truncated. Strings and
+	// string arrays are not limited by it (as in the ptrace backend). 0:
 	// DefaultMaxCapture.
 	MaxCapture uint32
 	// Syscalls describes, per syscall number, what to capture; built from
@@ -38,12 +39,17 @@ type Options struct {
 	// Ioctls, Fcntls and Prctls give the size and direction of the
 	// argument behind an ioctl request, fcntl command and prctl option.
 	Ioctls, Fcntls, Prctls map[uint64]SizeDir
+	// Poll is how often Read looks into the ring buffer when nothing woke
+	// it: the program wakes the reader only when the ring is a quarter
+	// full, so this bounds how late a record is read. 0: DefaultPoll.
+	Poll time.Duration
 }
 
 // Defaults.
 const (
 	DefaultRingSize   = 64 << 20
 	DefaultMaxCapture = 64 << 10
+	DefaultPoll       = 5 * time.Millisecond
 )
 
 // SizeDir is the size of a struct argument and whether the call reads it
@@ -62,8 +68,12 @@ const (
 // SyscallDesc is one syscall table row as the eBPF program uses it.
 type SyscallDesc struct {
 	Skip bool // NoStop: never recorded (as the ptrace backend's seccomp filter lets it through)
-	// AtEntry: capture the buffers at entry (execve, execveat: the memory
-	// is gone by the exit).
+	// AtEntry: the call replaces the image (execve, execveat), so its
+	// memory is gone by the exit: when it succeeds, its buffers are
+	// captured before, at the exec event, from the new image (its Path
+	// arguments from AT_EXECFN, its string arrays from the argument and
+	// environment areas), as the ptrace backend captures them. When it
+	// fails they are captured at its exit like any call's.
 	AtEntry bool
 	// NoReturn: the call never returns (exit, exit_group): emitted at entry.
 	NoReturn bool
@@ -78,6 +88,10 @@ type ArgDesc struct {
 	LenFrom uint8  // systable.LenFrom
 	LenArg  uint8  // systable.Len.Arg
 	Size    uint32 // systable.Len.Size
+	// Int32: this argument's C type is 32 bits wide (systable.Arg.Int32),
+	// so a length taken from it uses only the register's low half, as
+	// systable.Syscall.Value does.
+	Int32 bool
 }
 
 // Record is one decoded ring buffer record: exactly one field is set.
@@ -91,7 +105,9 @@ type Record struct {
 
 // Call is one system call, emitted at its exit (at entry for NoReturn
 // calls). The chunks of its buffers follow it, or precede it for AtEntry
-// calls; Bufs says how many bytes of each to expect.
+// calls that succeed; Bufs says how many bytes of each to expect. A call in flight when
+// its thread exits (killed in a blocking call) is emitted at the exit, with
+// NoReturn set and only what it read captured.
 type Call struct {
 	TID, TGID uint32
 	// TSeq numbers the thread's recorded calls from 1, assigned at entry:
@@ -118,6 +134,11 @@ type Buf struct {
 	// string's length as read (without the NUL).
 	Want  uint32
 	Fault bool // the memory could not be read
+	// Truncated: not all of it was captured. Set when Len > Want, and
+	// also for a string longer than 4096 bytes (Len = Want = 4096, as the
+	// ptrace backend reports it) and a string array with such a string
+	// or an unreadable one (kept as an empty string).
+	Truncated bool
 }
 
 // Chunk is a piece of a buffer's bytes.
@@ -127,6 +148,12 @@ type Chunk struct {
 	Buf  uint8  // index in Call.Bufs
 	Off  uint32 // offset in the buffer
 	Data []byte
+	// Fault: reading the memory failed within this chunk; Data holds the
+	// bytes before the fault (possibly none). A flat buffer ends there; an
+	// iovec array goes on with its next element right after those bytes,
+	// as the ptrace backend concatenates them. The buffer's Mem gets
+	// trace.Fault. Chunks of one buffer are sent in order.
+	Fault bool
 }
 
 // Fork: a task created another (sched_process_fork). Thread is set when

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/envbisect/envbisect/ebpfrec"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
@@ -35,6 +36,12 @@ type Options struct {
 	// Env and Dir are then the container's, and Argv[0] is looked up
 	// in its PATH. A --check still runs on the host.
 	Join *tracer.Join
+	// Backend is trace.BackendEBPF for the eBPF recorder; "" (or a ptrace
+	// backend's name) records under ptrace.
+	Backend string
+	// RingSize is the eBPF recorder's ring buffer size in bytes; 0: the
+	// default.
+	RingSize int
 
 	// Judge, when set, says how the recorded run is judged (and, with
 	// Alive or Timeout, when it ends); Summary.Verdict has the outcome.
@@ -61,6 +68,8 @@ type Summary struct {
 	// Verdict is how the recorded run was judged: a trace of a run that
 	// did not pass cannot locate anything.
 	Verdict verdict.Outcome
+	// Lost is what the eBPF recorder lost (nil for ptrace).
+	Lost *trace.Losses
 }
 
 // Run records opts.Argv into opts.Output. The trace file is created
@@ -116,6 +125,12 @@ func Run(opts Options) (*Summary, error) {
 		hdr.Container = opts.Join.Name
 	}
 	hdr.Backend = tracer.BackendFor(opts.NoSeccomp)
+	ebpf := opts.Backend == trace.BackendEBPF
+	if ebpf {
+		hdr.Backend = trace.BackendEBPF
+		hdr.MaxCapture = ebpfrec.MaxCapture(opts.MaxCapture)
+		hdr.RingSize = uint64(ebpfrec.RingSize(opts.RingSize))
+	}
 	w, err := tracefile.Create(opts.Output, hdr)
 	if err != nil {
 		return nil, err
@@ -126,14 +141,22 @@ func Run(opts Options) (*Summary, error) {
 	if opts.Judge != nil {
 		spec, watch = *opts.Judge, opts.Judge.Watch()
 	}
-	res, runErr := tracer.Run(tracer.Config{
+	cfg := tracer.Config{
 		Watch: watch,
 		Path:  path, Argv: opts.Argv, Env: env, Dir: opts.Dir, Join: opts.Join,
 		Table: table, NoSeccomp: opts.NoSeccomp, ASLR: opts.ASLR,
 		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, CPU: opts.CPU, NoVDSO: opts.NoVDSO,
 		Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
 		Observer: b, Interrupt: opts.Interrupt, Warn: opts.Warn,
-	})
+	}
+	var res *tracer.Result
+	var lost *trace.Losses
+	var runErr error
+	if ebpf {
+		res, lost, runErr = ebpfrec.Run(cfg, ebpfrec.Options{RingSize: opts.RingSize})
+	} else {
+		res, runErr = tracer.Run(cfg)
+	}
 	written, writeErr := b.close()
 	if runErr != nil {
 		w.Abort()
@@ -147,7 +170,7 @@ func Run(opts Options) (*Summary, error) {
 	sum := &Summary{
 		ExitCode: res.ExitCode, Signal: res.Signal, Calls: res.Calls, Procs: res.Procs,
 		Threads: res.Threads, Stops: res.Stops, Backend: res.Backend, Interrupted: res.Interrupted,
-		Verdict: spec.Judge(context.Background(), res, judgeCwd, judgeEnv),
+		Verdict: spec.Judge(context.Background(), res, judgeCwd, judgeEnv), Lost: lost,
 	}
 	if writeErr != nil {
 		w.Abort()
@@ -157,7 +180,7 @@ func Run(opts Options) (*Summary, error) {
 	end := &trace.End{
 		Finished: time.Now().UTC(), ExitCode: res.ExitCode, Signal: res.Signal,
 		Calls: res.Calls, Procs: res.Procs, Threads: res.Threads, Stops: res.Stops,
-		Interrupted: res.Interrupted, Verdict: sum.Verdict.Verdict.String(),
+		Interrupted: res.Interrupted, Verdict: sum.Verdict.Verdict.String(), Lost: lost,
 	}
 	if err := w.Close(end); err != nil {
 		return sum, fmt.Errorf("finish trace %s: %w", opts.Output, err)

@@ -26,6 +26,7 @@ func helperError(msg string, status int) error {
 // configuration pipe until release.
 type helperProc struct {
 	pid  int
+	exe  string   // the helper's own executable, as its execve named it
 	cfgW *os.File // the tracer writes the helperConfig here
 	errR *os.File // EOF after a successful exec, else "<code> <message>"
 }
@@ -89,7 +90,7 @@ func spawnHelper(cfg *Config) (*helperProc, error) {
 		errR.Close()
 		return nil, fmt.Errorf("start helper %s: %w", self, err)
 	}
-	h := &helperProc{pid: pid, cfgW: cfgW, errR: errR}
+	h := &helperProc{pid: pid, exe: self, cfgW: cfgW, errR: errR}
 	if jf != nil {
 		if err := h.awaitJoined(cfg.Join); err != nil {
 			cfgW.Close()
@@ -190,6 +191,11 @@ func (u *Untraced) StartEvents(cfg *Config) []trace.StartEvent {
 	}
 	return out
 }
+
+// HelperExe is the path the helper was exec'd by: an observer that
+// starts watching while that exec may still be under way sees it, and
+// must not take it for the command's.
+func (u *Untraced) HelperExe() string { return u.h.exe }
 
 // Release lets the helper exec the command.
 func (u *Untraced) Release() error { return u.h.release(u.hc) }

@@ -8,10 +8,13 @@ import (
 	"runtime"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/envbisect/envbisect/record"
+	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracer"
 	"github.com/envbisect/envbisect/verdict"
 )
@@ -26,6 +29,10 @@ type recordOptions struct {
 	noVDSO     bool
 	quiet      bool
 	verdict    verdictFlags
+	backend    string
+	ringSize   string
+	attach     bool
+	duration   time.Duration
 	where      containerFlags
 }
 
@@ -43,6 +50,13 @@ CMD's standard input, output and error pass through. Address randomisation
 is turned off for CMD (recorded in the trace) unless --aslr is given.
 Ctrl-C reaches CMD as usual; the trace is complete up to its exit. A second
 Ctrl-C kills CMD and everything it started.
+
+--backend ebpf records the same trace from raw tracepoints without stopping
+CMD (near-zero overhead; root, or CAP_BPF and CAP_PERFMON). Its data travels
+through a ring buffer (--ring-size); what does not fit is lost, counted in the
+trace (show prints it) and never replayed by locate. Buffers are stored up to
+--max-capture (64K by default with ebpf). With --attach and --container, it
+records everything a running container does, starting nothing.
 
 Give the flags that locate will use to judge a run (--check, --alive,
 --timeout): record judges the recorded run the same way and warns when it
@@ -62,6 +76,12 @@ Exit status:
   envbisect record --exclude-content '/home/*/.ssh/**' -- ./deploy.sh
   envbisect record --container good -o good.envb -- app --config /etc/app.conf`,
 		Args: func(c *cobra.Command, args []string) error {
+			if opts.attach {
+				if len(args) > 0 {
+					return usageError("--attach records what the container does: give no command (got %q)", args[0])
+				}
+				return nil
+			}
 			if len(args) == 0 {
 				return withCode(exitNotFound, errors.New("no command to record: give one after --, e.g. envbisect record -- make test"))
 			}
@@ -81,9 +101,44 @@ Exit status:
 	f.StringVar(&opts.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto (the last CPU), or any (no pinning; for commands that compute in parallel)")
 	f.BoolVar(&opts.noVDSO, "no-vdso", false, "hide the vDSO from CMD so that time queries (clock_gettime, gettimeofday) become system calls in the trace (slower, notably for Go programs)")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
+	f.StringVar(&opts.backend, "backend", "ptrace", "how to record: `ptrace` (stops the command at each call; works unprivileged) "+
+		"or ebpf (raw tracepoints and a ring buffer, near-zero overhead; needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF)")
+	f.StringVar(&opts.ringSize, "ring-size", "64M", "ebpf: the ring buffer's `SIZE` (a power of two, at least 4K); "+
+		"what does not fit is lost, counted and never replayed")
+	f.BoolVar(&opts.attach, "attach", false, "ebpf: start nothing; record everything the --container (or --pid's cgroup) does "+
+		"until --duration passes or Ctrl-C (an observation trace, for show, diff and deps)")
+	f.DurationVar(&opts.duration, "duration", 0, "with --attach: stop after `D` (e.g. 30s); 0: at Ctrl-C")
 	opts.verdict.add(f)
 	opts.where.add(f)
 	return cmd
+}
+
+// checkBackend validates the eBPF flags against the rest.
+func (opts recordOptions) checkBackend() (ringSize int, err error) {
+	ebpf := opts.backend == trace.BackendEBPF
+	switch {
+	case opts.backend != "ptrace" && !ebpf:
+		return 0, usageError("--backend %q: give ptrace or ebpf", opts.backend)
+	case opts.attach && !ebpf:
+		return 0, usageError("--attach needs --backend ebpf: ptrace can only record a command it starts")
+	case opts.attach && !opts.where.given():
+		return 0, usageError("--attach records a container: give --container NAME|ID (or --pid PID)")
+	case opts.duration != 0 && !opts.attach:
+		return 0, usageError("--duration bounds an --attach recording; a command's recording lasts until it exits (see --timeout)")
+	case opts.duration < 0:
+		return 0, usageError("--duration %v: give a positive duration", opts.duration)
+	case opts.attach && opts.verdict.given():
+		return 0, usageError("--attach judges no run: --check, --alive and --timeout need a command")
+	case ebpf && opts.noSeccomp:
+		return 0, usageError("--no-seccomp is a ptrace option; the eBPF backend stops nothing")
+	case ebpf && opts.noVDSO:
+		return 0, usageError("--no-vdso needs the ptrace backend, which rewrites the new image's auxiliary vector at each exec")
+	}
+	n, err := parseSize(opts.ringSize)
+	if err != nil || n < 4096 || n&(n-1) != 0 || n > 1<<30 {
+		return 0, usageError("--ring-size %q: give a power of two from 4K to 1G", opts.ringSize)
+	}
+	return int(n), nil
 }
 
 func runRecord(s streams, opts recordOptions, argv []string) error {
@@ -102,6 +157,10 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if opts.verdict.given() {
 		judge = &opts.verdict.spec
 	}
+	ringSize, err := opts.checkBackend()
+	if err != nil {
+		return err
+	}
 	join, env, dir, err := opts.where.resolve()
 	if err != nil {
 		return err
@@ -109,7 +168,11 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	if opts.attach {
+		return runObserve(s, opts, join, ringSize, maxCapture, sigs)
+	}
 	sum, err := record.Run(record.Options{
+		Backend: opts.backend, RingSize: ringSize,
 		Join: join, Env: env, Dir: dir,
 		Output:     opts.output,
 		Argv:       argv,
@@ -137,6 +200,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		fmt.Fprintf(s.err, "envbisect: recorded %d calls in %d processes (%d threads) to %s (%s, %s)\n",
 			sum.Calls, sum.Procs, sum.Threads, opts.output, humanBytes(sum.Bytes), sum.Backend)
 	}
+	warnLost(s, sum.Lost)
 	if v := sum.Verdict; v.Verdict != verdict.Pass {
 		// Loud even with -q: this trace cannot locate anything.
 		fmt.Fprintf(s.err, "envbisect: WARNING: the recorded run did not pass (%s: %s): this trace records a failing run, "+
@@ -170,4 +234,37 @@ func parseCPU(s string) (int, error) {
 		return 0, usageError("--cpu %q: give a CPU number below %d, auto or any", s, runtime.NumCPU())
 	}
 	return n, nil
+}
+
+// runObserve records an observation trace of a container (--attach).
+func runObserve(s streams, opts recordOptions, join *tracer.Join, ringSize int, maxCapture uint64, sigs <-chan os.Signal) error {
+	if !opts.quiet {
+		until := "Ctrl-C"
+		if opts.duration > 0 {
+			until = opts.duration.String()
+		}
+		fmt.Fprintf(s.err, "envbisect: observing %s until %s\n", join.Name, until)
+	}
+	sum, err := record.Observe(record.ObserveOptions{
+		Output: opts.output, Join: join, Duration: opts.duration, RingSize: ringSize,
+		MaxCapture: maxCapture, Exclude: opts.exclude, Interrupt: sigs,
+	})
+	if err != nil {
+		return withCode(exitError, fmt.Errorf("record: %w", err))
+	}
+	if !opts.quiet {
+		fmt.Fprintf(s.err, "envbisect: observed %d calls in %d processes (%d threads) to %s (%s, %s)\n",
+			sum.Calls, sum.Procs, sum.Threads, opts.output, humanBytes(sum.Bytes), sum.Backend)
+	}
+	warnLost(s, sum.Lost)
+	return nil
+}
+
+// warnLost says loudly what an eBPF recording lost: those calls cannot be
+// replayed.
+func warnLost(s streams, l *trace.Losses) {
+	if l.Any() {
+		fmt.Fprintf(s.err, "envbisect: WARNING: the trace is incomplete, %s: locate executes those calls instead of "+
+			"replaying them; record again with a larger --ring-size\n", render.LossesString(l))
+	}
 }

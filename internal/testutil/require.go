@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"testing"
 
+	"github.com/cilium/ebpf"
+	"github.com/cilium/ebpf/asm"
 	"golang.org/x/sys/unix"
 )
 
@@ -33,6 +35,26 @@ var Seccomp = Need{"seccomp filters (CONFIG_SECCOMP_FILTER)", func() bool {
 	// PR_GET_SECCOMP fails with EINVAL when seccomp is compiled out.
 	_, err := unix.PrctlRetInt(unix.PR_GET_SECCOMP, 0, 0, 0, 0)
 	return err == nil
+}}
+
+// EBPF: this process may load the eBPF recorder's kind of program (a raw
+// tracepoint program: root, or CAP_BPF and CAP_PERFMON), and the kernel
+// has the BTF its CO-RE relocations need. The check loads a two-instruction
+// program and closes it.
+var EBPF = Need{"eBPF: root (or CAP_BPF and CAP_PERFMON) and a kernel with BTF (/sys/kernel/btf/vmlinux)", func() bool {
+	if _, err := os.Stat("/sys/kernel/btf/vmlinux"); err != nil {
+		return false
+	}
+	prog, err := ebpf.NewProgram(&ebpf.ProgramSpec{
+		Type:         ebpf.RawTracepoint,
+		License:      "GPL",
+		Instructions: asm.Instructions{asm.Mov.Imm(asm.R0, 0), asm.Return()},
+	})
+	if err != nil {
+		return false
+	}
+	prog.Close()
+	return true
 }}
 
 // Binary: an executable named name is on PATH (a Debian package installs it).

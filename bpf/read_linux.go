@@ -1,0 +1,73 @@
+//go:build linux && amd64
+
+package bpf
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Read returns the next record, waiting for one. The program does not
+// wake the reader for each record (that would cost the traced program a
+// wakeup per call): Read looks into the ring every Options.Poll, and is
+// woken at once only when the ring is a quarter full.
+//
+// After Close it returns an error wrapping os.ErrClosed (ringbuf.ErrClosed
+// is the same value). With a deadline set (SetDeadline), it returns an
+// error wrapping os.ErrDeadlineExceeded once the deadline has passed and
+// the ring is empty. A record that does not decode gives an error and is
+// skipped; reading can go on.
+//
+// Read must not be called from two goroutines at once. The returned
+// record is the caller's: nothing in it is reused.
+func (p *Probe) Read() (Record, error) {
+	for {
+		p.mu.Lock()
+		deadline := p.deadline
+		p.mu.Unlock()
+		wait := time.Now().Add(p.poll)
+		if !deadline.IsZero() && deadline.Before(wait) {
+			wait = deadline
+		}
+		p.rd.SetDeadline(wait)
+		err := p.rd.ReadInto(&p.rec)
+		switch {
+		case err == nil:
+			r, err := decode(p.rec.RawSample)
+			if err != nil {
+				return Record{}, fmt.Errorf("eBPF recorder: %w", err)
+			}
+			return r, nil
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			if !deadline.IsZero() && !time.Now().Before(deadline) {
+				return Record{}, fmt.Errorf("eBPF recorder: read: %w", os.ErrDeadlineExceeded)
+			}
+			// Only the poll interval passed: look again.
+		default:
+			return Record{}, fmt.Errorf("eBPF recorder: read: %w", err)
+		}
+	}
+}
+
+// SetDeadline bounds how long Read waits: once t has passed and the ring
+// holds nothing more, Read returns an error wrapping os.ErrDeadlineExceeded.
+// The zero time removes the deadline.
+//
+// To drain, reading everything already in the ring without waiting for
+// more (after the traced command exited, before Close):
+//
+//	p.SetDeadline(time.Now())
+//	for {
+//		r, err := p.Read()
+//		if errors.Is(err, os.ErrDeadlineExceeded) {
+//			break
+//		}
+//		...
+//	}
+func (p *Probe) SetDeadline(t time.Time) {
+	p.mu.Lock()
+	p.deadline = t
+	p.mu.Unlock()
+}

@@ -1,0 +1,209 @@
+package ebpfrec
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// fdEntry is what an fd refers to, and whether an exec closes it.
+type fdEntry struct {
+	name    string
+	cloexec bool
+}
+
+// fdTable maps a process's fds to what they refer to, kept from the
+// calls' effects (the ptrace backend asks /proc at each stop; here the
+// process has moved on by the time a record is read).
+type fdTable struct{ m map[int32]fdEntry }
+
+func newFDTable() *fdTable { return &fdTable{m: make(map[int32]fdEntry)} }
+
+func (t *fdTable) clone() *fdTable {
+	c := newFDTable()
+	for k, v := range t.m {
+		c.m[k] = v
+	}
+	return c
+}
+
+// exec drops the close-on-exec fds.
+func (t *fdTable) exec() {
+	for k, v := range t.m {
+		if v.cloexec {
+			delete(t.m, k)
+		}
+	}
+}
+
+// readFDTable reads a live process's fds from /proc.
+func readFDTable(pid int) *fdTable {
+	t := newFDTable()
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return t
+	}
+	for _, e := range ents {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if name, err := os.Readlink(dir + "/" + e.Name()); err == nil {
+			t.m[int32(fd)] = fdEntry{name: name}
+		}
+	}
+	return t
+}
+
+func readCwd(pid int) string {
+	cwd, _ := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
+	return cwd
+}
+
+// readFDLink names fd of a process that may have gone: best effort.
+func readFDLink(tid int32, fd int32) string {
+	name, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%d", tid, fd))
+	return name
+}
+
+// account sets the call's Path and Path2 and keeps the process's fd and
+// cwd tables in step with what the call did, as the ptrace backend does.
+func (a *assembler) account(t *thread, row *systable.Syscall, c *trace.Call) {
+	p := t.proc
+	callPaths(p, row, c)
+	if c.NoReturn || c.Ret < 0 {
+		return
+	}
+	eff := row.EffectsFor(c.Args)
+	switch {
+	case eff&systable.DupsFD != 0:
+		if old := firstFD(row, c); old >= 0 {
+			p.fds.m[int32(c.Ret)] = fdEntry{name: p.fds.m[old].name, cloexec: row.AsksCloexec(c.Args)}
+		}
+	case eff&systable.CreatesFD != 0:
+		fd := int32(c.Ret)
+		// A path the call names names the fd; else /proc does, while
+		// the process lives (accept's fd is the connection, not the
+		// listener its fd argument names).
+		name := c.Path
+		if !hasPathArg(row) {
+			name = readFDLink(t.tid, fd)
+		}
+		p.fds.m[fd] = fdEntry{name: name, cloexec: row.AsksCloexec(c.Args)}
+		if c.Path == "" {
+			c.Path = name
+		}
+	}
+	if eff&systable.CreatesFDPair != 0 {
+		for _, m := range c.Mem {
+			if m.Dir == trace.Out && len(m.Data) == 8 {
+				cloexec := row.AsksCloexec(c.Args)
+				for _, fd := range []int32{int32(binary.LittleEndian.Uint32(m.Data)), int32(binary.LittleEndian.Uint32(m.Data[4:]))} {
+					p.fds.m[fd] = fdEntry{name: readFDLink(t.tid, fd), cloexec: cloexec}
+				}
+				if c.Path == "" {
+					c.Path = p.fds.m[int32(binary.LittleEndian.Uint32(m.Data))].name
+				}
+				break
+			}
+		}
+	}
+	if eff&systable.ClosesFD != 0 {
+		if fd := firstFD(row, c); fd >= 0 {
+			delete(p.fds.m, fd)
+		}
+	}
+	if eff&systable.ClosesFDRange != 0 {
+		// close_range(first, last, flags)
+		first, last, flags := uint32(c.Args[0]), uint32(c.Args[1]), c.Args[2]
+		for fd, e := range p.fds.m {
+			if uint32(fd) >= first && uint32(fd) <= last {
+				if flags&unix.CLOSE_RANGE_CLOEXEC != 0 {
+					e.cloexec = true
+					p.fds.m[fd] = e
+				} else {
+					delete(p.fds.m, fd)
+				}
+			}
+		}
+	}
+	if eff&systable.ChangesCwd != 0 && c.Path != "" {
+		p.cwd = c.Path
+	}
+}
+
+// callPaths sets Path and Path2: the paths the call names, resolved
+// against its dirfd or the cwd, else the path its fd argument refers to.
+func callPaths(p *process, row *systable.Syscall, c *trace.Call) {
+	dirfd := int32(unix.AT_FDCWD)
+	fdSeen := false
+	for i := range row.Args {
+		switch row.Args[i].Kind {
+		case systable.DirFD:
+			dirfd = int32(c.Args[i])
+		case systable.Path:
+			m := c.MemOf(uint8(i), trace.PartWhole)
+			if m == nil || m.Flag&trace.Fault != 0 {
+				continue
+			}
+			base := p.cwd
+			if dirfd != unix.AT_FDCWD {
+				base = p.fds.m[dirfd].name
+			}
+			resolved := resolvePath(base, string(m.Data))
+			if c.Path == "" || fdSeen {
+				c.Path, fdSeen = resolved, false
+			} else if c.Path2 == "" {
+				c.Path2 = resolved
+			}
+			dirfd = unix.AT_FDCWD
+		case systable.FD:
+			if c.Path == "" {
+				if fd := int32(c.Args[i]); fd >= 0 {
+					c.Path = p.fds.m[fd].name
+					fdSeen = c.Path != ""
+				}
+			}
+		}
+	}
+}
+
+// resolvePath makes p absolute against base, lexically.
+func resolvePath(base, p string) string {
+	switch {
+	case p == "":
+		return base
+	case strings.HasPrefix(p, "/"):
+		return path.Clean(p)
+	case base == "":
+		return p
+	}
+	return path.Join(base, p)
+}
+
+func firstFD(row *systable.Syscall, c *trace.Call) int32 {
+	for i := range row.Args {
+		if row.Args[i].Kind == systable.FD {
+			return int32(c.Args[i])
+		}
+	}
+	return -1
+}
+
+func hasPathArg(row *systable.Syscall) bool {
+	for i := range row.Args {
+		if row.Args[i].Kind == systable.Path {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,271 @@
+package ebpfrec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/bpf"
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracer"
+)
+
+// Options are the eBPF recorder's own settings; the rest comes from the
+// tracer.Config the ptrace backend takes.
+type Options struct {
+	// RingSize is the ring buffer's size in bytes (a power of two); 0:
+	// bpf.DefaultRingSize.
+	RingSize int
+}
+
+// Run records cfg's command with the eBPF probe: cfg.Observer gets the
+// start events and every event, as from tracer.Run. MaxCapture 0 means
+// bpf.DefaultMaxCapture: the probe always bounds what it copies.
+func Run(cfg tracer.Config, o Options) (*tracer.Result, *trace.Losses, error) {
+	if cfg.Table == nil || cfg.Observer == nil || len(cfg.Argv) == 0 {
+		return nil, nil, errors.New("ebpfrec: Config needs Table, Observer and Argv")
+	}
+	filter, err := tracer.NewContentFilter(cfg.Exclude)
+	if err != nil {
+		return nil, nil, err
+	}
+	probe, err := bpf.Load(probeOptions(cfg.Table, o, bpf.Filter{Kind: bpf.FilterTree}, cfg.MaxCapture))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer probe.Close()
+	restore, err := becomeSubreaper()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer restore()
+
+	u, err := tracer.StartUntraced(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := probe.Track(uint32(u.PID)); err != nil {
+		u.Abort()
+		var ws unix.WaitStatus
+		unix.Wait4(u.PID, &ws, 0, nil)
+		return nil, nil, fmt.Errorf("track the command (pid %d): %w", u.PID, err)
+	}
+	began := time.Now()
+	asm := newAssembler(cfg.Table, cfg.Observer, filter, monotonic())
+	fds := readFDTable(u.PID)
+	delete(fds.m, 3) // the helper's pipes, gone at its exec
+	delete(fds.m, 4)
+	asm.helperExe = u.HelperExe()
+	asm.command(int32(u.PID), fds, readCwd(u.PID), u.StartEvents(&cfg))
+
+	reading := startReading(probe, asm)
+	tree := &tree{root: u.PID}
+	watch := tracer.NewWatcher(cfg.Watch, tree.kill)
+	tree.notOurs = watch.CheckPID
+	watch.Add(u.PID)
+	if err := u.Release(); err != nil {
+		unix.Kill(u.PID, unix.SIGKILL)
+	}
+	watch.Start(began)
+	stopSignals := forwardSignals(cfg.Interrupt, u.PID, tree)
+
+	res := &tracer.Result{Backend: trace.BackendEBPF, Filtered: cfg.Table.NoStop(), CheckStatus: -1}
+	var rootWS unix.WaitStatus
+	for {
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, 0, nil)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			break // ECHILD: the command and everything it left behind are gone
+		}
+		switch {
+		case pid == u.PID:
+			rootWS = ws
+			watch.Remove(pid)
+			if cfg.Watch.EndWithRoot {
+				tree.kill()
+			}
+		default:
+			watch.Exited(pid, ws) // the check command, or an orphan of the tree
+
+		}
+	}
+	res.Interrupted = stopSignals()
+	watch.Stop(res)
+	reading.stop()
+	asm.finish()
+
+	res.ExitCode, res.Signal = shellStatus(uint32(rootWS))
+	res.Procs, res.Threads, res.Calls = asm.counts()
+	lost, err := probe.Lost()
+	if err != nil {
+		return nil, nil, fmt.Errorf("read the probe's loss counters: %w", err)
+	}
+	losses := asm.lost
+	losses.Calls, losses.Chunks, losses.Procs = lost.Calls, lost.Chunks, lost.Procs
+	if res.Procs == 0 {
+		if err := u.ExecError(res.ExitCode); err != nil {
+			return nil, nil, err
+		}
+		return nil, nil, &tracer.ExecError{Code: 126, Msg: fmt.Sprintf("the command did not start (status %d)", res.ExitCode)}
+	}
+	u.ExecError(res.ExitCode) // closes the pipe
+	return res, &losses, reading.err
+}
+
+// probeOptions builds the probe's configuration from the syscall table.
+func probeOptions(tab *systable.Table, o Options, f bpf.Filter, maxCapture uint64) bpf.Options {
+	po := bpf.Options{Filter: f, RingSize: o.RingSize}
+	if maxCapture > 0 {
+		po.MaxCapture = uint32(min(maxCapture, 1<<31))
+	}
+	po.Syscalls, po.Ioctls, po.Fcntls, po.Prctls = bpf.DescribeTable(tab)
+	return po
+}
+
+// MaxCapture returns the capture limit a recording with max (0: none
+// asked) has: the probe always has one.
+func MaxCapture(max uint64) uint64 {
+	if max == 0 {
+		return bpf.DefaultMaxCapture
+	}
+	return max
+}
+
+// reading is the goroutine that feeds the probe's records to the
+// assembler.
+type reading struct {
+	probe *bpf.Probe
+	done  chan struct{}
+	err   error
+}
+
+func startReading(probe *bpf.Probe, asm *assembler) *reading {
+	r := &reading{probe: probe, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		for {
+			rec, err := probe.Read()
+			if err != nil {
+				if !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, os.ErrClosed) {
+					r.err = fmt.Errorf("read the ring buffer: %w", err)
+				}
+				return
+			}
+			asm.record(rec)
+		}
+	}()
+	return r
+}
+
+// stop reads what is left in the ring buffer, then ends the goroutine.
+func (r *reading) stop() {
+	r.probe.SetDeadline(time.Now())
+	<-r.done
+}
+
+// monotonic returns CLOCK_MONOTONIC, the probe's clock.
+func monotonic() time.Duration {
+	var ts unix.Timespec
+	unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
+	return time.Duration(ts.Nano())
+}
+
+// becomeSubreaper makes processes orphaned in the command's tree come
+// back to envbisect, which waits for them as the ptrace backend does.
+func becomeSubreaper() (restore func(), err error) {
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		return nil, fmt.Errorf("become a child subreaper: %w", err)
+	}
+	return func() { unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0) }, nil
+}
+
+// tree is the command's process tree as /proc shows it: the root and its
+// descendants, and the orphans reparented to envbisect, which is their
+// subreaper, with theirs.
+type tree struct {
+	root    int
+	notOurs func() int // a child of envbisect that is not the command's (the check), or 0
+}
+
+// kill SIGKILLs every process of the command.
+func (t *tree) kill() {
+	for _, pid := range t.members() {
+		unix.Kill(pid, unix.SIGKILL)
+	}
+}
+
+// members returns the pids of the command's processes alive now.
+func (t *tree) members() []int {
+	parent := procParents()
+	self, skip := os.Getpid(), 0
+	if t.notOurs != nil {
+		skip = t.notOurs()
+	}
+	var out []int
+	for pid := range parent {
+		// Walk up to the root, or to a child of envbisect.
+		for p, hops := pid, 0; p > 1 && hops < 1<<12; p, hops = parent[p], hops+1 {
+			if p == skip {
+				break
+			}
+			if p == t.root || parent[p] == self {
+				out = append(out, pid)
+				break
+			}
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// procParents maps every pid in /proc to its parent.
+func procParents() map[int]int {
+	out := make(map[int]int)
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return out
+	}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		if ppid, err := strconv.Atoi(f[1]); err == nil {
+			out[pid] = ppid
+		}
+	}
+	return out
+}
+
+// RingSize returns the ring buffer size a recording asking for size (0:
+// the default) gets.
+func RingSize(size int) int {
+	if size == 0 {
+		return bpf.DefaultRingSize
+	}
+	return size
+}

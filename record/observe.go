@@ -1,0 +1,82 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/ebpfrec"
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracefile"
+	"github.com/envbisect/envbisect/tracer"
+)
+
+// ObserveOptions says what to observe: every process of a container, for
+// a while, with the eBPF recorder, without starting anything.
+type ObserveOptions struct {
+	Output     string
+	Join       *tracer.Join // the container: its cgroup is what is recorded
+	Duration   time.Duration
+	RingSize   int
+	MaxCapture uint64
+	Exclude    []string
+	Interrupt  <-chan os.Signal
+}
+
+// Observe records an observation trace (Header.Observed): show, diff and
+// deps read it; locate needs a command to re-run and refuses it.
+func Observe(opts ObserveOptions) (*Summary, error) {
+	if opts.Join == nil || opts.Join.CgroupID == 0 {
+		return nil, errors.New("observe: no container cgroup to observe (give --container or --pid of a process in a cgroup v2 cgroup)")
+	}
+	table, err := systable.Native()
+	if err != nil {
+		return nil, err
+	}
+	host, _ := os.Hostname()
+	var u unix.Utsname
+	unix.Uname(&u)
+	hdr := &trace.Header{
+		Tool: Version, Arch: tracer.Arch, Kernel: unix.ByteSliceToString(u.Release[:]), Host: host,
+		Started: time.Now().UTC(), Backend: trace.BackendEBPF, ASLR: true,
+		Filtered: table.NoStop(), Exclude: opts.Exclude,
+		MaxCapture: ebpfrec.MaxCapture(opts.MaxCapture), RingSize: uint64(ebpfrec.RingSize(opts.RingSize)),
+		Observed: true, Container: opts.Join.Name,
+	}
+	w, err := tracefile.Create(opts.Output, hdr)
+	if err != nil {
+		return nil, err
+	}
+	b := newBatcher(w)
+	res, lost, runErr := ebpfrec.Observe(ebpfrec.Observation{
+		Cgroup: opts.Join.CgroupID, Duration: opts.Duration, Table: table, Observer: b,
+		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, Interrupt: opts.Interrupt,
+	}, ebpfrec.Options{RingSize: opts.RingSize})
+	written, writeErr := b.close()
+	if runErr != nil {
+		w.Abort()
+		if written == 0 {
+			os.Remove(opts.Output)
+		}
+		return nil, runErr
+	}
+	if writeErr != nil {
+		w.Abort()
+		return nil, fmt.Errorf("trace %s is incomplete: it holds the first %d events, then: %w", opts.Output, written, writeErr)
+	}
+	end := &trace.End{Finished: time.Now().UTC(), Calls: res.Calls, Procs: res.Procs, Threads: res.Threads,
+		Interrupted: res.Interrupted, Lost: lost}
+	if err := w.Close(end); err != nil {
+		return nil, fmt.Errorf("finish trace %s: %w", opts.Output, err)
+	}
+	sum := &Summary{Calls: res.Calls, Procs: res.Procs, Threads: res.Threads, Backend: res.Backend,
+		Interrupted: res.Interrupted, Lost: lost}
+	if fi, err := os.Stat(opts.Output); err == nil {
+		sum.Bytes = fi.Size()
+	}
+	return sum, nil
+}
