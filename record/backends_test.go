@@ -20,7 +20,7 @@ import (
 // same bytes, apart from what differs between any two runs (random
 // bytes, times, pids).
 func TestBackendsAgree(t *testing.T) {
-	testutil.Require(t, testutil.Root, testutil.EBPF, testutil.Binary("gcc"))
+	testutil.Require(t, testutil.Root, testutil.EBPF, testutil.Binary("gcc"), testutil.File("/usr/bin/python3"))
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "app.conf"), []byte("mode=ok\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "lines"), []byte("one\ntwo\nthree\n"), 0o644)
@@ -31,6 +31,7 @@ func TestBackendsAgree(t *testing.T) {
 		{"readback", []string{testutil.BuildC(t, "readback.c", false), dir}},
 		{"forkexecpipe", []string{testutil.BuildC(t, "forkexecpipe.c", false), filepath.Join(dir, "lines")}},
 		{"threads", []string{testutil.BuildC(t, "threads.c", false)}},
+		{"python3", []string{"/usr/bin/python3", "-c", "import json, sqlite3, email; print(json.dumps(open('" + filepath.Join(dir, "lines") + "').read()))"}},
 		{"shell", []string{"sh", "-c", "cat " + filepath.Join(dir, "lines") + " | sort -r >" + filepath.Join(dir, "sorted") + "; ls -l " + dir + " >/dev/null"}},
 	}
 	tab := table(t)
@@ -39,9 +40,11 @@ func TestBackendsAgree(t *testing.T) {
 			// Output to a file, not /dev/null: the eBPF probe reads only
 			// resident memory, and /dev/null never touches what is written
 			// to it (a string literal's page may never be faulted in).
-			out := outFile(t)
-			_, pt := recordIn(t, Options{Stdout: out}, p.argv...)
-			sum, eb := recordIn(t, Options{Backend: trace.BackendEBPF, Stdout: out}, p.argv...)
+			// The same file, empty, for both runs: its path and offsets are
+			// in the trace.
+			out := filepath.Join(t.TempDir(), "out")
+			_, pt := recordIn(t, Options{Stdout: outFile(t, out)}, p.argv...)
+			sum, eb := recordIn(t, Options{Backend: trace.BackendEBPF, Stdout: outFile(t, out)}, p.argv...)
 			if sum.Backend != trace.BackendEBPF || eb.Header.Backend != trace.BackendEBPF {
 				t.Fatalf("backend %q, header %q: want ebpf", sum.Backend, eb.Header.Backend)
 			}
@@ -176,9 +179,9 @@ func isContentOrName(row *systable.Syscall, m trace.Mem) bool {
 	return false
 }
 
-// outFile returns a file the command's output goes to.
-func outFile(t *testing.T) *os.File {
-	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+// outFile creates (or empties) the file at path for a command's output.
+func outFile(t *testing.T, path string) *os.File {
+	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
