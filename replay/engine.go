@@ -88,9 +88,13 @@ func (e *engine) Enter(c *trace.Call) tracer.Decision {
 	rc := lt.rec.calls[f.Rec]
 	action := e.plan.Action(rc.Seq)
 	verb := tracer.Execute
+	why := ""
 	switch {
 	case rc.NoReturn || rc.Restarted() || rc.Incomplete():
 		action = depgraph.Execute
+		if rc.Incomplete() {
+			why = "execute (data lost)" // an eBPF trace's ring buffer was full
+		}
 	case action == depgraph.Replay && reshapesFDs(row, c):
 		// The kernel's fd table must keep the program's shape: close,
 		// dup and friends run (on the stand-ins) and report the recorded
@@ -114,7 +118,7 @@ func (e *engine) Enter(c *trace.Call) tracer.Decision {
 		e.res.Executed++
 		action = depgraph.Execute
 	}
-	e.note(c, rc.Seq, action, "")
+	e.note(c, rc.Seq, action, why)
 	return tracer.Decision{Verb: verb, Rec: rc}
 }
 

@@ -125,6 +125,10 @@ func TestEBPFLossesShown(t *testing.T) {
 	if code, stdout, _ := cli(t, "show", tr); code != 0 || !strings.Contains(stdout, "# lost: ") || !strings.Contains(stdout, "incomplete") {
 		t.Errorf("show: exit %d, want the losses and the incomplete calls marked:\n%s", code, lastLines(stdout, 5))
 	}
+	code, stdout, _ := cli(t, append([]string{"replay", "--prefix", "all", tr, "--"}, argv...)...)
+	if code != 0 || !strings.Contains(stdout, "execute (data lost)") {
+		t.Errorf("replay --prefix all (exit %d) does not list the incomplete calls as executed for lost data:\n%s", code, lastLines(stdout, 10))
+	}
 	code, _, stderr = cli(t, append([]string{"locate", "-q", tr, "--"}, argv...)...)
 	if !strings.Contains(stderr, "is incomplete") || !strings.Contains(stderr, "those calls execute instead of being replayed") {
 		t.Errorf("locate on an incomplete trace (exit %d) does not say it:\n%s", code, stderr)
