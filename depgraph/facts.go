@@ -156,13 +156,3 @@ func pathArgForm(c *trace.Call, i int) pathForm {
 func isDevice(path string) bool {
 	return strings.HasPrefix(path, "/dev/") && !strings.HasPrefix(path, "/dev/shm/")
 }
-
-// hasPathArg reports whether the row has a path argument.
-func hasPathArg(row *systable.Syscall) bool {
-	for _, a := range row.Args {
-		if a.Kind == systable.Path {
-			return true
-		}
-	}
-	return false
-}

@@ -85,7 +85,7 @@ func (b *builder) useFD(x *callCtx, arg int, fd int32, full bool) {
 	}
 	d := s.d
 	if d.res.Kind == Inherited && d.res.Path == "" && len(x.used) == 0 && x.c.Path != "" &&
-		(!hasPathArg(x.row) || x.row.Args[arg].Kind == systable.DirFD) {
+		(!x.row.HasPath() || x.row.Args[arg].Kind == systable.DirFD) {
 		d.res.Path = x.c.Path // the recorder names the first fd of a call that names no path
 	}
 	x.used = append(x.used, usedFD{arg: arg, fd: fd, s: s})

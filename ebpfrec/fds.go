@@ -4,14 +4,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
-	"path"
 	"strconv"
-	"strings"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracer"
 )
 
 // fdEntry is what an fd refers to, and whether an exec closes it.
@@ -79,14 +78,14 @@ func readFDLink(tid int32, fd int32) string {
 // cwd tables in step with what the call did, as the ptrace backend does.
 func (a *assembler) account(t *thread, row *systable.Syscall, c *trace.Call) {
 	p := t.proc
-	callPaths(p, row, c)
+	tracer.CallPaths(row, c, p.cwd, func(fd int32) string { return p.fds.m[fd].name })
 	if c.NoReturn || c.Ret < 0 {
 		return
 	}
 	eff := row.EffectsFor(c.Args)
 	switch {
 	case eff&systable.DupsFD != 0:
-		if old := firstFD(row, c); old >= 0 {
+		if old := row.FirstFD(c.Args); old >= 0 {
 			p.fds.m[int32(c.Ret)] = fdEntry{name: p.fds.m[old].name, cloexec: row.AsksCloexec(c.Args)}
 		}
 	case eff&systable.CreatesFD != 0:
@@ -95,7 +94,7 @@ func (a *assembler) account(t *thread, row *systable.Syscall, c *trace.Call) {
 		// the process lives (accept's fd is the connection, not the
 		// listener its fd argument names).
 		name := c.Path
-		if !hasPathArg(row) {
+		if !row.HasPath() {
 			name = readFDLink(t.tid, fd)
 		}
 		p.fds.m[fd] = fdEntry{name: name, cloexec: row.AsksCloexec(c.Args)}
@@ -118,7 +117,7 @@ func (a *assembler) account(t *thread, row *systable.Syscall, c *trace.Call) {
 		}
 	}
 	if eff&systable.ClosesFD != 0 {
-		if fd := firstFD(row, c); fd >= 0 {
+		if fd := row.FirstFD(c.Args); fd >= 0 {
 			delete(p.fds.m, fd)
 		}
 	}
@@ -139,71 +138,4 @@ func (a *assembler) account(t *thread, row *systable.Syscall, c *trace.Call) {
 	if eff&systable.ChangesCwd != 0 && c.Path != "" {
 		p.cwd = c.Path
 	}
-}
-
-// callPaths sets Path and Path2: the paths the call names, resolved
-// against its dirfd or the cwd, else the path its fd argument refers to.
-func callPaths(p *process, row *systable.Syscall, c *trace.Call) {
-	dirfd := int32(unix.AT_FDCWD)
-	fdSeen := false
-	for i := range row.Args {
-		switch row.Args[i].Kind {
-		case systable.DirFD:
-			dirfd = int32(c.Args[i])
-		case systable.Path:
-			m := c.MemOf(uint8(i), trace.PartWhole)
-			if m == nil || m.Flag&trace.Fault != 0 {
-				continue
-			}
-			base := p.cwd
-			if dirfd != unix.AT_FDCWD {
-				base = p.fds.m[dirfd].name
-			}
-			resolved := resolvePath(base, string(m.Data))
-			if c.Path == "" || fdSeen {
-				c.Path, fdSeen = resolved, false
-			} else if c.Path2 == "" {
-				c.Path2 = resolved
-			}
-			dirfd = unix.AT_FDCWD
-		case systable.FD:
-			if c.Path == "" {
-				if fd := int32(c.Args[i]); fd >= 0 {
-					c.Path = p.fds.m[fd].name
-					fdSeen = c.Path != ""
-				}
-			}
-		}
-	}
-}
-
-// resolvePath makes p absolute against base, lexically.
-func resolvePath(base, p string) string {
-	switch {
-	case p == "":
-		return base
-	case strings.HasPrefix(p, "/"):
-		return path.Clean(p)
-	case base == "":
-		return p
-	}
-	return path.Join(base, p)
-}
-
-func firstFD(row *systable.Syscall, c *trace.Call) int32 {
-	for i := range row.Args {
-		if row.Args[i].Kind == systable.FD {
-			return int32(c.Args[i])
-		}
-	}
-	return -1
-}
-
-func hasPathArg(row *systable.Syscall) bool {
-	for i := range row.Args {
-		if row.Args[i].Kind == systable.Path {
-			return true
-		}
-	}
-	return false
 }

@@ -35,21 +35,21 @@ func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call, be
 	eff := row.EffectsFor(c.Args)
 	switch {
 	case eff&systable.DupsFD != 0:
-		if old := firstFD(row, c); old >= 0 {
+		if old := row.FirstFD(c.Args); old >= 0 {
 			p.fds.m[int32(c.Ret)] = s.fdPath(t, old)
 		}
 	case eff&systable.CreatesFD != 0:
 		fd := int32(c.Ret)
 		// A recorded Path names the made fd when the call names a path
 		// (open) or no fd (socket); accept's names the listener.
-		if !hasPathArg(row) && firstFD(row, c) >= 0 {
+		if !row.HasPath() && row.FirstFD(c.Args) >= 0 {
 			believed = ""
 		}
 		name := believed
 		if name == "" {
 			name = c.Path
 		}
-		if believed == "" && (!hasPathArg(row) || name == "") {
+		if believed == "" && (!row.HasPath() || name == "") {
 			name = readFDLink(t.tid, fd)
 		}
 		p.fds.m[fd] = name
@@ -72,7 +72,7 @@ func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call, be
 		}
 	}
 	if eff&systable.ClosesFD != 0 {
-		if fd := firstFD(row, c); fd >= 0 {
+		if fd := row.FirstFD(c.Args); fd >= 0 {
 			delete(p.fds.m, fd)
 		}
 	}
@@ -94,40 +94,9 @@ func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call, be
 	s.exclude(row, c)
 }
 
-// callPaths sets Path and Path2: the paths the call names, resolved
-// against its dirfd or the cwd, else the path its fd argument refers to.
+// callPaths sets Path and Path2 (see CallPaths) from t's tables.
 func (s *session) callPaths(t *task, row *systable.Syscall, c *trace.Call) {
-	dirfd := int32(atFDCWD)
-	fdSeen := false
-	for i := range row.Args {
-		switch row.Args[i].Kind {
-		case systable.DirFD:
-			dirfd = int32(c.Args[i])
-		case systable.Path:
-			m := c.MemOf(uint8(i), trace.PartWhole)
-			if m == nil || m.Flag&trace.Fault != 0 {
-				continue
-			}
-			base := t.proc.fs.cwd
-			if dirfd != atFDCWD {
-				base = s.fdPath(t, dirfd)
-			}
-			resolved := resolvePath(base, string(m.Data))
-			if c.Path == "" || fdSeen {
-				c.Path, fdSeen = resolved, false
-			} else if c.Path2 == "" {
-				c.Path2 = resolved
-			}
-			dirfd = atFDCWD
-		case systable.FD:
-			if c.Path == "" {
-				if fd := int32(c.Args[i]); fd >= 0 {
-					c.Path = s.fdPath(t, fd)
-					fdSeen = c.Path != ""
-				}
-			}
-		}
-	}
+	CallPaths(row, c, t.proc.fs.cwd, func(fd int32) string { return s.fdPath(t, fd) })
 }
 
 // exclude drops the contents of a call on an excluded path.
@@ -173,22 +142,4 @@ func standsFor(link string) string {
 		return name
 	}
 	return link
-}
-
-func firstFD(row *systable.Syscall, c *trace.Call) int32 {
-	for i := range row.Args {
-		if row.Args[i].Kind == systable.FD {
-			return int32(c.Args[i])
-		}
-	}
-	return -1
-}
-
-func hasPathArg(row *systable.Syscall) bool {
-	for i := range row.Args {
-		if row.Args[i].Kind == systable.Path {
-			return true
-		}
-	}
-	return false
 }

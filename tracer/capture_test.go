@@ -245,8 +245,8 @@ func TestResolvePath(t *testing.T) {
 		{"/srv", "", "/srv"},
 		{"", "rel", "rel"},
 	} {
-		if got := resolvePath(tc.base, tc.p); got != tc.want {
-			t.Errorf("resolvePath(%q, %q) = %q, want %q", tc.base, tc.p, got, tc.want)
+		if got := ResolvePath(tc.base, tc.p); got != tc.want {
+			t.Errorf("ResolvePath(%q, %q) = %q, want %q", tc.base, tc.p, got, tc.want)
 		}
 	}
 }
