@@ -12,10 +12,12 @@ import (
 	"github.com/envbisect/envbisect/tracer"
 )
 
-// Observation says what Observe watches: every task of one cgroup (a
-// container's), without starting anything.
+// Observation says what Observe watches, without starting anything:
+// every task of one cgroup (a container's), or one process and what it
+// starts.
 type Observation struct {
 	Cgroup     uint64        // the cgroup v2 id
+	PID        int           // instead of Cgroup: this process, its threads and descendants
 	Duration   time.Duration // 0: until a signal comes on Interrupt
 	Table      *systable.Table
 	Observer   tracer.Observer
@@ -29,22 +31,35 @@ type Observation struct {
 // running are numbered as they are first seen, their fds and cwd read
 // from /proc then.
 func Observe(ob Observation, o Options) (*tracer.Result, *trace.Losses, error) {
-	if ob.Table == nil || ob.Observer == nil || ob.Cgroup == 0 {
-		return nil, nil, errors.New("ebpfrec: Observation needs Table, Observer and Cgroup")
+	if ob.Table == nil || ob.Observer == nil || ob.Cgroup == 0 && ob.PID == 0 {
+		return nil, nil, errors.New("ebpfrec: Observation needs Table, Observer and a Cgroup or PID")
 	}
 	if ob.Duration <= 0 && ob.Interrupt == nil {
 		return nil, nil, errors.New("ebpfrec: an observation needs a duration or an interrupt")
 	}
-	filter, err := tracer.NewContentFilter(ob.Exclude)
+	content, err := tracer.NewContentFilter(ob.Exclude)
 	if err != nil {
 		return nil, nil, err
 	}
-	probe, err := bpf.Load(probeOptions(ob.Table, o, bpf.Filter{Kind: bpf.FilterCgroup, Cgroup: ob.Cgroup}, ob.MaxCapture))
+	filter := bpf.Filter{Kind: bpf.FilterCgroup, Cgroup: ob.Cgroup}
+	if ob.PID != 0 {
+		filter = bpf.Filter{Kind: bpf.FilterTree}
+	}
+	probe, err := bpf.Load(probeOptions(ob.Table, o, filter, ob.MaxCapture))
 	if err != nil {
 		return nil, nil, err
 	}
 	defer probe.Close()
-	asm := newAssembler(ob.Table, ob.Observer, filter, monotonic())
+	if ob.PID != 0 {
+		// The process and the descendants it has now; the probe follows
+		// the ones it makes.
+		for _, pid := range (&tree{root: ob.PID}).members() {
+			if err := probe.Track(uint32(pid)); err != nil {
+				return nil, nil, fmt.Errorf("track process %d: %w", pid, err)
+			}
+		}
+	}
+	asm := newAssembler(ob.Table, ob.Observer, content, monotonic())
 	asm.attached = true
 	ob.Observer.Start(nil)
 	reading := startReading(probe, asm)
@@ -71,3 +86,4 @@ func Observe(ob Observation, o Options) (*tracer.Result, *trace.Losses, error) {
 	losses.Calls, losses.Chunks, losses.Procs = lost.Calls, lost.Chunks, lost.Procs
 	return res, &losses, reading.err
 }
+

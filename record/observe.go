@@ -20,6 +20,9 @@ import (
 type ObserveOptions struct {
 	Output     string
 	Join       *tracer.Join // the container: its cgroup is what is recorded
+	// PID, when set, records that process, its threads and descendants
+	// instead of Join's cgroup (record --pid PID --attach).
+	PID int
 	Duration   time.Duration
 	RingSize   int
 	MaxCapture uint64
@@ -30,8 +33,8 @@ type ObserveOptions struct {
 // Observe records an observation trace (Header.Observed): show, diff and
 // deps read it; locate needs a command to re-run and refuses it.
 func Observe(opts ObserveOptions) (*Summary, error) {
-	if opts.Join == nil || opts.Join.CgroupID == 0 {
-		return nil, errors.New("observe: no container cgroup to observe (give --container or --pid of a process in a cgroup v2 cgroup)")
+	if opts.PID == 0 && (opts.Join == nil || opts.Join.CgroupID == 0) {
+		return nil, errors.New("observe: no container cgroup to observe: give --container NAME, or --pid PID to observe a process")
 	}
 	table, err := systable.Native()
 	if err != nil {
@@ -45,7 +48,10 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 		Started: time.Now().UTC(), Backend: trace.BackendEBPF, ASLR: true,
 		Filtered: table.NoStop(), Exclude: opts.Exclude,
 		MaxCapture: ebpfrec.MaxCapture(opts.MaxCapture), RingSize: uint64(ebpfrec.RingSize(opts.RingSize)),
-		Observed: true, Container: opts.Join.Name,
+		Observed: true,
+	}
+	if opts.Join != nil {
+		hdr.Container = opts.Join.Name
 	}
 	w, err := tracefile.Create(opts.Output, hdr)
 	if err != nil {
@@ -53,7 +59,7 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 	}
 	b := newBatcher(w)
 	res, lost, runErr := ebpfrec.Observe(ebpfrec.Observation{
-		Cgroup: opts.Join.CgroupID, Duration: opts.Duration, Table: table, Observer: b,
+		Cgroup: cgroupOf(opts.Join), PID: opts.PID, Duration: opts.Duration, Table: table, Observer: b,
 		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, Interrupt: opts.Interrupt,
 	}, ebpfrec.Options{RingSize: opts.RingSize})
 	written, writeErr := b.close()
@@ -79,4 +85,11 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 		sum.Bytes = fi.Size()
 	}
 	return sum, nil
+}
+
+func cgroupOf(j *tracer.Join) uint64 {
+	if j == nil {
+		return 0
+	}
+	return j.CgroupID
 }

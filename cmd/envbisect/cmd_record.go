@@ -105,8 +105,9 @@ Exit status:
 		"or ebpf (raw tracepoints and a ring buffer, near-zero overhead; needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF)")
 	f.StringVar(&opts.ringSize, "ring-size", "64M", "ebpf: the ring buffer's `SIZE` (a power of two, at least 4K); "+
 		"what does not fit is lost, counted and never replayed")
-	f.BoolVar(&opts.attach, "attach", false, "ebpf: start nothing; record everything the --container (or --pid's cgroup) does "+
-		"until --duration passes or Ctrl-C (an observation trace, for show, diff and deps)")
+	f.BoolVar(&opts.attach, "attach", false, "ebpf: start nothing; record everything the --container does (every process of its cgroup), "+
+		"or the --pid process, its threads and the processes it starts, until --duration passes or Ctrl-C "+
+		"(an observation trace, for show, diff and deps)")
 	f.DurationVar(&opts.duration, "duration", 0, "with --attach: stop after `D` (e.g. 30s); 0: at Ctrl-C")
 	opts.verdict.add(f)
 	opts.where.add(f)
@@ -246,7 +247,7 @@ func runObserve(s streams, opts recordOptions, join *tracer.Join, ringSize int, 
 		fmt.Fprintf(s.err, "envbisect: observing %s until %s\n", join.Name, until)
 	}
 	sum, err := record.Observe(record.ObserveOptions{
-		Output: opts.output, Join: join, Duration: opts.duration, RingSize: ringSize,
+		Output: opts.output, Join: join, PID: opts.where.pid, Duration: opts.duration, RingSize: ringSize,
 		MaxCapture: maxCapture, Exclude: opts.exclude, Interrupt: sigs,
 	})
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -141,4 +142,32 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestRecordEBPFAttachPID observes a running process with --pid and
+// --attach: the calls of the processes it starts while observed are in
+// the trace, which is an observation trace locate refuses.
+func TestRecordEBPFAttachPID(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.EBPF)
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "watched.conf")
+	os.WriteFile(conf, []byte("x=1\n"), 0o644)
+	loop := exec.Command("sh", "-c", "while :; do cat "+conf+" >/dev/null; sleep 0.1; done")
+	if err := loop.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { loop.Process.Kill(); loop.Wait() })
+	tr := filepath.Join(dir, "obs.envb")
+	code, _, stderr := cli(t, "record", "--backend", "ebpf", "--pid", strconv.Itoa(loop.Process.Pid), "--attach", "--duration", "1s", "-o", tr)
+	if code != 0 {
+		t.Fatalf("record --pid --attach: exit %d\n%s", code, stderr)
+	}
+	code, stdout, _ := cli(t, "show", tr)
+	if code != 0 || strings.Count(stdout, `openat(AT_FDCWD, "`+conf+`"`) < 3 {
+		t.Errorf("show: exit %d, want several opens of %s in 1 s of observation:\n%s", code, conf, lastLines(stdout, 20))
+	}
+	code, _, stderr = cli(t, "locate", tr, "--", "cat", conf)
+	if code != exitError || !strings.Contains(stderr, "observation trace") {
+		t.Errorf("locate of an observation trace: exit %d, want %d and why:\n%s", code, exitError, stderr)
+	}
 }
