@@ -21,10 +21,17 @@ type cell struct {
 	skip   string  // could not run here
 	fail   string  // a run failed: why
 
-	// envbisect only: the first successful run's trace
+	// envbisect and ebpf: the first successful run's trace
 	traceBytes int64
 	traceCalls int64  // 0: unknown
 	traceNote  string // why traceCalls is unknown
+
+	// ebpf only: what the ring buffer lost, summed over the runs whose
+	// trace summary gave it
+	lost      losses
+	lostRuns  int    // runs counted in lost
+	lossyRuns int    // of those, runs that lost anything
+	lostNote  string // why a run's losses are unknown (the first reason)
 }
 
 // measurement is the whole run's results, for the report.
@@ -68,6 +75,11 @@ func run(ctx context.Context, o options, out, progress io.Writer) error {
 // measureRecording runs the recording workloads and writes their tables.
 func (e *env) measureRecording(ctx context.Context, o options, out, progress io.Writer) error {
 	m := &measurement{opts: o, started: time.Now(), cells: map[string]map[string]*cell{}}
+	if slices.Contains(o.variants, "ebpf") {
+		if e.ebpfSkip = e.probeEBPF(ctx, o); e.ebpfSkip != "" {
+			fmt.Fprintf(progress, "bench: ebpf: n/a: %s\n", e.ebpfSkip)
+		}
+	}
 	m.workloads = e.workloads(ctx, o, progress)
 	m.variants = e.variants(o)
 	for _, w := range m.workloads {
@@ -120,7 +132,7 @@ func (e *env) measure(ctx context.Context, o options, m *measurement, w workload
 				continue
 			}
 			trace := filepath.Join(e.tmp, fmt.Sprintf("%s-%d.envb", w.name, rep))
-			r := e.run.run(ctx, o.placed(v, v.wrap(w.argv, trace)), v.name == "envbisect")
+			r := e.run.run(ctx, o.placed(v, v.wrap(w.argv, trace)), v.recorder)
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -141,12 +153,18 @@ func (e *env) measure(ctx context.Context, o options, m *measurement, w workload
 					c.calls, _ = strconv.ParseInt(sm[1], 10, 64)
 				}
 			}
-			if v.name == "envbisect" {
+			switch v.name {
+			case "envbisect":
 				if c.traceBytes == 0 {
 					e.countTrace(ctx, o, c, trace)
 				}
-				os.Remove(trace)
+			case "ebpf":
+				if l, ok := e.readEBPFTrace(ctx, o, c, trace); ok && l.any() {
+					fmt.Fprintf(progress, "bench: %s %s %d/%d: lost %d calls, %d chunks, %d process events; %d calls incomplete\n",
+						w.name, v.name, rep+1, o.reps, l.Calls, l.Chunks, l.Procs, l.Incomplete)
+				}
 			}
+			os.Remove(trace)
 		}
 	}
 	return nil
@@ -166,6 +184,55 @@ func (e *env) countTrace(ctx context.Context, o options, c *cell, trace string) 
 		return
 	}
 	c.traceCalls = n
+}
+
+// readEBPFTrace adds an ebpf run's losses to the cell, from the trace's
+// summary, and for the first run fills in its size and call count. It
+// returns the run's losses; ok is false when they are unknown.
+func (e *env) readEBPFTrace(ctx context.Context, o options, c *cell, trace string) (l losses, ok bool) {
+	unknown := func(why string) {
+		if c.lostNote == "" {
+			c.lostNote = why
+		}
+	}
+	st, err := os.Stat(trace)
+	if err != nil {
+		unknown("no trace file written")
+		if c.traceNote == "" {
+			c.traceNote = "no trace file written"
+		}
+		return losses{}, false
+	}
+	out, err := showSummary(ctx, e.envbisect, trace, o.timeout)
+	if err != nil {
+		unknown(err.Error())
+		if c.traceBytes == 0 {
+			e.countTrace(ctx, o, c, trace)
+		}
+		return losses{}, false
+	}
+	if c.traceBytes == 0 {
+		c.traceBytes = st.Size()
+		if n, ok := summaryCalls(out); ok {
+			c.traceCalls = n
+		} else {
+			c.traceNote = "show --summary --json: no call count in its output"
+		}
+	}
+	l, ok, err = summaryLost(out)
+	switch {
+	case err != nil:
+		unknown(err.Error())
+	case !ok:
+		unknown("the trace's summary has no \"lost\" object")
+	default:
+		c.lost = c.lost.plus(l)
+		c.lostRuns++
+		if l.any() {
+			c.lossyRuns++
+		}
+	}
+	return l, ok && err == nil
 }
 
 // describe says why a run failed.

@@ -123,3 +123,56 @@ func jsonCalls(out []byte) int64 {
 	}
 	return n
 }
+
+// losses is what an eBPF recording lost, as `envbisect show --summary
+// --json` reports it in its "lost" object (render.SummaryReport.Lost,
+// trace.Losses).
+type losses struct {
+	Calls      int64 `json:"calls"`      // calls missing from the trace
+	Chunks     int64 `json:"chunks"`     // pieces of buffers lost
+	Procs      int64 `json:"procs"`      // process events lost
+	Incomplete int64 `json:"incomplete"` // calls in the trace with memory partly lost
+	Truncated  int64 `json:"truncated"`  // buffers cut at the capture limit (on purpose, not a loss)
+}
+
+// any reports whether anything was lost; truncation is not a loss.
+func (l losses) any() bool {
+	return l.Calls > 0 || l.Chunks > 0 || l.Procs > 0 || l.Incomplete > 0
+}
+
+func (l losses) plus(m losses) losses {
+	return losses{l.Calls + m.Calls, l.Chunks + m.Chunks, l.Procs + m.Procs,
+		l.Incomplete + m.Incomplete, l.Truncated + m.Truncated}
+}
+
+// summaryLost reads the "lost" object of a `show --summary --json`
+// report. ok is false when the report has none (a ptrace trace, or a
+// show that does not write it); err when the output is not one JSON
+// object or "lost" is not an object of counts.
+func summaryLost(out []byte) (l losses, ok bool, err error) {
+	var r struct {
+		Lost *json.RawMessage `json:"lost"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	if err := dec.Decode(&r); err != nil {
+		return losses{}, false, fmt.Errorf("summary is not a JSON object: %v", err)
+	}
+	if r.Lost == nil || string(*r.Lost) == "null" {
+		return losses{}, false, nil
+	}
+	if err := json.Unmarshal(*r.Lost, &l); err != nil {
+		return losses{}, false, fmt.Errorf("summary's \"lost\": %v", err)
+	}
+	return l, true, nil
+}
+
+// showSummary runs `envbisect show --summary --json` on a trace.
+func showSummary(ctx context.Context, bin, trace string, timeout time.Duration) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "show", "--summary", "--json", trace).Output()
+	if err != nil {
+		return nil, fmt.Errorf("show --summary --json: %v", exitDetail(err))
+	}
+	return out, nil
+}

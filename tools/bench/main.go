@@ -1,5 +1,6 @@
 // Command bench measures what recording costs: it runs a few workloads
-// natively, under `envbisect record`, under strace (plain and with
+// natively, under `envbisect record` (ptrace) and `envbisect record
+// --backend ebpf`, under strace (plain and with
 // --seccomp-bpf) and under minitrace (minitrace/minitrace.c: the smallest two-stop
 // ptrace tracer), and prints a Markdown table of median wall times and
 // their ratios to native, ready to paste into docs/performance.md.
@@ -17,6 +18,13 @@
 // harness's memory in its ru_maxrss (Go spawns with CLONE_VM|CLONE_VFORK).
 // For envbisect the recorder's own VmHWM is also sampled from /proc.
 //
+// The ebpf variant needs root and a kernel that loads the probe; setup
+// records /bin/true with it once to find out, and reports it n/a with the
+// reason otherwise. After every ebpf run the trace's summary (`envbisect
+// show --summary --json`) gives what the ring buffer lost, summed over the
+// runs in a column of the first table and in a table of its own;
+// -ebpf-args passes flags such as --ring-size 4M or --max-capture 4K.
+//
 // The locate workload is a group of its own (locate.go): for each of the
 // issue's locate scenarios (internal/scenarios, -scenarios) it records
 // the command in the good environment, times native and fully replayed
@@ -33,6 +41,7 @@
 //	go run ./tools/bench                       # everything, 5 repetitions
 //	go run ./tools/bench -n 3 -workloads shell,python -variants native,strace,minitrace
 //	go run ./tools/bench --pin --cloop-native 250ms
+//	go run ./tools/bench -variants ebpf -ebpf-args '--ring-size 1M'
 //	go run ./tools/bench -workloads locate -scenarios fig79-config,pidfile
 package main
 
@@ -64,6 +73,7 @@ type options struct {
 	root          string
 	timeout       time.Duration
 	seccompFilter string
+	ebpfArgs      string // extra flags of the ebpf variant's record
 	quiet         bool
 }
 
@@ -85,6 +95,7 @@ func main() {
 	fs.StringVar(&o.root, "root", "", "the repository root (default: found from the working directory)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "limit for one run; a run over it is killed and reported as failed")
 	fs.StringVar(&o.seccompFilter, "seccomp-filter", "", "add \"-e trace=`EXPR`\" to the strace --seccomp-bpf variant (without it that variant stops on every call)")
+	fs.StringVar(&o.ebpfArgs, "ebpf-args", "", "extra `FLAGS` of the ebpf variant's envbisect record --backend ebpf (e.g. \"--ring-size 4M --max-capture 4K\"), shown in its header")
 	fs.BoolVar(&o.quiet, "q", false, "no progress lines on stderr")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: bench [flags]\n\nPrints Markdown tables of median wall times and ratios to native, and for the locate workload locate's runs and times.\n\n")

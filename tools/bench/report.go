@@ -36,10 +36,16 @@ func (m *measurement) report(w io.Writer) error {
 		return "n/a"
 	}
 
-	// Table 1: wall time and ratio to native.
+	// Table 1: wall time and ratio to native, and what ebpf lost.
+	// ebpf: the ebpf variant was selected and can run here; otherwise its
+	// losses column and table are left out (its n/a cell says why).
+	ebpf := slices.ContainsFunc(m.variants, func(v variant) bool { return v.name == "ebpf" && v.skip == "" })
 	head := []string{"workload", "calls"}
 	for _, v := range m.variants {
 		head = append(head, v.header)
+	}
+	if ebpf {
+		head = append(head, "ebpf lost (calls/chunks/incomplete)")
 	}
 	t := newTable(head...)
 	for _, wl := range m.workloads {
@@ -58,6 +64,9 @@ func (m *measurement) report(w io.Writer) error {
 				s += fmt.Sprintf(" (%.2f×)", float64(med)/float64(nat))
 			}
 			row = append(row, s)
+		}
+		if ebpf {
+			row = append(row, lostCell(cells["ebpf"], func(s string) string { return note("ebpf record on " + wl.name + ": " + s) }))
 		}
 		t.add(row...)
 	}
@@ -90,8 +99,8 @@ func (m *measurement) report(w io.Writer) error {
 
 	// Table 3: peak RSS.
 	fmt.Fprintf(w, "\nPeak RSS, MiB: ru_maxrss from wait4, which covers the process and the descendants it reaped (a tracer's tracees too).")
-	if hasVariant(m.variants, "envbisect") {
-		fmt.Fprintf(w, " For envbisect also the recorder's own VmHWM, sampled every 20 ms.")
+	if hasVariant(m.variants, "envbisect") || ebpf {
+		fmt.Fprintf(w, " For envbisect (both backends) also the recorder's own VmHWM, sampled every 20 ms.")
 	}
 	fmt.Fprintf(w, "\n\n")
 	head = []string{"workload"}
@@ -119,28 +128,74 @@ func (m *measurement) report(w io.Writer) error {
 	t.write(w)
 
 	// Table 4: envbisect's trace.
-	if hasVariant(m.variants, "envbisect") {
-		fmt.Fprintf(w, "\nenvbisect traces (the first successful run of each workload).\n\n")
+	var recorders []variant
+	for _, v := range m.variants {
+		if v.recorder && v.skip == "" {
+			recorders = append(recorders, v)
+		}
+	}
+	if len(recorders) > 0 {
+		fmt.Fprintf(w, "\nenvbisect traces (the first successful run of each workload")
+		if ebpf {
+			fmt.Fprintf(w, "; the rows marked ebpf are `record --backend ebpf`'s")
+		}
+		fmt.Fprintf(w, ").\n\n")
 		t = newTable("workload", "trace size", "calls recorded", "bytes per call")
 		for _, wl := range m.workloads {
-			c := m.cells[wl.name]["envbisect"]
-			if c.traceBytes == 0 {
-				t.add(wl.name, "n/a", "n/a", "n/a")
-				continue
+			for _, v := range recorders {
+				c := m.cells[wl.name][v.name]
+				name := wl.name
+				if v.name == "ebpf" {
+					name += " (ebpf)"
+				}
+				if c.traceBytes == 0 {
+					t.add(name, "n/a", "n/a", "n/a")
+					continue
+				}
+				calls, per := "n/a", "n/a"
+				if c.traceCalls > 0 {
+					calls = thousands(c.traceCalls)
+					per = fmt.Sprintf("%.1f", float64(c.traceBytes)/float64(c.traceCalls))
+				} else if c.traceNote != "" {
+					calls = "n/a " + note("envbisect show on "+name+": "+c.traceNote)
+				}
+				t.add(name, size(c.traceBytes), calls, per)
 			}
-			calls, per := "n/a", "n/a"
-			if c.traceCalls > 0 {
-				calls = thousands(c.traceCalls)
-				per = fmt.Sprintf("%.1f", float64(c.traceBytes)/float64(c.traceCalls))
-			} else if c.traceNote != "" {
-				calls = "n/a " + note("envbisect show on "+wl.name+": "+c.traceNote)
-			}
-			t.add(wl.name, size(c.traceBytes), calls, per)
 		}
 		t.write(w)
 	}
 
-	fmt.Fprintf(w, "\n`calls`: system calls the workload made, counted by minitrace (syscall-entry stops), or by envbisect's trace where minitrace did not run.\n")
+	// Table 5: what the eBPF recorder lost.
+	if ebpf {
+		args := "default sizes: `--ring-size 64M`, `--max-capture 64K`"
+		if f := strings.Fields(o.ebpfArgs); len(f) > 0 {
+			args = "`" + strings.Join(f, " ") + "`"
+		}
+		fmt.Fprintf(w, "\nWhat `record --backend ebpf` (%s) lost, summed over its runs: the `lost` object of `envbisect show --summary --json`. "+
+			"Truncated buffers were cut at the capture limit on purpose and are not a loss.\n\n", args)
+		t = newTable("workload", "runs", "calls lost", "chunks lost", "incomplete calls", "process events lost", "runs with a loss", "truncated buffers")
+		for _, wl := range m.workloads {
+			c := m.cells[wl.name]["ebpf"]
+			if c.lostRuns == 0 {
+				t.add(wl.name, fmt.Sprint(len(c.walls)), "n/a", "n/a", "n/a", "n/a", "n/a", "n/a")
+				continue
+			}
+			runs := fmt.Sprint(c.lostRuns)
+			if c.lostRuns < len(c.walls) {
+				runs = fmt.Sprintf("%d of %d", c.lostRuns, len(c.walls)) // the first table's note says why
+			}
+			l := c.lost
+			t.add(wl.name, runs, thousands(l.Calls), thousands(l.Chunks), thousands(l.Incomplete), thousands(l.Procs),
+				fmt.Sprint(c.lossyRuns), thousands(l.Truncated))
+		}
+		t.write(w)
+	}
+
+	fmt.Fprintf(w, "\n`calls`: system calls the workload made, counted by minitrace (syscall-entry stops), or by envbisect's trace where minitrace did not run.")
+	if ebpf {
+		fmt.Fprintf(w, " `ebpf lost`: calls, buffer chunks and incomplete calls (`lost.calls`, `lost.chunks`, `lost.incomplete` of `envbisect show --summary --json`) that `record --backend ebpf` lost, summed over its runs.")
+	}
+	fmt.Fprintln(w)
 	notes.write(w)
 	return nil
 }
@@ -151,10 +206,28 @@ func callCount(cells map[string]*cell) int64 {
 	if c := cells["minitrace"]; c != nil && c.calls > 0 {
 		return c.calls
 	}
-	if c := cells["envbisect"]; c != nil && c.traceCalls > 0 {
-		return c.traceCalls
+	for _, name := range []string{"envbisect", "ebpf"} {
+		if c := cells[name]; c != nil && c.traceCalls > 0 {
+			return c.traceCalls
+		}
 	}
 	return 0
+}
+
+// lostCell is the ebpf variant's `ebpf lost` cell: calls/chunks/incomplete
+// summed over its runs; note turns a reason into a footnote marker.
+func lostCell(c *cell, note func(string) string) string {
+	switch {
+	case c == nil || len(c.walls) == 0:
+		return "n/a"
+	case c.lostRuns == 0:
+		return "n/a " + note("losses unknown: "+c.lostNote)
+	}
+	s := fmt.Sprintf("%d/%d/%d", c.lost.Calls, c.lost.Chunks, c.lost.Incomplete)
+	if c.lostRuns < len(c.walls) {
+		s += " " + note(fmt.Sprintf("losses of %d of %d runs only: %s", c.lostRuns, len(c.walls), c.lostNote))
+	}
+	return s
 }
 
 func callsOf(cells map[string]*cell) string {

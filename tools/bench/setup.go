@@ -32,13 +32,16 @@ type variant struct {
 	wrap func(argv []string, trace string) []string
 	// selfPlaced variants choose their own CPUs (envbisect --cpu).
 	selfPlaced bool
+	// recorder variants run envbisect record: their trace is read and
+	// the recorder's own VmHWM is sampled.
+	recorder bool
 }
 
 // workloadNames are the workloads -workloads accepts: the recording
 // workloads, then the locate group (locate.go), which has its own table.
 var workloadNames = []string{"cloop", "shell", "python", "locate"}
 
-var variantNames = []string{"native", "envbisect", "strace", "strace-seccomp", "minitrace"}
+var variantNames = []string{"native", "envbisect", "ebpf", "strace", "strace-seccomp", "minitrace"}
 
 const debianPython = "/usr/bin/python3"
 
@@ -52,6 +55,9 @@ type env struct {
 	cloopData string
 	gccErr    error
 	run       runner
+	// ebpfSkip says why `record --backend ebpf` cannot run here ("": it
+	// can; set by probeEBPF).
+	ebpfSkip string
 }
 
 // findRoot walks up from the working directory to the directory holding
@@ -239,14 +245,25 @@ func (e *env) variants(o options) []variant {
 			// envbisect places itself: by default tracer and command share
 			// the last CPU (--cpu auto). Unpinned runs turn that off so all
 			// variants run under the same placement.
-			cpu := "any"
-			if o.pin {
-				cpu = "auto"
-			}
+			cpu := recordCPU(o)
 			v.wrap = func(argv []string, trace string) []string {
 				return append([]string{bin, "record", "--cpu", cpu, "-o", trace, "--"}, argv...)
 			}
-			v.selfPlaced = true
+			v.selfPlaced, v.recorder = true, true
+		case "ebpf":
+			v.header = ebpfHeader(o)
+			if _, err := os.Stat(e.envbisect); err != nil {
+				v.skip = fmt.Sprintf("%s not built (make build)", e.envbisect)
+			} else if e.ebpfSkip != "" {
+				v.skip = e.ebpfSkip
+			}
+			// The eBPF backend stops nothing, but --cpu still places the
+			// command (auto: on the last CPU, as taskset does for native
+			// when pinned); unpinned runs leave it to the scheduler.
+			v.wrap = func(argv []string, trace string) []string {
+				return ebpfArgv(e.envbisect, o, trace, argv)
+			}
+			v.selfPlaced, v.recorder = true, true
 		case "strace":
 			v.header = "strace -f"
 			if straceErr != nil {
@@ -276,6 +293,55 @@ func (e *env) variants(o options) []variant {
 		out = append(out, v)
 	}
 	return out
+}
+
+// recordCPU is envbisect record's --cpu for the run's placement: auto
+// (its default: the command, and for ptrace the tracer, on the last CPU)
+// when pinned, any when not.
+func recordCPU(o options) string {
+	if o.pin {
+		return "auto"
+	}
+	return "any"
+}
+
+// ebpfArgv is the ebpf variant's command: envbisect record --backend ebpf
+// with the -ebpf-args, writing trace.
+func ebpfArgv(bin string, o options, trace string, argv []string) []string {
+	out := []string{bin, "record", "--backend", "ebpf"}
+	out = append(out, strings.Fields(o.ebpfArgs)...)
+	out = append(out, "--cpu", recordCPU(o), "-o", trace, "--")
+	return append(out, argv...)
+}
+
+// ebpfHeader is the ebpf variant's column header.
+func ebpfHeader(o options) string {
+	h := "ebpf record"
+	if f := strings.Fields(o.ebpfArgs); len(f) > 0 {
+		h += " " + strings.Join(f, " ")
+	}
+	return h
+}
+
+// probeEBPF finds out whether the ebpf variant can run here: it needs
+// root, and the probe must load (a kernel with BTF, BPF not locked
+// down). It records /bin/true once with the variant's own flags and
+// returns why that failed, or "".
+func (e *env) probeEBPF(ctx context.Context, o options) string {
+	if os.Geteuid() != 0 {
+		return "needs root (the eBPF backend loads BPF programs): run the harness as root"
+	}
+	if _, err := os.Stat(e.envbisect); err != nil {
+		return "" // the variant says it is not built
+	}
+	trace := filepath.Join(e.tmp, "ebpf-probe.envb")
+	defer os.Remove(trace)
+	r := e.run.run(ctx, ebpfArgv(e.envbisect, o, trace, []string{"/bin/true"}), false)
+	if r.err != nil || r.status != 0 {
+		cmd := strings.Join(append([]string{"envbisect record --backend ebpf"}, strings.Fields(o.ebpfArgs)...), " ")
+		return "`" + cmd + " -- /bin/true` fails here (the probe needs a kernel with BTF and BPF allowed): " + describe(r)
+	}
+	return ""
 }
 
 // benchEnv is the environment of every run: the harness's own, with
