@@ -86,4 +86,3 @@ func Observe(ob Observation, o Options) (*tracer.Result, *trace.Losses, error) {
 	losses.Calls, losses.Chunks, losses.Procs = lost.Calls, lost.Chunks, lost.Procs
 	return res, &losses, reading.err
 }
-

@@ -18,11 +18,11 @@ import (
 // ObserveOptions says what to observe: every process of a container, for
 // a while, with the eBPF recorder, without starting anything.
 type ObserveOptions struct {
-	Output     string
-	Join       *tracer.Join // the container: its cgroup is what is recorded
+	Output string
+	Join   *tracer.Join // the container: its cgroup is what is recorded
 	// PID, when set, records that process, its threads and descendants
 	// instead of Join's cgroup (record --pid PID --attach).
-	PID int
+	PID        int
 	Duration   time.Duration
 	RingSize   int
 	MaxCapture uint64
