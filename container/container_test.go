@@ -3,6 +3,7 @@ package container
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSockets(t *testing.T) {
@@ -77,6 +79,15 @@ func TestFromPID(t *testing.T) {
 		t.Skipf("cannot start sleep: %v", err)
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	// Start returns before the child's exec is done: until then /proc
+	// shows the forked copy of the test, with another environment.
+	comm := fmt.Sprintf("/proc/%d/comm", cmd.Process.Pid)
+	for i := 0; i < 200; i++ {
+		if b, _ := os.ReadFile(comm); string(b) == "sleep\n" {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	tg, err := FromPID(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
