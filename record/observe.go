@@ -51,7 +51,7 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 		Observed: true,
 	}
 	if opts.Join != nil {
-		hdr.Container = opts.Join.Name
+		hdr.Container = opts.Join.Name // "container web (0844870a481a)", "pid 4242"
 	}
 	w, err := tracefile.Create(opts.Output, hdr)
 	if err != nil {

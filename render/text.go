@@ -58,7 +58,11 @@ func callString(d *decoder, c *trace.Call, lim int) string {
 func (t *Text) Begin(h *trace.Header, start []trace.StartEvent) error {
 	t.d.setArch(h)
 	if h != nil {
-		t.printf("# command: %s\n", shellJoin(h.Command))
+		if h.Observed {
+			t.printf("# command: none: an observation (record --attach), nothing was started\n")
+		} else {
+			t.printf("# command: %s\n", shellJoin(h.Command))
+		}
 		var where []string
 		if !h.Started.IsZero() {
 			where = append(where, h.Started.UTC().Format(time.RFC3339))

@@ -163,6 +163,9 @@ func TestRecordEBPFAttachPID(t *testing.T) {
 		t.Fatalf("record --pid --attach: exit %d\n%s", code, stderr)
 	}
 	code, stdout, _ := cli(t, "show", tr)
+	if !strings.Contains(stdout, "# command: none: an observation") || !strings.Contains(stdout, "# ran in: pid "+strconv.Itoa(loop.Process.Pid)) {
+		t.Errorf("show does not say the trace is an observation of pid %d:\n%s", loop.Process.Pid, stdout[:min(len(stdout), 600)])
+	}
 	if code != 0 || strings.Count(stdout, `openat(AT_FDCWD, "`+conf+`"`) < 3 {
 		t.Errorf("show: exit %d, want several opens of %s in 1 s of observation:\n%s", code, conf, lastLines(stdout, 20))
 	}
