@@ -80,10 +80,11 @@ func TestFromPID(t *testing.T) {
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	// Start returns before the child's exec is done: until then /proc
-	// shows the forked copy of the test, with another environment.
-	comm := fmt.Sprintf("/proc/%d/comm", cmd.Process.Pid)
+	// shows the forked copy of the test, and during the exec, after the
+	// name changed, an empty environment.
+	environ := fmt.Sprintf("/proc/%d/environ", cmd.Process.Pid)
 	for i := 0; i < 200; i++ {
-		if b, _ := os.ReadFile(comm); string(b) == "sleep\n" {
+		if b, _ := os.ReadFile(environ); strings.HasPrefix(string(b), "APP_MODE=") {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
