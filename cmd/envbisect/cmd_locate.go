@@ -95,19 +95,10 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if o.window < 1 {
 		return usageError("--window %d: give 1 or more calls", o.window)
 	}
-	cpu, err := parseCPU(o.cpu)
+	t, rec, site, err := prepareReplay(path, s, o.cpu, &o.where)
 	if err != nil {
 		return err
 	}
-	join, env, dir, err := o.where.resolve()
-	if err != nil {
-		return err
-	}
-	t, rec, err := prepareReplay(path, s)
-	if err != nil {
-		return err
-	}
-	o.where.warnWhere(s, path, &t.Header)
 	if e := t.End; e != nil && (e.Verdict != "" && e.Verdict != "pass" || e.Verdict == "" && e.ExitCode != 0) {
 		fmt.Fprintf(s.err, "envbisect: WARNING: %s records a run that did not pass (exit status %d): locate needs a trace of a run that works\n",
 			path, e.ExitCode)
@@ -138,15 +129,15 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		}
 	}()
 
-	start := rec.StartItems(env)
+	start := rec.StartItems(site.env)
 	runner := bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
 		}
 		plan := rec.Graph.Closure(r.Replayed)
 		res, err := rec.Run(ctx, replay.Options{
-			Argv: argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: cpu,
-			Join: join, Env: env, Dir: dir,
+			Argv: argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: site.cpu,
+			Join: site.join, Env: site.env, Dir: site.dir,
 			Stdout:    cmdStdout(o.json),
 			Interrupt: runSigs,
 			Warn:      s.warn,

@@ -96,19 +96,10 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	if err := o.verdict.validate(); err != nil {
 		return err
 	}
-	cpu, err := parseCPU(o.cpu)
+	_, rec, site, err := prepareReplay(path, s, o.cpu, &o.where)
 	if err != nil {
 		return err
 	}
-	join, env, dir, err := o.where.resolve()
-	if err != nil {
-		return err
-	}
-	t, rec, err := prepareReplay(path, s)
-	if err != nil {
-		return err
-	}
-	o.where.warnWhere(s, path, &t.Header)
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -118,11 +109,11 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	plan := rec.Graph.Closure(func(seq uint64) bool { return seq <= prefix })
 	var start []align.StartDiff
 	if prefix > 0 {
-		start = rec.StartItems(env)
+		start = rec.StartItems(site.env)
 	}
 	res, err := rec.Run(ctx, replay.Options{
-		Argv: argv, Plan: plan, Start: start, Stdout: cmdStdout(o.json), Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: cpu,
-		Join: join, Env: env, Dir: dir,
+		Argv: argv, Plan: plan, Start: start, Stdout: cmdStdout(o.json), Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: site.cpu,
+		Join: site.join, Env: site.env, Dir: site.dir,
 		Interrupt: sigs,
 		Warn:      s.warn,
 	})

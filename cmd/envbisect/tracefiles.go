@@ -11,6 +11,7 @@ import (
 	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
+	"github.com/envbisect/envbisect/tracer"
 )
 
 // readTrace reads a whole trace; a trace cut short is used with a
@@ -27,15 +28,34 @@ func readTrace(path string, s streams) (*tracefile.Trace, error) {
 	return nil, nameFile(path, err)
 }
 
-// prepareReplay reads the trace at path and prepares it for semi-replay
-// runs (replay, locate).
-func prepareReplay(path string, s streams) (*tracefile.Trace, *replay.Recording, error) {
+// runSite is where and how the runs of replay and locate happen: the
+// CPU to pin to, and the container (nil: here) with the environment and
+// working directory the command gets there.
+type runSite struct {
+	cpu  int
+	join *tracer.Join
+	env  []string
+	dir  string
+}
+
+// prepareReplay reads the flags replay and locate share (--cpu,
+// --container, --pid) and the trace at path, and prepares the trace for
+// semi-replay runs.
+func prepareReplay(path string, s streams, cpu string, where *containerFlags) (*tracefile.Trace, *replay.Recording, runSite, error) {
+	var site runSite
+	var err error
+	if site.cpu, err = parseCPU(cpu); err != nil {
+		return nil, nil, site, err
+	}
+	if site.join, site.env, site.dir, err = where.resolve(); err != nil {
+		return nil, nil, site, err
+	}
 	t, err := readTrace(path, s)
 	if err != nil {
-		return nil, nil, withCode(exitError, err)
+		return nil, nil, site, withCode(exitError, err)
 	}
 	if t.Header.Observed {
-		return nil, nil, withCode(exitError, fmt.Errorf("%s is an observation trace (record --attach): envbisect started nothing, "+
+		return nil, nil, site, withCode(exitError, fmt.Errorf("%s is an observation trace (record --attach): envbisect started nothing, "+
 			"so there is no command to re-run; record the command itself (envbisect record -o FILE -- CMD) and use that trace", path))
 	}
 	if l := lostOf(t); l.Any() {
@@ -44,9 +64,10 @@ func prepareReplay(path string, s streams) (*tracefile.Trace, *replay.Recording,
 	}
 	rec, err := replay.Prepare(t)
 	if err != nil {
-		return nil, nil, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+		return nil, nil, site, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
 	}
-	return t, rec, nil
+	where.warnWhere(s, path, &t.Header)
+	return t, rec, site, nil
 }
 
 // traceThenCommand checks the arguments of a command that takes a trace,
