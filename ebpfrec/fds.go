@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
-	"strconv"
 
 	"golang.org/x/sys/unix"
 
@@ -46,19 +45,8 @@ func (t *fdTable) exec() {
 // readFDTable reads a live process's fds from /proc.
 func readFDTable(pid int) *fdTable {
 	t := newFDTable()
-	dir := fmt.Sprintf("/proc/%d/fd", pid)
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return t
-	}
-	for _, e := range ents {
-		fd, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		if name, err := os.Readlink(dir + "/" + e.Name()); err == nil {
-			t.m[int32(fd)] = fdEntry{name: name}
-		}
+	for fd, name := range tracer.ProcFDs(pid) {
+		t.m[fd] = fdEntry{name: name}
 	}
 	return t
 }
@@ -66,12 +54,6 @@ func readFDTable(pid int) *fdTable {
 func readCwd(pid int) string {
 	cwd, _ := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
 	return cwd
-}
-
-// readFDLink names fd of a process that may have gone: best effort.
-func readFDLink(tid int32, fd int32) string {
-	name, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%d", tid, fd))
-	return name
 }
 
 // account sets the call's Path and Path2 and keeps the process's fd and
@@ -95,7 +77,7 @@ func (a *assembler) account(t *thread, row *systable.Syscall, c *trace.Call) {
 		// listener its fd argument names).
 		name := c.Path
 		if !row.HasPath() {
-			name = readFDLink(t.tid, fd)
+			name = tracer.ProcFD(int(t.tid), fd)
 		}
 		p.fds.m[fd] = fdEntry{name: name, cloexec: row.AsksCloexec(c.Args)}
 		if c.Path == "" {
@@ -107,7 +89,7 @@ func (a *assembler) account(t *thread, row *systable.Syscall, c *trace.Call) {
 			if m.Dir == trace.Out && len(m.Data) == 8 {
 				cloexec := row.AsksCloexec(c.Args)
 				for _, fd := range []int32{int32(binary.LittleEndian.Uint32(m.Data)), int32(binary.LittleEndian.Uint32(m.Data[4:]))} {
-					p.fds.m[fd] = fdEntry{name: readFDLink(t.tid, fd), cloexec: cloexec}
+					p.fds.m[fd] = fdEntry{name: tracer.ProcFD(int(t.tid), fd), cloexec: cloexec}
 				}
 				if c.Path == "" {
 					c.Path = p.fds.m[int32(binary.LittleEndian.Uint32(m.Data))].name

@@ -6,8 +6,6 @@ import (
 	"os"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/envbisect/envbisect/ebpfrec"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
@@ -40,19 +38,9 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	host, _ := os.Hostname()
-	var u unix.Utsname
-	unix.Uname(&u)
-	hdr := &trace.Header{
-		Tool: Version, Arch: tracer.Arch, Kernel: unix.ByteSliceToString(u.Release[:]), Host: host,
-		Started: time.Now().UTC(), Backend: trace.BackendEBPF, ASLR: true,
-		Filtered: table.NoStop(), Exclude: opts.Exclude,
-		MaxCapture: ebpfrec.MaxCapture(opts.MaxCapture), RingSize: uint64(ebpfrec.RingSize(opts.RingSize)),
-		Observed: true,
-	}
-	if opts.Join != nil {
-		hdr.Container = opts.Join.Name // "container web (0844870a481a)", "pid 4242"
-	}
+	hdr := newHeader(table, opts.Exclude, ebpfrec.MaxCapture(opts.MaxCapture), opts.Join)
+	hdr.Backend, hdr.RingSize, hdr.Observed = trace.BackendEBPF, uint64(ebpfrec.RingSize(opts.RingSize)), true
+	hdr.ASLR = true // processes started by others: their randomisation is theirs
 	w, err := tracefile.Create(opts.Output, hdr)
 	if err != nil {
 		return nil, err

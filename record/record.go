@@ -103,27 +103,9 @@ func Run(opts Options) (*Summary, error) {
 			cwd = "/"
 		}
 	}
-	host, _ := os.Hostname()
-	var u unix.Utsname
-	unix.Uname(&u)
-	hdr := &trace.Header{
-		Tool:       Version,
-		Arch:       tracer.Arch,
-		Kernel:     unix.ByteSliceToString(u.Release[:]),
-		Host:       host,
-		Command:    opts.Argv,
-		Cwd:        cwd,
-		Started:    time.Now().UTC(),
-		Backend:    trace.BackendPtraceSeccomp,
-		ASLR:       opts.ASLR,
-		Filtered:   table.NoStop(),
-		Exclude:    opts.Exclude,
-		MaxCapture: opts.MaxCapture,
-		NoVDSO:     opts.NoVDSO,
-	}
-	if opts.Join != nil {
-		hdr.Container = opts.Join.Name
-	}
+	hdr := newHeader(table, opts.Exclude, opts.MaxCapture, opts.Join)
+	hdr.Command, hdr.Cwd = opts.Argv, cwd
+	hdr.ASLR, hdr.NoVDSO = opts.ASLR, opts.NoVDSO
 	hdr.Backend = tracer.BackendFor(opts.NoSeccomp)
 	ebpf := opts.Backend == trace.BackendEBPF
 	if ebpf {
@@ -189,4 +171,20 @@ func Run(opts Options) (*Summary, error) {
 		sum.Bytes = fi.Size()
 	}
 	return sum, nil
+}
+
+// newHeader starts the header of a trace recorded here now: who, where
+// and with what limits; the caller fills in the command and backend.
+func newHeader(table *systable.Table, exclude []string, maxCapture uint64, join *tracer.Join) *trace.Header {
+	host, _ := os.Hostname()
+	var u unix.Utsname
+	unix.Uname(&u)
+	h := &trace.Header{
+		Tool: Version, Arch: tracer.Arch, Kernel: unix.ByteSliceToString(u.Release[:]), Host: host,
+		Started: time.Now().UTC(), Filtered: table.NoStop(), Exclude: exclude, MaxCapture: maxCapture,
+	}
+	if join != nil {
+		h.Container = join.Name // "container web (0844870a481a)", "pid 4242"
+	}
+	return h
 }

@@ -22,6 +22,13 @@ func readFDLink(tid int, fd int32) string {
 	return name
 }
 
+// ProcFDs returns what /proc says each open fd of process pid refers to
+// (empty when the process is gone).
+func ProcFDs(pid int) map[int32]string { return readFDTable(pid).m }
+
+// ProcFD returns what /proc says fd of tid refers to, or "".
+func ProcFD(tid int, fd int32) string { return readFDLink(tid, fd) }
+
 // readFDTable reads a process's open fds from /proc.
 func readFDTable(pid int) *fdTable {
 	t := newFDTable()
