@@ -76,7 +76,7 @@ func TestFromPID(t *testing.T) {
 	cmd.Dir = dir
 	cmd.Env = []string{"APP_MODE=test", "PATH=/usr/bin:/bin"}
 	if err := cmd.Start(); err != nil {
-		t.Skipf("cannot start sleep: %v", err)
+		t.Fatalf("start sleep: %v", err)
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	// Start returns before the child's exec is done: until then /proc

@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/envbisect/envbisect/internal/scenarios"
+	"github.com/envbisect/envbisect/internal/testutil"
 )
 
 func TestMaxRuns(t *testing.T) {
@@ -160,9 +160,7 @@ func TestLocateReport(t *testing.T) {
 }
 
 func TestRunnerStdout(t *testing.T) {
-	if _, err := os.Stat("/bin/echo"); err != nil {
-		t.Skip("no /bin/echo")
-	}
+	testutil.Require(t, testutil.File("/bin/echo"))
 	var out bytes.Buffer
 	rn := runner{timeout: 10 * time.Second, stdout: &out}
 	r := rn.run(context.Background(), []string{"/bin/echo", `{"status": "located"}`}, false)
