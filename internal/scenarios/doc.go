@@ -3,8 +3,8 @@
 // for each, and what `envbisect locate` must find when the program is
 // recorded in the good environment and located in the bad one.
 //
-// The package is not a test: the tests in the top-level scenarios
-// directory run every case, and `make bench` runs the same cases to report
+// The package is not a test: the tests in test/e2e/scenarios run every
+// case, and `make bench` runs the same cases to report
 // recorded calls, runs and wall times. A caller
 //
 //  1. picks a Scenario from All,

@@ -1,5 +1,12 @@
 // Package testutil gates tests on what the machine offers (root, ptrace,
-// seccomp, a Debian package) and builds the programs tests trace.
+// seccomp, a Debian package), builds the programs tests trace, and builds
+// the environments tests run them in. It is the one place for that last
+// part: namespaces (Unshare: a process in namespaces of its own, a target
+// for --pid) and containers (Rootfs, ImportImage, StartContainer: images
+// made with docker import from a root written as a tar stream, containers
+// without a network). The scenarios' good and bad directory trees are
+// written by package scenarios, which runs commands in them through
+// unshare's mount namespaces.
 //
 // A test that needs something calls Require once; when it is missing the
 // test is skipped with the reason. CI sets ENVBISECT_TEST_NO_SKIP=1, which

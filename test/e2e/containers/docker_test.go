@@ -21,12 +21,12 @@ func dockerPair(t *testing.T) (good, bad string) {
 	t.Helper()
 	requireTracing(t)
 	testutil.Require(t, testutil.Docker)
-	root := busyboxRoot(t, testutil.BuildC(t, "fig79.c", true))
-	root.files["etc/app.conf"] = []byte(goodConf)
-	goodImage := importImage(t, root, "/etc")
-	root.files["etc/app.conf"] = []byte(badConf)
-	badImage := importImage(t, root, "/etc")
-	return startContainer(t, goodImage, "good"), startContainer(t, badImage, "bad")
+	root := testutil.BusyboxRoot(t, testutil.BuildC(t, "fig79.c", true))
+	root.Files["etc/app.conf"] = []byte(goodConf)
+	goodImage := testutil.ImportImage(t, root, "/etc")
+	root.Files["etc/app.conf"] = []byte(badConf)
+	badImage := testutil.ImportImage(t, root, "/etc")
+	return testutil.StartContainer(t, goodImage, "good"), testutil.StartContainer(t, badImage, "bad")
 }
 
 // TestContainerLocate records `app app.conf` in the good container and
@@ -36,7 +36,7 @@ func dockerPair(t *testing.T) (good, bad string) {
 // the container's working directory.
 func TestContainerLocate(t *testing.T) {
 	good, bad := dockerPair(t)
-	if out := docker(t, nil, "exec", good, "app", "app.conf"); !strings.Contains(out, "key = good") {
+	if out := testutil.RunDocker(t, nil, "exec", good, "app", "app.conf"); !strings.Contains(out, "key = good") {
 		t.Fatalf("docker exec %s app app.conf printed %q: the good container is not good", good, out)
 	}
 	trace := t.TempDir() + "/good.envb"
@@ -92,11 +92,11 @@ func TestContainerLocate(t *testing.T) {
 func TestContainerErrors(t *testing.T) {
 	requireTracing(t)
 	testutil.Require(t, testutil.Docker)
-	root := busyboxRoot(t, testutil.BuildC(t, "fig79.c", true))
-	image := importImage(t, root, "/")
-	stopped := uniqueName(t, "stopped")
-	t.Cleanup(func() { dockerQuiet("rm", "-f", stopped) })
-	docker(t, nil, "create", "--network", "none", "--name", stopped, image, "sleep", "3600")
+	root := testutil.BusyboxRoot(t, testutil.BuildC(t, "fig79.c", true))
+	image := testutil.ImportImage(t, root, "/")
+	stopped := testutil.UniqueName(t, "stopped")
+	t.Cleanup(func() { testutil.DockerQuiet("rm", "-f", stopped) })
+	testutil.RunDocker(t, nil, "create", "--network", "none", "--name", stopped, image, "sleep", "3600")
 	dir := t.TempDir()
 	cases := []struct {
 		name string
@@ -128,7 +128,7 @@ func TestContainerErrors(t *testing.T) {
 func TestContainerLikeDockerExec(t *testing.T) {
 	good, _ := dockerPair(t)
 	script := `for n in mnt pid net uts ipc cgroup; do readlink /proc/self/ns/$n; done; grep '^0::' /proc/self/cgroup; hostname; pwd; export -p`
-	want := docker(t, nil, "exec", good, "sh", "-c", script)
+	want := testutil.RunDocker(t, nil, "exec", good, "sh", "-c", script)
 	r := mustExit(t, 0, "record", "-q", "--container", good, "-o", t.TempDir()+"/t.envb", "--", "sh", "-c", script)
 	if got := strings.TrimSpace(string(r.Stdout)); got != want {
 		t.Errorf("under envbisect record --container the script printed\n%s\nand under docker exec\n%s", got, want)

@@ -36,12 +36,12 @@ func TestContainerLocateEBPF(t *testing.T) {
 func TestContainerAttach(t *testing.T) {
 	requireTracing(t)
 	testutil.Require(t, testutil.Docker, testutil.EBPF)
-	root := busyboxRoot(t, testutil.BuildC(t, "fig79.c", true))
-	root.files["etc/app.conf"] = []byte(goodConf)
-	image := importImage(t, root, "/etc")
-	name := uniqueName(t, "watched")
-	t.Cleanup(func() { dockerQuiet("rm", "-f", name) })
-	docker(t, nil, "run", "-d", "--network", "none", "--name", name, image,
+	root := testutil.BusyboxRoot(t, testutil.BuildC(t, "fig79.c", true))
+	root.Files["etc/app.conf"] = []byte(goodConf)
+	image := testutil.ImportImage(t, root, "/etc")
+	name := testutil.UniqueName(t, "watched")
+	t.Cleanup(func() { testutil.DockerQuiet("rm", "-f", name) })
+	testutil.RunDocker(t, nil, "run", "-d", "--network", "none", "--name", name, image,
 		"sh", "-c", "while :; do cat /etc/app.conf >/dev/null; sleep 0.1; done")
 
 	trace := t.TempDir() + "/obs.envb"
