@@ -1,4 +1,4 @@
-package main
+package render
 
 import (
 	"encoding/json"
@@ -9,15 +9,17 @@ import (
 	"github.com/envbisect/envbisect/depgraph"
 )
 
-// JSON output of deps: one object.
-type depsJSON struct {
-	Calls     int            `json:"calls"`
-	Groups    []groupJSON    `json:"groups"`
-	Resources []resourceJSON `json:"resources"`
-	Edges     []edgeJSON     `json:"edges"`
+// DepsJSON is the JSON output of deps: one object. The Deps*JSON types
+// are its parts.
+type DepsJSON struct {
+	Calls     int                `json:"calls"`
+	Groups    []DepsGroupJSON    `json:"groups"`
+	Resources []DepsResourceJSON `json:"resources"`
+	Edges     []DepsEdgeJSON     `json:"edges"`
 }
 
-type groupJSON struct {
+// DepsGroupJSON is one group of linked calls.
+type DepsGroupJSON struct {
 	ID        depgraph.GroupID      `json:"id"`
 	Kind      depgraph.GroupKind    `json:"kind"`
 	Name      string                `json:"name"`
@@ -27,17 +29,19 @@ type groupJSON struct {
 	Last      uint64                `json:"last"`
 	Seqs      []uint64              `json:"seqs"`
 	Resources []depgraph.ResourceID `json:"resources"`
-	Calls     []callJSON            `json:"calls,omitempty"` // --group only
+	Calls     []DepsCallJSON        `json:"calls,omitempty"` // --group only
 }
 
-type callJSON struct {
+// DepsCallJSON is one call of a group, printed with --group.
+type DepsCallJSON struct {
 	Seq    uint64 `json:"seq"`
 	Proc   uint32 `json:"proc"`
 	Thread uint32 `json:"thread"`
 	Call   string `json:"call"`
 }
 
-type resourceJSON struct {
+// DepsResourceJSON is one resource the calls touch.
+type DepsResourceJSON struct {
 	ID      depgraph.ResourceID   `json:"id"`
 	Kind    depgraph.ResourceKind `json:"kind"`
 	Name    string                `json:"name"`
@@ -49,24 +53,25 @@ type resourceJSON struct {
 	Group   depgraph.GroupID      `json:"group,omitempty"`
 }
 
-type edgeJSON struct {
+// DepsEdgeJSON is one dependency: call From depends on call To.
+type DepsEdgeJSON struct {
 	From     uint64              `json:"from"`
 	To       uint64              `json:"to"`
 	Why      []string            `json:"why"`
 	Resource depgraph.ResourceID `json:"resource,omitempty"`
 }
 
-// writeJSON prints the groups, resources and edges; with --group only
+// WriteJSON prints the groups, resources and edges; with --group only
 // that group, its resources, its calls and the edges from them.
-func (v *depsView) writeJSON(w io.Writer) error {
+func (v *Deps) WriteJSON(w io.Writer) error {
 	g := v.g
-	out := depsJSON{Calls: len(g.Calls()), Groups: []groupJSON{}, Resources: []resourceJSON{}, Edges: []edgeJSON{}}
+	out := DepsJSON{Calls: len(g.Calls()), Groups: []DepsGroupJSON{}, Resources: []DepsResourceJSON{}, Edges: []DepsEdgeJSON{}}
 	groups := g.Groups()
 	if v.group != nil {
 		groups = []*depgraph.Group{v.group}
 	}
 	for _, gr := range groups {
-		gj := groupJSON{ID: gr.ID, Kind: gr.Kind, Name: gr.Name, Title: gr.Title(), Class: gr.Class,
+		gj := DepsGroupJSON{ID: gr.ID, Kind: gr.Kind, Name: gr.Name, Title: gr.Title(), Class: gr.Class,
 			First: gr.Calls[0], Last: gr.Calls[len(gr.Calls)-1], Seqs: gr.Calls, Resources: gr.Resources}
 		if gj.Resources == nil {
 			gj.Resources = []depgraph.ResourceID{} // a group of the kernel's answers or of a process
@@ -74,7 +79,7 @@ func (v *depsView) writeJSON(w io.Writer) error {
 		if v.group != nil {
 			for _, seq := range gr.Calls {
 				c, _ := g.Call(seq)
-				gj.Calls = append(gj.Calls, callJSON{Seq: seq, Proc: c.Proc, Thread: c.Thread, Call: renderCall(v, seq)})
+				gj.Calls = append(gj.Calls, DepsCallJSON{Seq: seq, Proc: c.Proc, Thread: c.Thread, Call: v.callLine(seq)})
 			}
 		}
 		out.Groups = append(out.Groups, gj)
@@ -83,18 +88,18 @@ func (v *depsView) writeJSON(w io.Writer) error {
 		if v.group != nil && r.Group != v.group.ID {
 			continue
 		}
-		out.Resources = append(out.Resources, resourceJSON{ID: r.ID, Kind: r.Kind, Name: r.Name, Class: r.Class,
+		out.Resources = append(out.Resources, DepsResourceJSON{ID: r.ID, Kind: r.Kind, Name: r.Name, Class: r.Class,
 			Created: r.Created, Path: r.Path, Local: r.Local, Peer: r.Peer, Group: r.Group})
 	}
 	for _, e := range v.edges() {
-		out.Edges = append(out.Edges, edgeJSON{From: e.From, To: e.To, Why: e.Why.Names(), Resource: e.Resource})
+		out.Edges = append(out.Edges, DepsEdgeJSON{From: e.From, To: e.To, Why: e.Why.Names(), Resource: e.Resource})
 	}
 	enc := json.NewEncoder(w)
 	return enc.Encode(out)
 }
 
 // edges returns the edges to print: all, or those from --group's calls.
-func (v *depsView) edges() []depgraph.Edge {
+func (v *Deps) edges() []depgraph.Edge {
 	if v.group == nil {
 		return v.g.Edges()
 	}
@@ -105,16 +110,18 @@ func (v *depsView) edges() []depgraph.Edge {
 	return out
 }
 
-func renderCall(v *depsView, seq uint64) string {
+// callLine is the call seq as the JSON output of one group lists it:
+// who made it, then the call as show prints it.
+func (v *Deps) callLine(seq uint64) string {
 	c, _ := v.g.Call(seq)
-	return v.who(c) + " " + renderCallString(v, c)
+	return v.who(c) + " " + CallString(v.tab, c, v.size)
 }
 
-// writeDot prints the call graph as a Graphviz digraph: a node per call,
+// WriteDot prints the call graph as a Graphviz digraph: a node per call,
 // in a cluster per group, an edge from each call to each call it depends
 // on. Edges to the call that made the thread are dashed and grey: every
 // call has one.
-func (v *depsView) writeDot(w io.Writer) error {
+func (v *Deps) WriteDot(w io.Writer) error {
 	g := v.g
 	edges := v.edges()
 	nodes := map[uint64]bool{}
@@ -160,7 +167,7 @@ func (v *depsView) writeDot(w io.Writer) error {
 }
 
 // nodeLabel is "seq: syscall(path)".
-func (v *depsView) nodeLabel(seq uint64) string {
+func (v *Deps) nodeLabel(seq uint64) string {
 	c, _ := v.g.Call(seq)
 	return fmt.Sprintf("%d: %s(%s)", seq, v.tab.ByNr(int(c.Nr)).Name, c.Path)
 }

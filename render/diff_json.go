@@ -1,11 +1,10 @@
-package main
+package render
 
 import (
 	"encoding/json"
 	"io"
 
 	"github.com/envbisect/envbisect/align"
-	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
@@ -14,8 +13,8 @@ import (
 
 type jsonDiffCall struct {
 	Diff string           `json:"diff"` // "call"
-	Good render.JSONCall  `json:"good"`
-	Bad  render.JSONCall  `json:"bad"`
+	Good JSONCall         `json:"good"`
+	Bad  JSONCall         `json:"bad"`
 	Ret  bool             `json:"ret"` // the return values differ
 	Data []jsonDiffBuffer `json:"data,omitempty"`
 	Sent []jsonDiffBuffer `json:"sent,omitempty"`
@@ -40,9 +39,9 @@ type jsonDiffField struct {
 }
 
 type jsonDiffOneSided struct {
-	Diff string           `json:"diff"` // "only_good" or "only_bad"
-	Good *render.JSONCall `json:"good,omitempty"`
-	Bad  *render.JSONCall `json:"bad,omitempty"`
+	Diff string    `json:"diff"` // "only_good" or "only_bad"
+	Good *JSONCall `json:"good,omitempty"`
+	Bad  *JSONCall `json:"bad,omitempty"`
 }
 
 type jsonDiffExit struct {
@@ -89,12 +88,12 @@ type jsonDiffSummary struct {
 	Start           int    `json:"start"`
 }
 
-// writeDiffJSON writes a Result as JSON lines, strings and buffers cut
+// WriteDiffJSON writes a Result as JSON lines, strings and buffers cut
 // after size bytes (0: never).
-func writeDiffJSON(w io.Writer, tab *systable.Table, res *align.Result, size int) error {
+func WriteDiffJSON(w io.Writer, tab *systable.Table, res *align.Result, size int) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	call := func(c *trace.Call) render.JSONCall { return render.NewJSONCall(tab, c, size) }
+	call := func(c *trace.Call) JSONCall { return NewJSONCall(tab, c, size) }
 	for _, td := range res.Threads {
 		for i, s := range td.Steps {
 			var v any

@@ -1,4 +1,4 @@
-package main
+package render
 
 import (
 	"fmt"
@@ -10,10 +10,8 @@ import (
 	"time"
 
 	"github.com/envbisect/envbisect/align"
-	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracefile"
 )
 
 // Limits of the text output.
@@ -26,12 +24,35 @@ const (
 	diffBinaryBytes = 16 // bytes shown from the first difference of binary data
 )
 
-// diffText writes a Result as text; see the diff command's help.
+// DiffOptions control the text of a diff.
+type DiffOptions struct {
+	// StringSize is the number of bytes of a string or buffer shown; 0
+	// shows everything.
+	StringSize int
+	// Context is the number of matching calls shown before and after each
+	// difference.
+	Context int
+}
+
+// DiffSide is one of the two traces a diff compares: the name it was
+// given by (a file name) and its header.
+type DiffSide struct {
+	Name   string
+	Header *trace.Header
+}
+
+// WriteDiffText writes res, the alignment of the traces good and bad, as
+// text; see the diff command's help.
+func WriteDiffText(w io.Writer, tab *systable.Table, res *align.Result, o DiffOptions, good, bad DiffSide) error {
+	return (&diffText{w: w, tab: tab, res: res, o: o}).write(good, bad)
+}
+
+// diffText writes a Result as text.
 type diffText struct {
 	w   io.Writer
 	tab *systable.Table
 	res *align.Result
-	o   diffOptions
+	o   DiffOptions
 	err error
 }
 
@@ -41,9 +62,9 @@ func (d *diffText) printf(format string, args ...any) {
 	}
 }
 
-func (d *diffText) write(good, bad string, ta, tb *tracefile.Trace) error {
-	d.printf("--- GOOD %s: %s\n", good, traceOrigin(ta))
-	d.printf("+++ BAD  %s: %s\n", bad, traceOrigin(tb))
+func (d *diffText) write(good, bad DiffSide) error {
+	d.printf("--- GOOD %s: %s\n", good.Name, traceOrigin(good.Header))
+	d.printf("+++ BAD  %s: %s\n", bad.Name, traceOrigin(bad.Header))
 	for i := range d.res.Threads {
 		d.thread(&d.res.Threads[i])
 	}
@@ -54,8 +75,7 @@ func (d *diffText) write(good, bad string, ta, tb *tracefile.Trace) error {
 }
 
 // traceOrigin says what was recorded where: "make test (host ci-1, Linux 6.1.0, 2025-01-02T03:04:05Z)".
-func traceOrigin(t *tracefile.Trace) string {
-	h := &t.Header
+func traceOrigin(h *trace.Header) string {
 	var where []string
 	if h.Host != "" {
 		where = append(where, "host "+h.Host)
@@ -78,7 +98,7 @@ func shellJoinArgs(argv []string) string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
 		if a == "" || strings.ContainsAny(a, " \t\n'\"\\$`*?;&|<>()") {
-			a = render.Quote([]byte(a), 0)
+			a = Quote([]byte(a), 0)
 		}
 		out[i] = a
 	}
@@ -101,7 +121,7 @@ func (d *diffText) thread(td *align.ThreadDiff) {
 	for i, s := range td.Steps {
 		if s.Kind != align.Pair || td.Diffs[i] != nil {
 			interesting = true
-			for k := max(0, i-d.o.context); k <= min(len(td.Steps)-1, i+d.o.context); k++ {
+			for k := max(0, i-d.o.Context); k <= min(len(td.Steps)-1, i+d.o.Context); k++ {
 				show[k] = true
 			}
 		}
@@ -124,7 +144,7 @@ func (d *diffText) thread(td *align.ThreadDiff) {
 			gap = true
 			continue
 		}
-		if gap && d.o.context > 0 && i > 0 {
+		if gap && d.o.Context > 0 && i > 0 {
 			d.printf("  ...\n")
 		}
 		gap = false
@@ -162,7 +182,7 @@ func exitText(e *trace.ProcEvent) string {
 
 // callLine is "#412 [1] openat(...) = 3".
 func (d *diffText) callLine(t *align.Tree, c *trace.Call) string {
-	return "#" + strconv.FormatUint(c.Seq, 10) + " " + t.Label(c.Thread) + " " + render.CallString(d.tab, c, d.o.stringSize)
+	return "#" + strconv.FormatUint(c.Seq, 10) + " " + t.Label(c.Thread) + " " + CallString(d.tab, c, d.o.StringSize)
 }
 
 // pair writes a call that differs, its two lines and what differs.
@@ -315,17 +335,17 @@ func (d *diffText) bytes(dd *align.DataDiff) {
 		if dd.Offset >= len(b) {
 			return "(end)"
 		}
-		return render.Quote(b[dd.Offset:], diffBinaryBytes)
+		return Quote(b[dd.Offset:], diffBinaryBytes)
 	}
 	d.printf("    at offset %d: %s -> %s\n", dd.Offset, excerpt(dd.A), excerpt(dd.B))
 }
 
 // cut shortens a snippet line to the string limit (at least 80 bytes).
 func (d *diffText) cut(l string) string {
-	if d.o.stringSize == 0 {
+	if d.o.StringSize == 0 {
 		return l
 	}
-	n := max(d.o.stringSize, 80)
+	n := max(d.o.StringSize, 80)
 	if len(l) > n {
 		return l[:n] + "..."
 	}
@@ -399,21 +419,21 @@ func (d *diffText) start() {
 	for _, s := range d.res.Start {
 		switch {
 		case s.A != nil && s.B != nil:
-			d.printf("- %s\n+ %s\n", render.StartString(*s.A), render.StartString(*s.B))
+			d.printf("- %s\n+ %s\n", StartString(*s.A), StartString(*s.B))
 		case s.A != nil:
-			d.printf("< %s\n", render.StartString(*s.A))
+			d.printf("< %s\n", StartString(*s.A))
 		default:
-			d.printf("> %s\n", render.StartString(*s.B))
+			d.printf("> %s\n", StartString(*s.B))
 		}
 	}
 }
 
 func (d *diffText) summary() {
 	r := d.res
-	d.printf("# %s compared, %s, %d only in GOOD, %d only in BAD", plural(r.Compared, "call"), differ(r.Differ, ""), r.OnlyACalls, r.OnlyBCalls)
-	d.printf("; %s matched", plural(len(r.Threads), "thread"))
+	d.printf("# %s compared, %s, %d only in GOOD, %d only in BAD", countOf(r.Compared, "call"), differ(r.Differ, ""), r.OnlyACalls, r.OnlyBCalls)
+	d.printf("; %s matched", countOf(len(r.Threads), "thread"))
 	if len(r.OnlyA) > 0 || len(r.OnlyB) > 0 {
-		d.printf(", %d only in GOOD (%s), %d only in BAD (%s)", len(r.OnlyA), plural(r.UnmatchedCallsA, "call"), len(r.OnlyB), plural(r.UnmatchedCallsB, "call"))
+		d.printf(", %d only in GOOD (%s), %d only in BAD (%s)", len(r.OnlyA), countOf(r.UnmatchedCallsA, "call"), len(r.OnlyB), countOf(r.UnmatchedCallsB, "call"))
 	}
 	if len(r.Exits) > 0 {
 		d.printf("; %s", differ(len(r.Exits), "exit status"))
@@ -432,10 +452,10 @@ func differ(n int, what string) string {
 	if n == 1 {
 		return "1 " + what + " differs"
 	}
-	return plural(n, what) + " differ"
+	return countOf(n, what) + " differ"
 }
 
-func plural(n int, what string) string {
+func countOf(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}

@@ -1,7 +1,18 @@
-// Package render prints a trace for people and for programs: strace-like
-// text (Text), one JSON object per line (JSON), and a per-syscall summary
-// (Summary). It reads trace values only; opening the file is the caller's
-// business, so the package can be fed synthetic traces in tests.
+// Package render is where envbisect presents what its stages found, for
+// people and for programs; the commands in cmd/envbisect only parse flags,
+// wire the stages and pick an exit code. It prints
+//
+//   - a trace (show): strace-like text (Text), one JSON object per line
+//     (JSON), and a per-syscall summary (Summary);
+//   - two aligned traces (diff): WriteDiffText and WriteDiffJSON print an
+//     align.Result;
+//   - a dependency graph (deps): Deps prints depgraph's groups as a table,
+//     one group with its calls, JSON or Graphviz dot.
+//
+// It reads values only; opening the file is the caller's business, so the
+// package can be fed synthetic traces in tests. Every call in every output
+// is printed by the same decoder (CallString, NewJSONCall), so show, diff,
+// deps and locate's report can never print one call two ways.
 //
 // # Mechanism
 //

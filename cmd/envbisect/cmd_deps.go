@@ -5,16 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"strconv"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
-	"github.com/envbisect/envbisect/trace"
 )
 
 // depsOptions are the flags of envbisect deps.
@@ -86,15 +82,6 @@ Exit codes:
 	return cmd
 }
 
-// depsView is what the output formats need.
-type depsView struct {
-	g     *depgraph.Graph
-	tab   *systable.Table
-	main  map[uint32]uint32 // process -> its main thread, for [P] and [P:T]
-	group *depgraph.Group   // --group, or nil
-	size  int
-}
-
 // runDeps prints the dependency groups of the trace at path as o asks.
 func runDeps(ctx context.Context, o depsOptions, path string, s streams) error {
 	switch {
@@ -120,23 +107,24 @@ func runDeps(ctx context.Context, o depsOptions, path string, s streams) error {
 	if err != nil {
 		return withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
 	}
-	v := &depsView{g: g, tab: tab, main: mainThreads(t.Events), size: o.stringSize}
+	var group *depgraph.Group
 	if o.group != 0 {
-		if v.group = g.Group(depgraph.GroupID(o.group)); v.group == nil {
+		if group = g.Group(depgraph.GroupID(o.group)); group == nil {
 			return usageError("--group %d: %s has %d groups (see 'envbisect deps %s')", o.group, path, len(g.Groups()), path)
 		}
 	}
+	v := render.NewDeps(g, tab, t.Events, group, o.stringSize)
 
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	switch {
 	case o.dot:
-		err = v.writeDot(out)
+		err = v.WriteDot(out)
 	case o.json:
-		err = v.writeJSON(out)
-	case v.group != nil:
-		err = v.writeGroup(out)
+		err = v.WriteJSON(out)
+	case group != nil:
+		err = v.WriteGroup(out)
 	default:
-		err = v.writeGroups(out)
+		err = v.WriteGroups(out)
 	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
@@ -145,67 +133,4 @@ func runDeps(ctx context.Context, o depsOptions, path string, s streams) error {
 		return withCode(exitError, fmt.Errorf("write: %w", err))
 	}
 	return nil
-}
-
-// mainThreads returns each process's main thread: the one it was spawned
-// with, or that exec'd last.
-func mainThreads(evs []trace.Event) map[uint32]uint32 {
-	m := map[uint32]uint32{1: 1}
-	for _, ev := range evs {
-		if p := ev.Proc; p != nil && (p.Kind == trace.Spawn || p.Kind == trace.Exec) {
-			m[p.Proc] = p.Thread
-		}
-	}
-	return m
-}
-
-// who prints who made a call as show does: [P], or [P:T] off the main
-// thread.
-func (v *depsView) who(c *trace.Call) string {
-	if m, ok := v.main[c.Proc]; !ok || m == c.Thread {
-		return "[" + strconv.FormatUint(uint64(c.Proc), 10) + "]"
-	}
-	return fmt.Sprintf("[%d:%d]", c.Proc, c.Thread)
-}
-
-// writeGroups prints the table of groups.
-func (v *depsView) writeGroups(w io.Writer) error {
-	g := v.g
-	fmt.Fprintf(w, "# %d calls, %d groups, %d resources, %d edges\n", len(g.Calls()), len(g.Groups()), len(g.Resources()), len(g.Edges()))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "ID\tKIND\tCLASS\tCALLS\tFIRST\tLAST\tNAME\n")
-	for _, gr := range g.Groups() {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%d\t%s\n", gr.ID, gr.Kind, gr.Class, len(gr.Calls), gr.Calls[0], gr.Calls[len(gr.Calls)-1], gr.Name)
-	}
-	return tw.Flush()
-}
-
-// writeGroup prints one group with its calls and their dependencies.
-func (v *depsView) writeGroup(w io.Writer) error {
-	g, gr := v.g, v.group
-	fmt.Fprintf(w, "# group %d: %s (%s), %d calls, #%d to #%d\n", gr.ID, gr.Title(), gr.Class, len(gr.Calls), gr.Calls[0], gr.Calls[len(gr.Calls)-1])
-	for _, id := range gr.Resources {
-		r := g.Resource(id)
-		fmt.Fprintf(w, "# resource: %s %s (%s)\n", r.Kind, r.Name, r.Class)
-	}
-	for _, seq := range gr.Calls {
-		c, _ := g.Call(seq)
-		fmt.Fprintf(w, "#%d %s %s\n", seq, v.who(c), renderCallString(v, c))
-		for _, e := range g.Deps(seq) {
-			fmt.Fprintf(w, "    <- #%d %s", e.To, e.Why)
-			if r := g.Resource(e.Resource); r != nil {
-				fmt.Fprintf(w, " via %s", r.Name)
-			}
-			if to := g.GroupOf(e.To); to != nil && to.ID != gr.ID {
-				fmt.Fprintf(w, " [group %d]", to.ID)
-			}
-			fmt.Fprintln(w)
-		}
-	}
-	return nil // a write error shows at the flush
-}
-
-// renderCallString prints c as show does, cut to -s.
-func renderCallString(v *depsView, c *trace.Call) string {
-	return render.CallString(v.tab, c, v.size)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/internal/testutil"
+	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
@@ -153,7 +154,7 @@ func TestDepsJSON(t *testing.T) {
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	var got depsJSON
+	var got render.DepsJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -164,7 +165,7 @@ func TestDepsJSON(t *testing.T) {
 	if g.Kind != depgraph.GroupFile || g.Name != "/etc/hosts" || g.Class != depgraph.Environment || !slices.Equal(g.Seqs, []uint64{1, 2, 3}) {
 		t.Errorf("group 1: %+v", g)
 	}
-	if !slices.ContainsFunc(got.Edges, func(e edgeJSON) bool { return e.From == 2 && e.To == 1 && slices.Contains(e.Why, "fd") }) {
+	if !slices.ContainsFunc(got.Edges, func(e render.DepsEdgeJSON) bool { return e.From == 2 && e.To == 1 && slices.Contains(e.Why, "fd") }) {
 		t.Errorf("edges %+v lack 2 -> 1 by fd", got.Edges)
 	}
 	if !strings.Contains(out, `"class":"internal"`) {

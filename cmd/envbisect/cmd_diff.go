@@ -154,9 +154,10 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 		if !o.sizeSet {
 			size = 0
 		}
-		err = writeDiffJSON(out, tab, res, size)
+		err = render.WriteDiffJSON(out, tab, res, size)
 	} else {
-		err = (&diffText{w: out, tab: tab, res: res, o: o}).write(good, bad, ta, tb)
+		err = render.WriteDiffText(out, tab, res, render.DiffOptions{StringSize: o.stringSize, Context: o.context},
+			render.DiffSide{Name: good, Header: &ta.Header}, render.DiffSide{Name: bad, Header: &tb.Header})
 	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
