@@ -3,7 +3,8 @@
 // Runner that makes one semi-replay run here, it finds the first recorded
 // call whose replay makes the run pass (the thesis' Locate_cause), with
 // the endpoint checks and skip handling of git bisect, and reports it
-// (Report, as JSON or as text). It never touches a kernel itself: the
+// (Report: plain data, whose types, JSON form and text live in package
+// render, which presents every output). It never touches a kernel itself: the
 // runs are the Runner's (package replay in the CLI, fakes in tests).
 //
 // # Candidates and prefixes

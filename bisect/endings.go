@@ -3,12 +3,14 @@ package bisect
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/envbisect/envbisect/render"
 )
 
 // The reports of each way the search can end.
 
 func (s *search) report(st Status, msg string) *Report {
-	return &Report{Status: st, Message: msg, tracePath: s.o.TracePath}
+	return &Report{Status: st, Message: msg, TracePath: s.o.TracePath}
 }
 
 // noFailure: the run with nothing replayed passed.
@@ -55,7 +57,7 @@ func (s *search) undecided(lo, hi int) *Report {
 		r := s.report(Inconclusive, fmt.Sprintf("cannot narrow down further: the runs that would tell them apart were "+
 			"all skipped; the difference is one of the start items %v or of the first %d calls", labels, max(0, hi-s.start)))
 		r.Candidates = append(r.Candidates, s.cands[:max(0, hi-s.start)]...)
-		r.candidateLines = append(r.candidateLines, labels...)
+		r.CandidateLines = append(r.CandidateLines, labels...)
 		return r
 	}
 	lo, hi = lo-s.start, hi-s.start
@@ -74,7 +76,7 @@ func (s *search) undecided(lo, hi int) *Report {
 		if exe != "" {
 			line += exe + ": "
 		}
-		r.candidateLines = append(r.candidateLines, line+callString(rows, c))
+		r.CandidateLines = append(r.CandidateLines, line+callString(rows, c))
 	}
 	return r
 }
@@ -85,7 +87,7 @@ func (s *search) located(k int, atLo Outcome) *Report {
 	if k < s.start {
 		it := s.o.Start[k]
 		r := s.report(Located, fmt.Sprintf("start item %s: the command passes here when it starts with the recorded %s",
-			it.Label(), describe(it.Good)))
+			it.Label(), render.StartValue(it.Good)))
 		r.Culprit = &Culprit{Start: &it}
 		return r
 	}

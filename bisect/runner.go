@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/trace"
 )
 
 // All is the Request.Prefix that asks for every recorded call to be
 // replayed.
-const All = ^uint64(0)
+const All = render.AllCalls
 
 // Request is one semi-replay run the search asks for.
 type Request struct {
@@ -31,19 +32,7 @@ func (r Request) Replayed(seq uint64) bool { return seq <= r.Prefix }
 
 // String says what the request replays, as the report's step table does:
 // "none", "all", "up to 21".
-func (r Request) String() string {
-	switch {
-	case r.Prefix == 0 && r.Start > 0:
-		return fmt.Sprintf("start 1-%d", r.Start)
-	case r.Prefix == 0:
-		return "none"
-	}
-	switch r.Prefix {
-	case All:
-		return "all"
-	}
-	return "up to " + strconv.FormatUint(r.Prefix, 10)
-}
+func (r Request) String() string { return render.ReplayedText(r.Start, r.Prefix) }
 
 // describe names the run of the request in an error message.
 func (r Request) describe() string {

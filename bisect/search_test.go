@@ -105,7 +105,7 @@ func TestLocateReport(t *testing.T) {
 		t.Errorf("data diff: %+v", d)
 	}
 	gr := rep.Group
-	if gr == nil || gr.Title != "file /etc/fig79.conf" || len(gr.Calls) != 4 || gr.Calls[2] != (GroupCall{read, "read"}) {
+	if gr == nil || gr.Title != "file /etc/fig79.conf" || len(gr.Calls) != 4 || gr.Calls[2] != (GroupCall{Seq: read, Syscall: "read"}) {
 		t.Errorf("group: %+v", gr)
 	}
 }
@@ -253,8 +253,8 @@ func TestLocateSkips(t *testing.T) {
 			if !slices.Equal(rep.Candidates, tt.candidates) {
 				t.Errorf("candidates %v, want %v", rep.Candidates, tt.candidates)
 			}
-			if tt.status == Inconclusive && (len(rep.candidateLines) != len(tt.candidates) || rep.Culprit != nil) {
-				t.Errorf("candidate lines %q, culprit %+v", rep.candidateLines, rep.Culprit)
+			if tt.status == Inconclusive && (len(rep.CandidateLines) != len(tt.candidates) || rep.Culprit != nil) {
+				t.Errorf("candidate lines %q, culprit %+v", rep.CandidateLines, rep.Culprit)
 			}
 		})
 	}

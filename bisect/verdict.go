@@ -16,21 +16,3 @@ const (
 	// made); the search tries another prefix.
 	Skip = verdict.Skip
 )
-
-// Status is how a search ended.
-type Status string
-
-const (
-	// Located: one recorded call was found whose replay turns the failure
-	// into a pass.
-	Located Status = "located"
-	// NoFailure: the command passed here with nothing replayed: there is
-	// nothing to locate.
-	NoFailure Status = "no-failure"
-	// ReplayStillFails: the command failed here even with every recorded
-	// call replayed (or the trace has no call that replay could change).
-	ReplayStillFails Status = "replay-still-fails"
-	// Inconclusive: skipped or disagreeing runs left the search unable to
-	// decide; Report.Candidates holds the calls that could be the cause.
-	Inconclusive Status = "inconclusive"
-)

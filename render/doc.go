@@ -7,7 +7,14 @@
 //   - two aligned traces (diff): WriteDiffText and WriteDiffJSON print an
 //     align.Result;
 //   - a dependency graph (deps): Deps prints depgraph's groups as a table,
-//     one group with its calls, JSON or Graphviz dot.
+//     one group with its calls, JSON or Graphviz dot;
+//   - locate's report: LocateReport and its parts are plain data that
+//     package bisect fills in (bisect.Report is the same type); their JSON
+//     form is `locate --json`, WriteText the report for people.
+//
+// render imports the stages whose results it prints (align, depgraph) and
+// never the search: bisect imports render, to print calls into its report
+// and for the report's types, so render must not import bisect.
 //
 // It reads values only; opening the file is the caller's business, so the
 // package can be fed synthetic traces in tests. Every call in every output

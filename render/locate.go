@@ -1,23 +1,24 @@
-package bisect
+package render
 
 import (
 	"encoding/json"
-	"github.com/envbisect/envbisect/trace"
 
 	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/verdict"
 )
 
-// Report is the result of Locate: what `envbisect locate --json` prints
+// LocateReport is the result of Locate: what `envbisect locate --json` prints
 // and WriteText prints for people.
-type Report struct {
-	Status  Status `json:"status"`
-	Message string `json:"message"`
+type LocateReport struct {
+	Status  LocateStatus `json:"status"`
+	Message string       `json:"message"`
 	// Command is the command the runs ran (Options.Command, else the
 	// recorded one).
 	Command []string `json:"command,omitempty"`
 	// Culprit and Group are set when Status is Located.
-	Culprit *Culprit `json:"culprit,omitempty"`
-	Group   *Group   `json:"group,omitempty"`
+	Culprit *Culprit      `json:"culprit,omitempty"`
+	Group   *CulpritGroup `json:"group,omitempty"`
 	// Candidates are, when Status is Inconclusive after the ends held,
 	// the calls one of which makes the difference: the search could not
 	// narrow them down further.
@@ -33,9 +34,9 @@ type Report struct {
 	ReplayableCalls int `json:"replayable_calls"`
 	// StartItems is how many start items (environment variables, umask,
 	// limits) differed and were candidates before the calls.
-	StartItems int     `json:"start_items,omitempty"`
-	Steps      []Step  `json:"steps"`
-	Seconds    float64 `json:"seconds"`
+	StartItems int          `json:"start_items,omitempty"`
+	Steps      []LocateStep `json:"steps"`
+	Seconds    float64      `json:"seconds"`
 	// Lost is what the recording lost (an eBPF trace whose ring buffer
 	// filled): lost and incomplete calls execute in every run, so none
 	// of them can be the culprit named.
@@ -43,21 +44,21 @@ type Report struct {
 
 	// For the text form: the candidates as show prints them, and the
 	// trace's name for suggested commands. Not in JSON.
-	candidateLines []string
-	tracePath      string
+	CandidateLines []string `json:"-"`
+	TracePath      string   `json:"-"`
 }
 
 // ExitCode is the exit status of `envbisect locate` for the report: 0
 // when a culprit was located, 3 otherwise.
-func (r *Report) ExitCode() int {
+func (r *LocateReport) ExitCode() int {
 	if r.Status == Located {
 		return 0
 	}
 	return 3
 }
 
-// Step is one run of the search.
-type Step struct {
+// LocateStep is one run of the search.
+type LocateStep struct {
 	// Step is the search step the run belongs to, 1-based; repeated runs
 	// of one step (Options.Repeat, re-runs) share it.
 	Step int `json:"step"`
@@ -72,25 +73,25 @@ type Step struct {
 	// Start is how many start items were asked to be replayed.
 	Start int `json:"start,omitempty"`
 	// Verdict, Detail, Seconds and Divergences are the run's Outcome.
-	Verdict     Verdict  `json:"verdict"`
-	Detail      string   `json:"detail"`
-	Seconds     float64  `json:"seconds"`
-	Divergences []string `json:"divergences,omitempty"`
+	Verdict     verdict.Verdict `json:"verdict"`
+	Detail      string          `json:"detail"`
+	Seconds     float64         `json:"seconds"`
+	Divergences []string        `json:"divergences,omitempty"`
 	// Taken is set on the last run of each step: the verdict the search
 	// took for the step (see Options.Repeat and the package doc on
 	// divergences); Note says how it was reached when more than one run
 	// decided it.
-	Taken Verdict `json:"taken,omitempty"`
-	Note  string  `json:"note,omitempty"`
+	Taken verdict.Verdict `json:"taken,omitempty"`
+	Note  string          `json:"note,omitempty"`
 }
 
 // Replayed says what the step asked to be replayed: "none", "all",
 // "up to 21".
-func (s *Step) Replayed() string {
+func (s *LocateStep) Replayed() string {
 	if s.All {
-		return Request{Prefix: All}.String()
+		return ReplayedText(0, AllCalls)
 	}
-	return Request{Start: s.Start, Prefix: s.Prefix}.String()
+	return ReplayedText(s.Start, s.Prefix)
 }
 
 // Culprit is the located call, with what it gave in the good environment
@@ -110,9 +111,9 @@ type Culprit struct {
 	Call string `json:"call"`
 	Path string `json:"path,omitempty"`
 	// Resource is the title of the call's group: "file /etc/app.conf".
-	Resource string `json:"resource,omitempty"`
-	Good     Result `json:"good"`
-	Bad      Result `json:"bad"`
+	Resource string     `json:"resource,omitempty"`
+	Good     CallResult `json:"good"`
+	Bad      CallResult `json:"bad"`
 	// Start is set, and the call fields are not, when the culprit is a
 	// start item: the command's environment, umask or a limit.
 	Start *StartItem `json:"start,omitempty"`
@@ -120,9 +121,9 @@ type Culprit struct {
 	DataDiff *DataDiff `json:"data_diff,omitempty"`
 }
 
-// Result is what one call gave: in the recording (good) or live here
+// CallResult is what one call gave: in the recording (good) or live here
 // (bad).
-type Result struct {
+type CallResult struct {
 	// Missing: the call did not happen in the run here (the live program
 	// took another path before it). Nothing else is set.
 	Missing bool `json:"missing,omitempty"`
@@ -139,20 +140,20 @@ type Result struct {
 	Call string `json:"call,omitempty"`
 	// Data holds the memory the kernel wrote (the call's Out buffers), by
 	// argument name ("buf", "statbuf", "msg.name").
-	Data map[string]Buffer `json:"data,omitempty"`
+	Data map[string]CallBuffer `json:"data,omitempty"`
 }
 
 // MarshalJSON writes a missing result as {"missing": true} alone.
-func (r Result) MarshalJSON() ([]byte, error) {
+func (r CallResult) MarshalJSON() ([]byte, error) {
 	if r.Missing {
 		return []byte(`{"missing":true}`), nil
 	}
-	type plain Result
+	type plain CallResult
 	return json.Marshal(plain(r))
 }
 
-// Buffer is one captured buffer.
-type Buffer struct {
+// CallBuffer is one captured buffer.
+type CallBuffer struct {
 	// Len is the buffer's length as the kernel used it; Data holds what
 	// was stored of it, as text ("utf8") or "base64".
 	Len       uint64 `json:"len"`
@@ -184,9 +185,9 @@ type DataDiff struct {
 	Partial bool `json:"partial,omitempty"`
 }
 
-// Group is the group of linked calls the culprit is in: "the file
+// CulpritGroup is the group of linked calls the culprit is in: "the file
 // /etc/app.conf", "connection to tcp 127.0.0.1:5432".
-type Group struct {
+type CulpritGroup struct {
 	ID    depgraph.GroupID   `json:"id"`
 	Kind  depgraph.GroupKind `json:"kind"`
 	Title string             `json:"title"`

@@ -1,4 +1,4 @@
-package bisect
+package render
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ const (
 // and, for the statuses other than located, what to do next; then every
 // run of the search. A report read back from JSON prints too, without
 // the candidates' calls.
-func (r *Report) WriteText(w io.Writer) error {
+func (r *LocateReport) WriteText(w io.Writer) error {
 	t := &textWriter{w: w}
 	switch r.Status {
 	case Located:
@@ -60,7 +60,7 @@ func (t *textWriter) printf(format string, args ...any) {
 
 // heading is the first line, "no failure (1 run, 0.4 s)", and the
 // report's message.
-func (t *textWriter) heading(r *Report, status string) {
+func (t *textWriter) heading(r *LocateReport, status string) {
 	t.printf("%s (%s)\n", status, runsAndTime(r))
 	if m := r.Message; m != "" {
 		t.para(strings.ToUpper(m[:1]) + m[1:] + ".")
@@ -91,7 +91,7 @@ func wrap(s string, width int) string {
 	return b.String()
 }
 
-func runsAndTime(r *Report) string {
+func runsAndTime(r *LocateReport) string {
 	runs := "runs"
 	if r.Runs == 1 {
 		runs = "run"
@@ -101,7 +101,7 @@ func runsAndTime(r *Report) string {
 
 // located prints the culprit, its results here and in the recording,
 // and its group.
-func (t *textWriter) located(r *Report) {
+func (t *textWriter) located(r *LocateReport) {
 	c := r.Culprit
 	if c == nil {
 		t.heading(r, "located")
@@ -110,8 +110,8 @@ func (t *textWriter) located(r *Report) {
 	if it := c.Start; it != nil {
 		t.printf("located: start item %s (%s)\n\n", it.Label(), runsAndTime(r))
 		t.printf("culprit   %s, as the command starts\n", it.Label())
-		t.printf("good      %s\n", describe(it.Good))
-		t.printf("here      %s\n", describe(it.Here))
+		t.printf("good      %s\n", StartValue(it.Good))
+		t.printf("here      %s\n", StartValue(it.Here))
 		t.para(fmt.Sprintf("With %s as recorded (and no call replayed), the command passes here; with this "+
 			"environment's value it fails.", it.Label()))
 		return
@@ -182,7 +182,7 @@ func sizes(d *DataDiff) string {
 }
 
 // groupCalls is "40 openat, 41 fstat, 42 read, 44 close".
-func groupCalls(g *Group) string {
+func groupCalls(g *CulpritGroup) string {
 	var parts []string
 	for i, c := range g.Calls {
 		if i == textGroupCalls {
@@ -194,7 +194,7 @@ func groupCalls(g *Group) string {
 	return strings.Join(parts, ", ")
 }
 
-func (t *textWriter) stillFails(r *Report) {
+func (t *textWriter) stillFails(r *LocateReport) {
 	t.heading(r, "replay still fails")
 	t.para("No single call can be named. The cause may be outside the system-call interface " +
 		"(environment variables, argv, the auxiliary vector, CPU features, timing), or the run " +
@@ -211,7 +211,7 @@ func (t *textWriter) stillFails(r *Report) {
 		r.commandOr(), r.tracePathOr())
 }
 
-func (t *textWriter) inconclusive(r *Report) {
+func (t *textWriter) inconclusive(r *LocateReport) {
 	t.heading(r, "inconclusive")
 	if len(r.Candidates) == 0 {
 		t.para("An end of the search could not be checked: its runs were skipped (exit 125) or " +
@@ -220,7 +220,7 @@ func (t *textWriter) inconclusive(r *Report) {
 		return
 	}
 	t.printf("\n")
-	lines := r.candidateLines
+	lines := r.CandidateLines
 	if len(lines) == 0 {
 		for _, s := range r.Candidates {
 			lines = append(lines, strconv.FormatUint(s, 10))
@@ -238,7 +238,7 @@ func (t *textWriter) inconclusive(r *Report) {
 }
 
 // steps prints the table of runs.
-func (t *textWriter) steps(steps []Step) {
+func (t *textWriter) steps(steps []LocateStep) {
 	if len(steps) == 0 {
 		return
 	}
@@ -264,27 +264,27 @@ func (t *textWriter) steps(steps []Step) {
 }
 
 // tracePathOr is the trace's name, or TRACE.
-func (r *Report) tracePathOr() string {
-	if r.tracePath != "" {
-		return r.tracePath
+func (r *LocateReport) tracePathOr() string {
+	if r.TracePath != "" {
+		return r.TracePath
 	}
 	return "TRACE"
 }
 
 // commandOr is the command as a shell line, or CMD.
-func (r *Report) commandOr() string {
+func (r *LocateReport) commandOr() string {
 	if len(r.Command) == 0 {
 		return "CMD"
 	}
 	q := make([]string, len(r.Command))
 	for i, a := range r.Command {
-		q[i] = shellQuote(a)
+		q[i] = shellWord(a)
 	}
 	return strings.Join(q, " ")
 }
 
-// shellQuote quotes s for a POSIX shell when it is not a plain word.
-func shellQuote(s string) string {
+// shellWord quotes s for a POSIX shell when it is not a plain word.
+func shellWord(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
 		return s
 	}

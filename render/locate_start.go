@@ -1,11 +1,11 @@
-package bisect
+package render
 
 import "fmt"
 
 // StartItem is a piece of the state the command starts with (an
 // environment variable, the umask, a resource limit) that differs
 // between the recording and here. Locate tries them as candidates before
-// every call: the runner replays the first Request.Start of them (the
+// every call: the runner replays the first bisect.Request.Start of them (the
 // command starts with the recorded value) along with the calls.
 type StartItem struct {
 	// Kind is the start event kind: "env", "umask", "rlimit".
@@ -27,8 +27,8 @@ func (it StartItem) Label() string {
 	return it.Kind + " " + it.Name
 }
 
-// describe prints a value, or that it is not set.
-func describe(v *string) string {
+// StartValue prints a start item's value, or that it is not set.
+func StartValue(v *string) string {
 	if v == nil {
 		return "(not set)"
 	}

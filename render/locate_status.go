@@ -1,0 +1,47 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// LocateStatus is how a search ended.
+type LocateStatus string
+
+const (
+	// Located: one recorded call was found whose replay turns the failure
+	// into a pass.
+	Located LocateStatus = "located"
+	// NoFailure: the command passed here with nothing replayed: there is
+	// nothing to locate.
+	NoFailure LocateStatus = "no-failure"
+	// ReplayStillFails: the command failed here even with every recorded
+	// call replayed (or the trace has no call that replay could change).
+	ReplayStillFails LocateStatus = "replay-still-fails"
+	// Inconclusive: skipped or disagreeing runs left the search unable to
+	// decide; LocateReport.Candidates holds the calls that could be the
+	// cause.
+	Inconclusive LocateStatus = "inconclusive"
+)
+
+// AllCalls is the prefix that asks for every recorded call to be
+// replayed (bisect.All).
+const AllCalls = ^uint64(0)
+
+// ReplayedText says what a run replays, as the report's step table does:
+// "none", "all", "up to 21", "start 1-2". start is how many start items
+// are replayed, prefix the seq of the last call replayed (0: none,
+// AllCalls: every one).
+func ReplayedText(start int, prefix uint64) string {
+	switch {
+	case prefix == 0 && start > 0:
+		return fmt.Sprintf("start 1-%d", start)
+	case prefix == 0:
+		return "none"
+	}
+	switch prefix {
+	case AllCalls:
+		return "all"
+	}
+	return "up to " + strconv.FormatUint(prefix, 10)
+}
