@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/envbisect/envbisect/internal/tracetest"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -33,7 +34,7 @@ func sockaddrIn(ip [4]byte, port uint16) string {
 }
 
 func TestCompare(t *testing.T) {
-	tab := amd64(t)
+	tab := tracetest.Amd64(t)
 	type callFn func(r *run, bad bool) *trace.Call
 	cases := []struct {
 		name   string
@@ -45,25 +46,25 @@ func TestCompare(t *testing.T) {
 	}{
 		{"stat inode and time", func(r *run, bad bool) *trace.Call {
 			ino := map[bool]uint64{false: 1, true: 2}[bad]
-			return out(r.call(1, "stat", 0, "/etc/x"), 1, statBuf(0o100644, 10, ino, int64(ino)))
+			return tracetest.Out(r.call(1, "stat", 0, "/etc/x"), 1, statBuf(0o100644, 10, ino, int64(ino)))
 		}, false, true, nil, nil},
 		{"stat size and mode", func(r *run, bad bool) *trace.Call {
 			if bad {
-				return out(r.call(1, "stat", 0, "/etc/x"), 1, statBuf(0o100600, 0, 1, 1))
+				return tracetest.Out(r.call(1, "stat", 0, "/etc/x"), 1, statBuf(0o100600, 0, 1, 1))
 			}
-			return out(r.call(1, "stat", 0, "/etc/x"), 1, statBuf(0o100644, 1523, 1, 1))
+			return tracetest.Out(r.call(1, "stat", 0, "/etc/x"), 1, statBuf(0o100644, 1523, 1, 1))
 		}, true, true, []string{"st_mode S_IFREG|0644 S_IFREG|0600", "st_size 1523 0"}, nil},
 		{"directory order and inodes", func(r *run, bad bool) *trace.Call {
 			if bad {
-				return out(r.call(1, "getdents64", 48, "/etc/d", 3), 1, dirents64(900, "b", "a"))
+				return tracetest.Out(r.call(1, "getdents64", 48, "/etc/d", 3), 1, dirents64(900, "b", "a"))
 			}
-			return out(r.call(1, "getdents64", 48, "/etc/d", 3), 1, dirents64(100, "a", "b"))
+			return tracetest.Out(r.call(1, "getdents64", 48, "/etc/d", 3), 1, dirents64(100, "a", "b"))
 		}, false, true, nil, nil},
 		{"directory entries", func(r *run, bad bool) *trace.Call {
 			if bad {
-				return out(r.call(1, "getdents64", 48, "/etc/d", 3), 1, dirents64(1, "a", "c"))
+				return tracetest.Out(r.call(1, "getdents64", 48, "/etc/d", 3), 1, dirents64(1, "a", "c"))
 			}
-			return out(r.call(1, "getdents64", 48, "/etc/d", 3), 1, dirents64(1, "a", "b"))
+			return tracetest.Out(r.call(1, "getdents64", 48, "/etc/d", 3), 1, dirents64(1, "a", "b"))
 		}, true, true, nil, func(t *testing.T, d *CallDiff) {
 			if dd := d.Data[0]; !slices.Equal(dd.OnlyA, []string{"b"}) || !slices.Equal(dd.OnlyB, []string{"c"}) {
 				t.Errorf("entries only in A %q, only in B %q", dd.OnlyA, dd.OnlyB)
@@ -77,7 +78,7 @@ func TestCompare(t *testing.T) {
 		}, false, true, nil, nil},
 		{"connect address", func(r *run, bad bool) *trace.Call {
 			ip := map[bool][4]byte{false: {10, 0, 0, 1}, true: {10, 0, 0, 2}}[bad]
-			return in(r.call(1, "connect", 0, "socket:[1]", 3), 1, sockaddrIn(ip, 80))
+			return tracetest.In(r.call(1, "connect", 0, "socket:[1]", 3), 1, sockaddrIn(ip, 80))
 		}, true, true, nil, func(t *testing.T, d *CallDiff) {
 			if len(d.Sent) != 1 || len(d.Data) != 0 || d.Ret {
 				t.Fatalf("diff %+v; want the address sent", d)
@@ -88,18 +89,18 @@ func TestCompare(t *testing.T) {
 		}},
 		{"proc self stat", func(r *run, bad bool) *trace.Call {
 			data := map[bool]string{false: "101 (prog) R 1", true: "5001 (prog) R 1"}[bad]
-			return out(r.call(1, "read", int64(len(data)), "/proc/"+itoa(int64(r.kid(1)))+"/stat", 3), 1, data)
+			return tracetest.Out(r.call(1, "read", int64(len(data)), "/proc/"+itoa(int64(r.kid(1)))+"/stat", 3), 1, data)
 		}, true, true, nil, nil}, // the lengths differ: the return value says so
 		{"proc self stat same length", func(r *run, bad bool) *trace.Call {
 			data := map[bool]string{false: "1011 (prog) R 1", true: "5001 (prog) R 1"}[bad]
-			return out(r.call(1, "read", int64(len(data)), "/proc/self/stat", 3), 1, data)
+			return tracetest.Out(r.call(1, "read", int64(len(data)), "/proc/self/stat", 3), 1, data)
 		}, false, true, nil, nil},
 		{"getrandom", func(r *run, bad bool) *trace.Call {
-			return out(r.call(1, "getrandom", 4, "", 0, 4), 0, map[bool]string{false: "abcd", true: "wxyz"}[bad])
+			return tracetest.Out(r.call(1, "getrandom", 4, "", 0, 4), 0, map[bool]string{false: "abcd", true: "wxyz"}[bad])
 		}, false, true, nil, nil},
 		{"readlink of a pipe", func(r *run, bad bool) *trace.Call {
 			data := map[bool]string{false: "pipe:[123]", true: "pipe:[98765]"}[bad]
-			return out(r.call(1, "readlink", int64(len(data)), "/proc/self/fd/0"), 1, data)
+			return tracetest.Out(r.call(1, "readlink", int64(len(data)), "/proc/self/fd/0"), 1, data)
 		}, true, true, nil, nil}, // returns the length, which differs
 		{"time", func(r *run, bad bool) *trace.Call {
 			return r.call(1, "time", map[bool]int64{false: 1700000000, true: 1700000099}[bad], "")
@@ -125,7 +126,7 @@ func TestCompare(t *testing.T) {
 		}, false, false, nil, nil},
 		{"child exit status", func(r *run, bad bool) *trace.Call {
 			st := map[bool]string{false: "\x00\x00\x00\x00", true: "\x00\x01\x00\x00"}[bad]
-			return out(r.call(1, "wait4", 7, "", uint64(1<<64-1)), 1, st)
+			return tracetest.Out(r.call(1, "wait4", 7, "", uint64(1<<64-1)), 1, st)
 		}, true, true, []string{" exited with 0 exited with 1"}, nil},
 		{"execve environment", func(r *run, bad bool) *trace.Call {
 			c := r.call(1, "execve", 0, "/bin/x")
@@ -165,7 +166,7 @@ func TestCompare(t *testing.T) {
 }
 
 func TestKeyPath(t *testing.T) {
-	k := NewKeyer(amd64(t), "/home/b/proj", "/builds/proj")
+	k := NewKeyer(tracetest.Amd64(t), "/home/b/proj", "/builds/proj")
 	cases := []struct{ in, want string }{
 		{"pipe:[1234]", "pipe:[]"},
 		{"socket:[99]", "socket:[]"},

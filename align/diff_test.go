@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envbisect/envbisect/internal/tracetest"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -20,13 +21,13 @@ func prologue(r *run, mmapAddr int64) {
 	r.call(1, "execve", 0, "/usr/bin/prog")
 	r.call(1, "brk", mmapAddr+0x1000, "")
 	r.call(1, "openat", 3, "/lib/libc.so.6", atFDCWD)
-	out(r.call(1, "read", 4, "/lib/libc.so.6", 3), 1, "\x7fELF")
+	tracetest.Out(r.call(1, "read", 4, "/lib/libc.so.6", 3), 1, "\x7fELF")
 	r.call(1, "mmap", mmapAddr, "/lib/libc.so.6")
 	r.call(1, "close", 0, "/lib/libc.so.6", 3)
 }
 
 func TestDiff(t *testing.T) {
-	tab := amd64(t)
+	tab := tracetest.Amd64(t)
 	cases := []struct {
 		name string
 		prog func(r *run, bad bool)
@@ -53,14 +54,14 @@ func TestDiff(t *testing.T) {
 				prologue(r, 0x7f0000000000)
 				if !bad {
 					r.call(1, "openat", 3, "/etc/ssl/openssl.cnf", atFDCWD)
-					out(r.call(1, "read", 6, "/etc/ssl/openssl.cnf", 3), 1, "a = b\n")
+					tracetest.Out(r.call(1, "read", 6, "/etc/ssl/openssl.cnf", 3), 1, "a = b\n")
 					r.call(1, "close", 0, "/etc/ssl/openssl.cnf", 3)
 					r.call(1, "exit_group", 0, "").NoReturn = true
 					r.exit(1, 0)
 					return
 				}
 				r.call(1, "openat", enoent, "/etc/ssl/openssl.cnf", atFDCWD)
-				in(r.call(1, "write", 9, "/dev/pts/0", 2), 1, "no conf!\n")
+				tracetest.In(r.call(1, "write", 9, "/dev/pts/0", 2), 1, "no conf!\n")
 				r.call(1, "exit_group", 0, "").NoReturn = true
 				r.exit(1, 1)
 			},
@@ -77,7 +78,7 @@ func TestDiff(t *testing.T) {
 				if bad {
 					data = "a=1\nb=9\nc=3\n"
 				}
-				out(r.call(1, "read", int64(len(data)), "/etc/app.conf", 3), 1, data)
+				tracetest.Out(r.call(1, "read", int64(len(data)), "/etc/app.conf", 3), 1, data)
 				r.call(1, "close", 0, "/etc/app.conf", 3)
 			},
 			want:   summary{compared: 9, differ: 1},
@@ -105,11 +106,11 @@ func TestDiff(t *testing.T) {
 				r.call(1, "getpid", int64(r.kid(1)), "")
 				r.call(1, "getppid", 4242+int64(fd), "") // a parent outside the trace
 				r.call(1, "openat", fd, "/etc/hosts", atFDCWD)
-				out(r.call(1, "newfstatat", 0, "/etc/hosts", uint64(fd)), 2, statBuf(0o100644, 20, ino, mtime))
-				out(r.call(1, "read", 20, "/etc/hosts", uint64(fd)), 1, "127.0.0.1 localhost\n")
+				tracetest.Out(r.call(1, "newfstatat", 0, "/etc/hosts", uint64(fd)), 2, statBuf(0o100644, 20, ino, mtime))
+				tracetest.Out(r.call(1, "read", 20, "/etc/hosts", uint64(fd)), 1, "127.0.0.1 localhost\n")
 				r.call(1, "close", 0, "/etc/hosts", uint64(fd))
-				out(r.call(1, "clock_gettime", 0, "", 1), 1, strings.Repeat(string(rune('a'+fd)), 16))
-				out(r.call(1, "pipe2", 0, ""), 0, string([]byte{byte(fd + 1), 0, 0, 0, byte(fd + 2), 0, 0, 0}))
+				tracetest.Out(r.call(1, "clock_gettime", 0, "", 1), 1, strings.Repeat(string(rune('a'+fd)), 16))
+				tracetest.Out(r.call(1, "pipe2", 0, ""), 0, string([]byte{byte(fd + 1), 0, 0, 0, byte(fd + 2), 0, 0, 0}))
 				r.call(1, "clone", int64(r.kid(2)), "")
 				r.spawn(2, 2, 1, 1)
 				r.call(2, "exit_group", 0, "").NoReturn = true
@@ -136,7 +137,7 @@ func TestDiff(t *testing.T) {
 						r.call(1, "nanosleep", 0, "")
 					}
 				}
-				out(r.call(1, "read", 2, "pipe:[77]", 0), 1, "ok")
+				tracetest.Out(r.call(1, "read", 2, "pipe:[77]", 0), 1, "ok")
 				r.call(1, "exit_group", 0, "").NoReturn = true
 			},
 			want:  summary{compared: 13, onlyB: 4},

@@ -3,18 +3,10 @@ package align
 import (
 	"testing"
 
+	"github.com/envbisect/envbisect/internal/tracetest"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
-
-func amd64(t testing.TB) *systable.Table {
-	t.Helper()
-	tab, err := systable.New("amd64")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tab
-}
 
 // run builds a synthetic trace: process 1 with main thread 1 is started
 // by newRun; calls get consecutive Seq and per-thread TSeq, and kernel
@@ -32,7 +24,7 @@ type run struct {
 }
 
 func newRun(t testing.TB, pidBase int32) *run {
-	r := &run{t: t, tab: amd64(t), pidBase: pidBase, tseq: map[uint32]uint64{}, proc: map[uint32]uint32{1: 1}}
+	r := &run{t: t, tab: tracetest.Amd64(t), pidBase: pidBase, tseq: map[uint32]uint64{}, proc: map[uint32]uint32{1: 1}}
 	r.events = append(r.events, trace.Event{Proc: &trace.ProcEvent{Kind: trace.Spawn, Proc: 1, Thread: 1, PID: pidBase + 1, TID: pidBase + 1, Index: 1}})
 	return r
 }
@@ -81,18 +73,6 @@ func (r *run) call(thread uint32, name string, ret int64, path string, args ...u
 		Nr: uint32(row.Nr), Ret: ret, Path: path}
 	copy(c.Args[:], args)
 	r.events = append(r.events, trace.Event{Call: c})
-	return c
-}
-
-// out adds memory the kernel wrote for argument arg.
-func out(c *trace.Call, arg uint8, data string) *trace.Call {
-	c.Mem = append(c.Mem, trace.Mem{Arg: arg, Dir: trace.Out, Len: uint64(len(data)), Data: []byte(data)})
-	return c
-}
-
-// in adds memory the program passed for argument arg.
-func in(c *trace.Call, arg uint8, data string) *trace.Call {
-	c.Mem = append(c.Mem, trace.Mem{Arg: arg, Dir: trace.In, Len: uint64(len(data)), Data: []byte(data)})
 	return c
 }
 

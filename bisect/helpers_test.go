@@ -6,31 +6,22 @@ import (
 	"testing"
 
 	"github.com/envbisect/envbisect/depgraph"
-	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/internal/tracetest"
 	"github.com/envbisect/envbisect/trace"
 )
 
 // atCWD is AT_FDCWD in a 64-bit register.
-const atCWD = uint64(1<<64 - 100)
+const atCWD = tracetest.AtCWD
 
-// tb builds a synthetic trace of process 1 (running /usr/bin/fig79):
-// calls get increasing seqs; labels name calls for the checks.
-type tb struct {
-	t      *testing.T
-	tab    *systable.Table
-	evs    []trace.Event
-	seq    uint64
-	labels map[string]uint64
-}
+// tb builds a synthetic trace (package tracetest) of process 1 (running
+// /usr/bin/fig79): calls get increasing seqs; labels name calls for the
+// checks.
+type tb struct{ *tracetest.Builder }
 
 func newTB(t *testing.T) *tb {
 	t.Helper()
-	tab, err := systable.New("amd64")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &tb{t: t, tab: tab, labels: map[string]uint64{}}
-	b.evs = append(b.evs,
+	b := &tb{tracetest.New(t)}
+	b.Events = append(b.Events,
 		trace.Event{Proc: &trace.ProcEvent{Kind: trace.Spawn, Proc: 1, Thread: 1}},
 		trace.Event{Proc: &trace.ProcEvent{Kind: trace.Exec, Proc: 1, Thread: 1, Exe: "/usr/bin/fig79", Argv: []string{"fig79"}}})
 	return b
@@ -39,28 +30,14 @@ func newTB(t *testing.T) *tb {
 // do adds a call of process 1 and returns it; label, if not empty,
 // names it.
 func (b *tb) do(label, name string, ret int64, args []uint64, mems ...trace.Mem) *trace.Call {
-	b.t.Helper()
-	row, ok := b.tab.ByName(name)
-	if !ok {
-		b.t.Fatalf("no syscall %s", name)
-	}
-	b.seq++
-	c := &trace.Call{Seq: b.seq, Proc: 1, Thread: 1, TSeq: b.seq, Nr: uint32(row.Nr), Ret: ret, Mem: mems}
-	copy(c.Args[:], args)
-	b.evs = append(b.evs, trace.Event{Call: c})
-	if label != "" {
-		if _, dup := b.labels[label]; dup {
-			b.t.Fatalf("label %s used twice", label)
-		}
-		b.labels[label] = b.seq
-	}
-	return c
+	b.T.Helper()
+	return b.Call(label, 1, 1, name, ret, args, tracetest.Mems(mems...))
 }
 
 // file adds the calls of a program reading a file: openat, fstat, read,
 // close, labelled prefix+"open", ... .
 func (b *tb) file(prefix, path, content string) {
-	b.t.Helper()
+	b.T.Helper()
 	c := b.do(prefix+"open", "openat", 3, []uint64{atCWD, 0x10000, 0, 0},
 		trace.Mem{Arg: 1, Dir: trace.In, Len: uint64(len(path) + 1), Data: []byte(path + "\x00")})
 	c.Path = path
@@ -99,22 +76,18 @@ func standard(t *testing.T) *tb {
 
 // graph builds the graph of the trace.
 func (b *tb) graph() *depgraph.Graph {
-	b.t.Helper()
-	g, err := depgraph.Build(b.tab, &trace.Header{Arch: "amd64", Command: []string{"fig79", "--serve"}}, b.evs)
+	b.T.Helper()
+	g, err := depgraph.Build(b.Table, &trace.Header{Arch: "amd64", Command: []string{"fig79", "--serve"}}, b.Events)
 	if err != nil {
-		b.t.Fatal(err)
+		b.T.Fatal(err)
 	}
 	return g
 }
 
 // l returns the seq of a label.
 func (b *tb) l(label string) uint64 {
-	b.t.Helper()
-	s, ok := b.labels[label]
-	if !ok {
-		b.t.Fatalf("no call labelled %s", label)
-	}
-	return s
+	b.T.Helper()
+	return b.L(label)
 }
 
 // fake is a Runner whose verdict is a function of the prefix: pass when

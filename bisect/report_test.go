@@ -19,7 +19,7 @@ func locateConf(t *testing.T, here func(good *trace.Call) *trace.Call) *Report {
 	g := b.graph()
 	read := b.l("conf.read")
 	f := &fake{g: g, culprit: read, here: map[uint64]*trace.Call{read: here(call(t, g, read))}}
-	rep, err := Locate(context.Background(), g, f, Options{Events: b.evs, TracePath: "good.envb",
+	rep, err := Locate(context.Background(), g, f, Options{Events: b.Events, TracePath: "good.envb",
 		Header: &trace.Header{Command: []string{"fig79", "--serve"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -246,7 +246,7 @@ func TestReportTextStatuses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fake{g: g, culprit: b.l("conf.read"), verdict: tt.verdict}
-			rep, err := Locate(context.Background(), g, f, Options{Events: b.evs, TracePath: "good.envb",
+			rep, err := Locate(context.Background(), g, f, Options{Events: b.Events, TracePath: "good.envb",
 				Header: &trace.Header{Command: []string{"fig79", "--serve", "a b"}}})
 			if err != nil {
 				t.Fatal(err)

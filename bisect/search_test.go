@@ -46,7 +46,7 @@ func locateEach(t *testing.T, b *tb) {
 	n := len(g.Calls())
 	for _, culprit := range cands {
 		f := &fake{g: g, culprit: culprit}
-		rep, err := Locate(context.Background(), g, f, Options{Events: b.evs})
+		rep, err := Locate(context.Background(), g, f, Options{Events: b.Events})
 		if err != nil {
 			t.Fatalf("culprit %d: %v", culprit, err)
 		}
@@ -67,7 +67,7 @@ func TestLocateReport(t *testing.T) {
 	g := b.graph()
 	read := b.l("conf.read")
 	f := &fake{g: g, culprit: read, here: map[uint64]*trace.Call{read: changed(call(t, g, read), 10, 1, "key value\n")}}
-	rep, err := Locate(context.Background(), g, f, Options{Events: b.evs, Header: &trace.Header{Command: []string{"fig79", "--serve"}}})
+	rep, err := Locate(context.Background(), g, f, Options{Events: b.Events, Header: &trace.Header{Command: []string{"fig79", "--serve"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestLocateSkips(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fake{g: g, culprit: culprit, verdict: skipAt(tt.skip...)}
-			rep, err := Locate(context.Background(), g, f, Options{Events: b.evs})
+			rep, err := Locate(context.Background(), g, f, Options{Events: b.Events})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -455,11 +455,11 @@ func TestDepsBuildRejects(t *testing.T) {
 	b := newTB(t)
 	b.do("", 1, "getpid", 1, nil)
 	b.do("", 1, "getpid", 1, nil)
-	b.evs[1].Call.Seq = 1
-	if _, err := Build(b.tab, &trace.Header{Arch: "amd64"}, b.evs); err == nil {
+	b.Events[1].Call.Seq = 1
+	if _, err := Build(b.Table, &trace.Header{Arch: "amd64"}, b.Events); err == nil {
 		t.Error("a repeated seq was accepted")
 	}
-	if _, err := Build(b.tab, &trace.Header{Arch: "arm64"}, nil); err == nil {
+	if _, err := Build(b.Table, &trace.Header{Arch: "arm64"}, nil); err == nil {
 		t.Error("an arm64 trace was accepted with the amd64 table")
 	}
 }

@@ -183,7 +183,7 @@ func TestDepsClosure(t *testing.T) {
 			b := newTB(t)
 			tc.build(b)
 			g := b.graph()
-			last := b.seq
+			last := b.Seq()
 			if tc.prefix != all {
 				last = b.l(tc.prefix)
 			}

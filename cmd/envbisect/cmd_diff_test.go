@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/envbisect/envbisect/internal/testutil"
+	"github.com/envbisect/envbisect/internal/tracetest"
 	"github.com/envbisect/envbisect/record"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
@@ -32,11 +33,7 @@ type diffRun struct {
 }
 
 func newDiffRun(t *testing.T, base int32) *diffRun {
-	tab, err := systable.New("amd64")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &diffRun{t: t, tab: tab, base: base, arch: "amd64", tseq: map[uint32]uint64{}, proc: map[uint32]uint32{1: 1}}
+	r := &diffRun{t: t, tab: tracetest.Amd64(t), base: base, arch: "amd64", tseq: map[uint32]uint64{}, proc: map[uint32]uint32{1: 1}}
 	r.evs = append(r.evs, trace.Event{Proc: &trace.ProcEvent{Kind: trace.Spawn, Proc: 1, Thread: 1, PID: base + 1, TID: base + 1, Index: 1}},
 		trace.Event{Proc: &trace.ProcEvent{Kind: trace.Exec, Proc: 1, Thread: 1, PID: base + 1, TID: base + 1, Exe: "/usr/bin/prog", Argv: []string{"prog"}}})
 	return r
@@ -76,16 +73,6 @@ func (r *diffRun) exit(status int) {
 	r.evs = append(r.evs, trace.Event{Proc: &trace.ProcEvent{Kind: trace.Exit, Seq: r.seq, Proc: 1, Thread: 1, PID: r.kid(1), Status: status}})
 }
 
-func withOut(c *trace.Call, arg uint8, data string) *trace.Call {
-	c.Mem = append(c.Mem, trace.Mem{Arg: arg, Dir: trace.Out, Len: uint64(len(data)), Data: []byte(data)})
-	return c
-}
-
-func withIn(c *trace.Call, arg uint8, data string) *trace.Call {
-	c.Mem = append(c.Mem, trace.Mem{Arg: arg, Dir: trace.In, Len: uint64(len(data)), Data: []byte(data)})
-	return c
-}
-
 // file writes the trace and returns its path.
 func (r *diffRun) file(name string) string {
 	r.t.Helper()
@@ -121,7 +108,7 @@ func diffPrologue(r *diffRun) {
 	addr := int64(0x7f0000000000) - int64(r.base)<<12
 	r.call(1, "brk", addr, "")
 	r.call(1, "openat", 3, "/lib/libc.so.6", diffAtFDCWD)
-	withOut(r.call(1, "read", 4, "/lib/libc.so.6", 3, 0, 832), 1, "\x7fELF")
+	tracetest.Out(r.call(1, "read", 4, "/lib/libc.so.6", 3, 0, 832), 1, "\x7fELF")
 	r.call(1, "mmap", addr+0x10000, "/lib/libc.so.6", 0, 8192, 1, 2, 3)
 	r.call(1, "close", 0, "/lib/libc.so.6", 3)
 	r.call(1, "getpid", int64(r.kid(1)), "")
@@ -156,14 +143,14 @@ func TestDiffCommand(t *testing.T) {
 				diffPrologue(r)
 				if !bad {
 					r.call(1, "openat", 3, "/etc/ssl/openssl.cnf", diffAtFDCWD)
-					withOut(r.call(1, "read", 20, "/etc/ssl/openssl.cnf", 3, 0, 4096), 1, "openssl_conf = conf\n")
+					tracetest.Out(r.call(1, "read", 20, "/etc/ssl/openssl.cnf", 3, 0, 4096), 1, "openssl_conf = conf\n")
 					r.call(1, "close", 0, "/etc/ssl/openssl.cnf", 3)
 					r.call(1, "exit_group", 0, "").NoReturn = true
 					r.exit(0)
 					return
 				}
 				r.call(1, "openat", -2, "/etc/ssl/openssl.cnf", diffAtFDCWD)
-				withIn(r.call(1, "write", 9, "/dev/pts/0", 2, 0, 9), 1, "no conf!\n")
+				tracetest.In(r.call(1, "write", 9, "/dev/pts/0", 2, 0, 9), 1, "no conf!\n")
 				r.call(1, "exit_group", 1, "", 1).NoReturn = true
 				r.exit(1)
 			},
@@ -190,7 +177,7 @@ func TestDiffCommand(t *testing.T) {
 				if bad {
 					data = "name=app\nport=8080\nuser=www\n"
 				}
-				withOut(r.call(1, "read", int64(len(data)), "/etc/app.conf", 3, 0, 4096), 1, data)
+				tracetest.Out(r.call(1, "read", int64(len(data)), "/etc/app.conf", 3, 0, 4096), 1, data)
 			},
 			wantCode: 1,
 			contains: []string{
@@ -210,7 +197,7 @@ func TestDiffCommand(t *testing.T) {
 					fd = 9
 				}
 				r.call(1, "openat", int64(fd), "/etc/hosts", diffAtFDCWD)
-				withOut(r.call(1, "read", 5, "/etc/hosts", fd, 0, 4096), 1, "hosts")
+				tracetest.Out(r.call(1, "read", 5, "/etc/hosts", fd, 0, 4096), 1, "hosts")
 				r.call(1, "close", 0, "/etc/hosts", fd)
 				r.call(1, "gettid", int64(r.kid(1)), "")
 			},
@@ -231,7 +218,7 @@ func TestDiffCommand(t *testing.T) {
 						r.call(1, "nanosleep", 0, "")
 					}
 				}
-				withOut(r.call(1, "read", 2, "pipe:[77]", 0, 0, 2), 1, "ok")
+				tracetest.Out(r.call(1, "read", 2, "pipe:[77]", 0, 0, 2), 1, "ok")
 			},
 			wantCode: 1,
 			contains: []string{
@@ -347,7 +334,7 @@ func TestDiffJSON(t *testing.T) {
 		diffPrologue(r)
 		r.call(1, "openat", map[bool]int64{false: 3, true: -2}[isBad], "/etc/x.conf", diffAtFDCWD)
 		if !isBad {
-			withOut(r.call(1, "read", 2, "/etc/x.conf", 3, 0, 64), 1, "ok")
+			tracetest.Out(r.call(1, "read", 2, "/etc/x.conf", 3, 0, 64), 1, "ok")
 		}
 	}
 	code, out, errs := runCLI("diff", "--json", good.file("g.envb"), bad.file("b.envb"))
