@@ -10,7 +10,7 @@ export PATH := $(dir $(GO)):$(PATH)
 FUZZTIME ?= 30s
 BENCHFLAGS ?=
 
-.PHONY: all help build test bench fuzz vet demo generate
+.PHONY: all help build test e2e bench fuzz vet demo generate
 
 all: build
 
@@ -18,6 +18,7 @@ help:
 	@echo 'make build    build bin/envbisect'
 	@echo 'make demo     build, then record and locate the thesis Figure 7.9 program (as root)'
 	@echo 'make test     run all tests (as root: sudo make test)'
+	@echo 'make e2e      run only the end-to-end tests in test/e2e (as root)'
 	@echo 'make vet      go vet and a gofmt check'
 	@echo 'make generate recompile the eBPF programs in bpf/ (needs clang, llvm, libbpf-dev)'
 	@echo 'make bench    build, then run tools/bench (BENCHFLAGS="--pin -n 3" ...)'
@@ -35,6 +36,11 @@ demo: build
 test:
 	$(GO) test -count=1 ./...
 
+# The end-to-end tests alone (make test runs them too): scenarios, the
+# thesis' case studies, containers.
+e2e:
+	$(GO) test -count=1 ./test/e2e/...
+
 vet:
 	$(GO) vet ./... ./testdata/victims/gothreads
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')); \
@@ -50,6 +56,8 @@ bench: build
 	$(GO) run ./tools/bench $(BENCHFLAGS)
 
 .PHONY: casestudies
+# The table of docs/case-studies.md; the same cases' tests are in
+# test/e2e/casestudies (make e2e).
 casestudies: build
 	$(GO) run ./tools/casestudies -envbisect bin/envbisect
 

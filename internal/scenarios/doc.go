@@ -4,8 +4,8 @@
 // recorded in the good environment and located in the bad one.
 //
 // The package is not a test: the tests in test/e2e/scenarios run every
-// case, and `make bench` runs the same cases to report
-// recorded calls, runs and wall times. A caller
+// case, and `make bench` runs the same cases to report recorded calls,
+// runs and wall times. A caller
 //
 //  1. picks a Scenario from All,
 //  2. calls Prepare with the repository root and an empty work directory:

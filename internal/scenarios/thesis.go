@@ -13,7 +13,8 @@ import (
 // an installed daemon instead of a victim built from testdata/victims.
 //
 // The cases are not part of All: they need Debian packages and take
-// seconds per run, so they have their own tests (test/e2e/casestudies) and their own table (`make casestudies`, tools/casestudies).
+// seconds per run, so they have their own tests (test/e2e/casestudies)
+// and their own table (`make casestudies`, tools/casestudies).
 //
 // # Environments at the real paths
 //
