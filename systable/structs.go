@@ -54,14 +54,14 @@ func (k StructKind) IsTime() bool {
 type FieldKind uint8
 
 const (
-	FieldUint FieldKind = iota + 1 // unsigned little-endian integer
-	FieldInt                       // signed little-endian integer
-	FieldHex                       // an integer best printed in hex (masks, flags, addresses, device numbers)
-	FieldMode                      // file type and permission bits
-	FieldFD                        // an fd number
-	FieldPID                       // a pid
-	FieldPort                      // a big-endian port
-	FieldString                    // a NUL-padded string of Size bytes
+	FieldUint   FieldKind = iota + 1 // unsigned little-endian integer
+	FieldInt                         // signed little-endian integer
+	FieldHex                         // an integer best printed in hex (masks, flags, addresses, device numbers)
+	FieldMode                        // file type and permission bits
+	FieldFD                          // an fd number
+	FieldPID                         // a pid
+	FieldPort                        // a big-endian port
+	FieldString                      // a NUL-padded string of Size bytes
 )
 
 // Field is one member of a struct.
@@ -151,7 +151,9 @@ func StructOf(ctype string) Struct {
 // and newfstatat fill it. It covers every architecture a trace can come
 // from, whichever this binary runs on.
 func StatStruct(arch string) (Struct, bool) {
-	t := func(name string, off int) Field { return Field{Name: name, Off: off, Size: 8, Kind: FieldInt, Volatile: true} }
+	t := func(name string, off int) Field {
+		return Field{Name: name, Off: off, Size: 8, Kind: FieldInt, Volatile: true}
+	}
 	common := func(size, mode, nlink, nlinkSize, uid, gid, rdev int) Struct {
 		return Struct{Name: "stat", Is: StructStat, Size: size, Fields: []Field{
 			{Name: "st_dev", Off: 0, Size: 8, Kind: FieldHex, Volatile: true},
@@ -188,7 +190,9 @@ var structsByName = func() map[string]Struct {
 }()
 
 func structLayouts() []Struct {
-	u := func(name string, off, size int) Field { return Field{Name: name, Off: off, Size: size, Kind: FieldUint} }
+	u := func(name string, off, size int) Field {
+		return Field{Name: name, Off: off, Size: size, Kind: FieldUint}
+	}
 	v := func(f Field) Field { f.Volatile = true; return f }
 	h := func(name string, off, size int) Field { return Field{Name: name, Off: off, Size: size, Kind: FieldHex} }
 	i := func(name string, off, size int) Field { return Field{Name: name, Off: off, Size: size, Kind: FieldInt} }
@@ -260,3 +264,8 @@ func utsnameFields() []Field {
 	}
 	return out
 }
+
+// IsCStruct reports whether a C type name as the rows write it is a
+// struct ("struct stat"), which show prints by its size when it does not
+// decode it.
+func IsCStruct(ctype string) bool { return strings.HasPrefix(ctype, "struct ") }
