@@ -33,13 +33,15 @@ func (b *builder) useFDs(x *callCtx) {
 			if fd := fdArg(c, i); fd != atFDCWD && dirfdUsed(row, c, i) {
 				b.useFD(x, i, fd, true)
 			}
-		case a.Struct == "struct pollfd[]":
+		case systable.StructOf(a.Struct).Is == systable.StructPollfd:
 			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil {
-				for k := 0; k+8 <= len(m.Data); k += 8 {
-					b.useFD(x, i, int32(binary.LittleEndian.Uint32(m.Data[k:])), false)
+				st := systable.StructOf(a.Struct)
+				fd := st.Field("fd")
+				for k := 0; k+st.Size <= len(m.Data); k += st.Size {
+					b.useFD(x, i, int32(fd.Int(m.Data[k:])), false)
 				}
 			}
-		case a.Struct == "fd_set":
+		case systable.StructOf(a.Struct).Is == systable.StructFdSet:
 			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil {
 				for k, by := range m.Data {
 					for bit := 0; bit < 8; bit++ {
@@ -98,7 +100,7 @@ func (b *builder) useFD(x *callCtx, arg int, fd int32, full bool) {
 	if !full {
 		return
 	}
-	if x.row.Effects&systable.MovesOffset != 0 && argEnum(x.row, x.c, systable.Whence) != "SEEK_SET" {
+	if x.row.Effects&systable.MovesOffset != 0 && !x.row.SeeksAbsolute(x.c.Args) {
 		b.dep(x, d.pos, ByPosition, d.res) // lseek(SEEK_SET) sets the offset whatever it was
 	}
 	if d.path != "" {
@@ -164,7 +166,7 @@ func (b *builder) defineFDs(x *callCtx) {
 			}
 		}
 	}
-	if row.Name == "epoll_ctl" && len(x.used) >= 2 && argEnum(row, c, systable.EpollCtlOps) == "EPOLL_CTL_ADD" {
+	if len(x.used) >= 2 && row.AddsWatch(c.Args) {
 		x.used[0].s.d.watched = append(x.used[0].s.d.watched, x.used[1].s.d)
 	}
 	switch {
@@ -192,7 +194,14 @@ func writesThrough(x *callCtx, k int) bool {
 	if len(x.used) == 1 {
 		return true
 	}
-	return strings.Contains(x.row.Args[x.used[k].arg].Name, "out")
+	return x.row.Args[x.used[k].arg].WrittenFD
+}
+
+// isFcntl reports whether row is fcntl's: its command decides whether it
+// changes the description.
+func isFcntl(row *systable.Syscall) bool {
+	_, from, ok := row.RequestArg()
+	return ok && from == systable.LenFcntl
 }
 
 // changesState reports whether the call changes the state of d, the
@@ -201,7 +210,7 @@ func (b *builder) changesState(x *callCtx, d *desc) bool {
 	switch {
 	case x.eff&systable.BindsAddress != 0, x.row.Effects&systable.ConnectsAddress != 0, x.row.Effects&systable.ChangesFDState != 0:
 		return true
-	case x.eff&systable.ChangesFDFlags != 0 || x.row.Name == "fcntl":
+	case x.eff&systable.ChangesFDFlags != 0 || isFcntl(x.row):
 		return setsDescState(x.row, x.c)
 	case x.eff&systable.ModifiesFile != 0 && x.row.Effects&systable.MovesOffset == 0:
 		// setsockopt, shutdown, timerfd_settime, a tty's settings: a
@@ -227,11 +236,11 @@ func (b *builder) newDesc(x *callCtx) *desc {
 		}
 		d.sock.peer = decodeSockaddr(sockaddrMem(row, c, trace.Out))
 		b.sockets = append(b.sockets, d)
-	case row.Name == "socket":
+	case row.Made == systable.MadeSocket:
 		d.res = b.newResource(Socket, fmt.Sprintf("socket (#%d)", x.seq), x.seq)
 		d.sock = &sockState{family: arg(row, c, 0), typ: arg(row, c, 1) & 0xf}
 		b.sockets = append(b.sockets, d)
-	case row.Name == "epoll_create" || row.Name == "epoll_create1":
+	case row.Made == systable.MadeEpoll:
 		d.res = b.newResource(Epoll, fmt.Sprintf("epoll (#%d)", x.seq), x.seq)
 		b.epolls = append(b.epolls, d)
 	case len(x.names) > 0:
@@ -270,7 +279,7 @@ func (b *builder) newPair(x *callCtx) {
 	row, c := x.row, x.c
 	var m *trace.Mem
 	for i, a := range row.Args {
-		if a.Struct == "int[2]" {
+		if systable.StructOf(a.Struct).Is == systable.StructFDPair {
 			m = memOf(c, i, trace.PartWhole, trace.Out)
 		}
 	}
@@ -278,7 +287,7 @@ func (b *builder) newPair(x *callCtx) {
 		return
 	}
 	kind, word := Pipe, "pipe"
-	if row.Name == "socketpair" {
+	if row.Made == systable.MadeSocketPair {
 		kind, word = SocketPair, "socketpair"
 	}
 	name := fmt.Sprintf("%s (#%d)", word, x.seq)

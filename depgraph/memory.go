@@ -71,8 +71,7 @@ func (b *builder) defineMemory(x *callCtx) {
 		x.p.mem.maps = append(x.p.mem.maps, mapping{start: start, end: end, res: r, d: d, def: x.seq})
 		return
 	}
-	switch x.row.Name {
-	case "munmap", "mremap":
+	if x.row.Unmaps {
 		if start, end, ok := memRange(x); ok {
 			x.p.mem.unmap(start, end)
 		}

@@ -117,7 +117,7 @@ func (b *builder) definePaths(x *callCtx) {
 	if row.Effects&systable.ActsOnDirectory != 0 || argHas(row, c, systable.UnlinkatFlags, "AT_REMOVEDIR") {
 		b.pathNode(x.names[0]).dir = true
 	}
-	if argEnum(row, c, systable.FileTypes) == "S_IFIFO" {
+	if row.MakesFIFO(c.Args) {
 		b.pathNode(x.names[0]).fifo = true
 	}
 	create, remove := eff&systable.CreatesPath != 0, eff&systable.RemovesPath != 0
