@@ -1,7 +1,6 @@
 package depgraph
 
 import (
-	"encoding/binary"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -39,17 +38,6 @@ func memOf(c *trace.Call, arg int, p trace.Part, dir trace.Dir) *trace.Mem {
 // fdArg returns argument i as an fd.
 func fdArg(c *trace.Call, i int) int32 { return int32(uint32(c.Args[i])) }
 
-// argHas reports whether the first argument whose flag set is fs has the
-// bit named name.
-func argHas(row *systable.Syscall, c *trace.Call, fs *systable.FlagSet, name string) bool {
-	for i, a := range row.Args {
-		if a.Flags == fs {
-			return fs.Has(arg(row, c, i), name)
-		}
-	}
-	return false
-}
-
 // makesCloexec reports whether an fd-making call asks for close-on-exec:
 // a set flag bit named *_CLOEXEC (O_CLOEXEC, SOCK_CLOEXEC, EFD_CLOEXEC
 // ...), an enum value named so (F_DUPFD_CLOEXEC), or O_CLOEXEC in
@@ -60,10 +48,8 @@ func makesCloexec(row *systable.Syscall, c *trace.Call) bool {
 	}
 	for i, a := range row.Args {
 		if systable.StructOf(a.Struct).Is == systable.StructOpenHow {
-			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil && len(m.Data) >= 8 {
-				if systable.OpenFlags.Has(binary.LittleEndian.Uint64(m.Data), "O_CLOEXEC") {
-					return true
-				}
+			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil && systable.OpenHowCloexec(m.Data) {
+				return true
 			}
 		}
 	}

@@ -17,7 +17,7 @@ import (
 func (b *builder) useFDs(x *callCtx) {
 	row, c := x.row, x.c
 	first := true
-	anonMap := x.eff&systable.MapsMemory != 0 && argHas(row, c, systable.MapFlags, "MAP_ANONYMOUS")
+	anonMap := x.eff&systable.MapsMemory != 0 && row.MapsAnonymous(c.Args)
 	for i, a := range row.Args {
 		switch {
 		case a.Kind == systable.FD:
@@ -118,6 +118,15 @@ func (b *builder) useFD(x *callCtx, arg int, fd int32, full bool) {
 	}
 }
 
+// InheritedName is the name of the inherited fd fd: "stdin", "stdout",
+// "stderr", or "fd 5". A Resource of kind Inherited starts with it.
+func InheritedName(fd int32) string {
+	if fd >= 0 && fd <= 2 {
+		return [...]string{"stdin", "stdout", "stderr"}[fd]
+	}
+	return fmt.Sprintf("fd %d", fd)
+}
+
 // inherit makes the entry of an fd that a process has without the trace
 // showing where it came from: the command's stdin, stdout and stderr, or
 // fds its invoker left open. Such fds are the command's input. Every
@@ -126,12 +135,8 @@ func (b *builder) useFD(x *callCtx, arg int, fd int32, full bool) {
 func (b *builder) inherit(p *proc, fd int32) slot {
 	d, ok := b.inherited[fd]
 	if !ok {
-		name := fmt.Sprintf("fd %d", fd)
-		if fd <= 2 {
-			name = [...]string{"stdin", "stdout", "stderr"}[fd]
-		}
-		r := b.newResource(Inherited, name, 0)
-		r.Class = Input
+		r := b.newResource(Inherited, InheritedName(fd), 0)
+		r.Class, r.FD = Input, fd
 		d = &desc{res: r}
 		b.inherited[fd] = d
 		b.descs[r.ID] = d
@@ -250,7 +255,7 @@ func (b *builder) newDesc(x *callCtx) *desc {
 		if n := b.pathNode(d.path); n.fifo {
 			d.res.Class = Internal
 		}
-		if argHas(row, c, systable.OpenFlags, "O_DIRECTORY") {
+		if row.OpensDirectory(c.Args) {
 			b.pathNode(d.path).dir = true
 		}
 	default:
@@ -263,11 +268,12 @@ func (b *builder) newDesc(x *callCtx) *desc {
 				class = Internal
 			}
 		}
+		object := name
 		if c.Path != "" {
 			name += " " + c.Path
 		}
 		d.res = b.newResource(AnonFD, fmt.Sprintf("%s (#%d)", name, x.seq), x.seq)
-		d.res.Class = class
+		d.res.Class, d.res.Object = class, object
 	}
 	b.descs[d.res.ID] = d
 	return d

@@ -114,7 +114,7 @@ func (b *builder) definePaths(x *callCtx) {
 		return
 	}
 	row, c, eff := x.row, x.c, x.eff
-	if row.Effects&systable.ActsOnDirectory != 0 || argHas(row, c, systable.UnlinkatFlags, "AT_REMOVEDIR") {
+	if row.Effects&systable.ActsOnDirectory != 0 || row.RemovesDirectory(c.Args) {
 		b.pathNode(x.names[0]).dir = true
 	}
 	if row.MakesFIFO(c.Args) {
