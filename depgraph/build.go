@@ -181,10 +181,7 @@ func (b *builder) newProc(id uint32, parent *proc, flags uint64, created uint64)
 	} else {
 		share := systable.CloneSharing(flags)
 		p.exe = parent.exe
-		p.fds = parent.fds.clone()
-		if share.FDs {
-			p.fds = parent.fds
-		}
+		p.fds = parent.fds.Fork(flags)
 		p.fs = &fsState{res: cwd, def: parent.fs.def}
 		if share.FS {
 			p.fs = parent.fs
@@ -293,13 +290,7 @@ func (x *callCtx) acts(r *Resource) {
 // lacks the call).
 func (b *builder) exec(t *thread, seq uint64) {
 	p := t.proc
-	fds := p.fds.clone()
-	for fd, s := range fds.m {
-		if s.cloexec {
-			delete(fds.m, fd)
-		}
-	}
-	p.fds = fds
+	p.fds = p.fds.Exec()
 	p.mem = &addrSpace{}
 	p.pendingExec = false
 	t.res = p.res

@@ -78,7 +78,7 @@ func (b *builder) useFD(x *callCtx, arg int, fd int32, full bool) {
 	if fd < 0 {
 		return
 	}
-	s, ok := x.p.fds.m[fd]
+	s, ok := x.p.fds.Get(fd)
 	if !ok {
 		if x.c.Errno() == int(unix.EBADF) {
 			return
@@ -142,7 +142,7 @@ func (b *builder) inherit(p *proc, fd int32) slot {
 		b.descs[r.ID] = d
 	}
 	s := slot{d: d}
-	p.fds.m[fd] = s
+	p.fds.Open(fd, s, false)
 	return s
 }
 
@@ -165,9 +165,8 @@ func (b *builder) defineFDs(x *callCtx) {
 	if len(x.used) > 0 {
 		if changes, cloexec := setsCloexec(row, c); changes {
 			u := x.used[0]
-			if s, ok := x.p.fds.m[u.fd]; ok && s.d == u.s.d {
-				s.cloexec = cloexec
-				x.p.fds.m[u.fd] = s
+			if s, ok := x.p.fds.Get(u.fd); ok && s.d == u.s.d {
+				x.p.fds.SetCloexec(u.fd, cloexec)
 			}
 		}
 	}
@@ -176,9 +175,7 @@ func (b *builder) defineFDs(x *callCtx) {
 	}
 	switch {
 	case eff&systable.DupsFD != 0 && len(x.used) > 0:
-		if nfd := int32(c.Ret); nfd != x.used[0].fd {
-			x.p.fds.m[nfd] = slot{d: x.used[0].s.d, def: x.seq, cloexec: makesCloexec(row, c)}
-		}
+		x.p.fds.Dup(x.used[0].fd, int32(c.Ret), slot{d: x.used[0].s.d, def: x.seq}, makesCloexec(row, c))
 	case eff&systable.CreatesFD != 0:
 		nfd := int32(c.Ret)
 		if len(x.used) > 0 && x.used[0].fd == nfd {
@@ -186,7 +183,7 @@ func (b *builder) defineFDs(x *callCtx) {
 		}
 		d := b.newDesc(x)
 		x.created = d
-		x.p.fds.m[nfd] = slot{d: d, def: x.seq, cloexec: makesCloexec(row, c)}
+		x.p.fds.Open(nfd, slot{d: d, def: x.seq}, makesCloexec(row, c))
 	case eff&systable.CreatesFDPair != 0:
 		b.newPair(x)
 	}
@@ -312,7 +309,7 @@ func (b *builder) newPair(x *callCtx) {
 			x.created = d
 			b.descs[r.ID] = d
 		}
-		x.p.fds.m[int32(binary.LittleEndian.Uint32(m.Data[4*k:]))] = slot{d: d, def: x.seq, cloexec: cloexec}
+		x.p.fds.Open(int32(binary.LittleEndian.Uint32(m.Data[4*k:])), slot{d: d, def: x.seq}, cloexec)
 	}
 }
 
@@ -321,25 +318,11 @@ func (b *builder) newPair(x *callCtx) {
 func (b *builder) closeFDs(x *callCtx) {
 	switch {
 	case x.eff&systable.ClosesFD != 0 && len(x.used) > 0 && !x.c.NoReturn && x.c.Errno() != int(unix.EBADF):
-		if s, ok := x.p.fds.m[x.used[0].fd]; ok && s.d == x.used[0].s.d {
-			delete(x.p.fds.m, x.used[0].fd)
+		if s, ok := x.p.fds.Get(x.used[0].fd); ok && s.d == x.used[0].s.d {
+			x.p.fds.Close(x.used[0].fd)
 		}
 	case x.eff&systable.ClosesFDRange != 0 && x.ok:
 		first, last := uint32(x.c.Args[0]), uint32(x.c.Args[1])
-		flags := arg(x.row, x.c, 2)
-		if flags&unix.CLOSE_RANGE_UNSHARE != 0 {
-			x.p.fds = x.p.fds.clone()
-		}
-		for fd, s := range x.p.fds.m {
-			if uint32(fd) < first || uint32(fd) > last {
-				continue
-			}
-			if flags&unix.CLOSE_RANGE_CLOEXEC != 0 {
-				s.cloexec = true
-				x.p.fds.m[fd] = s
-			} else {
-				delete(x.p.fds.m, fd)
-			}
-		}
+		x.p.fds = x.p.fds.CloseRange(first, last, arg(x.row, x.c, 2))
 	}
 }
