@@ -238,7 +238,7 @@ func amd64Rows() []Syscall {
 
 		// Signals.
 		sc(127, "rt_sigpending", Int, 0, oldSigset("set", 1), i64("sigsetsize")).always(),
-		sc(128, "rt_sigtimedwait", Signal, ChangesSignals, sigset("set", 3), outb("info", fixed(siginfoSize), "siginfo_t"), ts("timeout"), i64("sigsetsize")).always().volatileArgs(2),
+		sc(128, "rt_sigtimedwait", Signal, ChangesSignals, sigset("set", 3), outb("info", fixed(siginfoSize), "siginfo_t"), ts("timeout"), i64("sigsetsize")).always(),
 		sc(129, "rt_sigqueueinfo", Int, SignalsProcess, pid("tgid"), sig("sig"), inb("info", fixed(siginfoSize), "siginfo_t")).always(),
 		sc(130, "rt_sigsuspend", Int, ChangesSignals, sigset("mask", 1), i64("sigsetsize")).always(),
 		sc(131, "sigaltstack", Int, ChangesSignals, inb("ss", fixed(stackTSize), "stack_t"), outb("old_ss", fixed(stackTSize), "stack_t")).always(),
