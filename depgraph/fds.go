@@ -1,7 +1,6 @@
 package depgraph
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -286,7 +285,8 @@ func (b *builder) newPair(x *callCtx) {
 			m = memOf(c, i, trace.PartWhole, trace.Out)
 		}
 	}
-	if m == nil || len(m.Data) < 8 {
+	pair := systable.StructOf("int[2]")
+	if m == nil || len(m.Data) < pair.Size {
 		return
 	}
 	kind, word := Pipe, "pipe"
@@ -309,7 +309,7 @@ func (b *builder) newPair(x *callCtx) {
 			x.created = d
 			b.descs[r.ID] = d
 		}
-		x.p.fds.Open(int32(binary.LittleEndian.Uint32(m.Data[4*k:])), slot{d: d, def: x.seq}, cloexec)
+		x.p.fds.Open(int32(pair.Fields[k].Int(m.Data)), slot{d: d, def: x.seq}, cloexec)
 	}
 }
 

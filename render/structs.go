@@ -201,18 +201,20 @@ func statx(b []byte) value {
 // timespec decodes struct timespec or struct timeval (frac names the
 // second member).
 func timespec(b []byte, frac string) value {
-	if len(b) < 16 {
+	ts := systable.StructOf("struct timespec") // struct timeval has the same layout
+	if len(b) < ts.Size {
 		return nil
 	}
 	return object{
-		{name: "tv_sec", v: num(int64(le.Uint64(b[0:])))},
-		{name: frac, v: num(int64(le.Uint64(b[8:])))},
+		{name: "tv_sec", v: num(ts.Field("tv_sec").Int(b))},
+		{name: frac, v: num(ts.Fields[1].Int(b))},
 	}
 }
 
 // rlimit decodes struct rlimit and struct rlimit64.
 func rlimit(b []byte) value {
-	if len(b) < 16 {
+	st := systable.StructOf("struct rlimit")
+	if len(b) < st.Size {
 		return nil
 	}
 	lim := func(v uint64) lit {
@@ -222,8 +224,8 @@ func rlimit(b []byte) value {
 		return num(v)
 	}
 	return object{
-		{name: "rlim_cur", v: lim(le.Uint64(b[0:]))},
-		{name: "rlim_max", v: lim(le.Uint64(b[8:]))},
+		{name: "rlim_cur", v: lim(st.Field("rlim_cur").Uint(b))},
+		{name: "rlim_max", v: lim(st.Field("rlim_max").Uint(b))},
 	}
 }
 

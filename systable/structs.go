@@ -197,6 +197,9 @@ func structLayouts() []Struct {
 	h := func(name string, off, size int) Field { return Field{Name: name, Off: off, Size: size, Kind: FieldHex} }
 	i := func(name string, off, size int) Field { return Field{Name: name, Off: off, Size: size, Kind: FieldInt} }
 	times := func(name string, is StructKind, size int) Struct { return Struct{Name: name, Is: is, Size: size} }
+	tv := func(name string, is StructKind, frac string) Struct {
+		return Struct{Name: name, Is: is, Size: 16, Fields: []Field{v(i("tv_sec", 0, 8)), v(i(frac, 8, 8))}}
+	}
 	scalar := func(name string, is StructKind, size int) Struct { return Struct{Name: name, Is: is, Size: size} }
 	return []Struct{
 		{Name: "stat", Is: StructStat},
@@ -243,8 +246,8 @@ func structLayouts() []Struct {
 		{Name: "linux_dirent64", Is: StructDirent64},
 		{Name: "linux_dirent", Is: StructDirent},
 		{Name: "fd_set", Is: StructFdSet},
-		times("timespec", StructTimespec, 16), times("__kernel_timespec", StructTimespec, 16),
-		times("timeval", StructTimeval, 16), times("itimerspec", StructItimerspec, 32),
+		tv("timespec", StructTimespec, "tv_nsec"), tv("__kernel_timespec", StructTimespec, "tv_nsec"),
+		tv("timeval", StructTimeval, "tv_usec"), times("itimerspec", StructItimerspec, 32),
 		times("itimerval", StructItimerval, 32), times("timezone", StructTimes, 8),
 		times("time_t", StructTimes, 8), times("rusage", StructTimes, 144), times("tms", StructTimes, 32),
 		times("sysinfo", StructTimes, 112), times("timex", StructTimes, 208),
