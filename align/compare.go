@@ -3,7 +3,6 @@ package align
 import (
 	"bytes"
 	"sort"
-	"strings"
 
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
@@ -119,32 +118,19 @@ func (c *Comparer) sameRet(row *systable.Syscall, x, y *trace.Call) bool {
 	if c.all {
 		return x.Ret == y.Ret
 	}
-	if volatileRet[row.Name] {
+	if row.VolatileRet {
 		return true
 	}
 	switch row.Ret {
 	case systable.Hex, systable.FD: // addresses; fd numbers (what they refer to is compared by later calls' keys)
 		return true
 	case systable.PID:
-		if waitsAnyChild(row, x) && waitsAnyChild(row, y) {
+		if row.WaitsAnyChild(x.Args) && row.WaitsAnyChild(y.Args) {
 			return c.sameTracedness(x.Ret, y.Ret)
 		}
 		return c.SamePID(x.Ret, y.Ret)
 	}
 	return x.Ret == y.Ret
-}
-
-// waitsAnyChild reports whether c waits for whichever child ends first
-// (wait4 with pid -1 or a process group, waitid with P_ALL or P_PGID):
-// which one that is depends on scheduling, not on the environment.
-func waitsAnyChild(row *systable.Syscall, c *trace.Call) bool {
-	if row.Effects&systable.WaitsChild == 0 {
-		return false
-	}
-	if row.Name == "waitid" {
-		return c.Args[0] == 0 || c.Args[0] == 2 // P_ALL, P_PGID
-	}
-	return int32(uint32(c.Args[0])) <= 0
 }
 
 // sameTracedness reports whether kernel ids a and b are both ids of
@@ -212,13 +198,8 @@ func (c *Comparer) compared(row *systable.Syscall, x *trace.Call, k memKey, dir 
 		if c.all {
 			return true
 		}
-		if volatileOut[row.Name] || volatilePath(c.ka.Path(x.Path)) {
+		if row.ArgVolatile(int(k.arg)) || volatilePath(c.ka.Path(x.Path)) {
 			return false
-		}
-		for _, v := range volatileOutArg[row.Name] {
-			if v == k.arg {
-				return false
-			}
 		}
 		// Control messages carry fd numbers (SCM_RIGHTS) and credentials.
 		return k.part != trace.PartControl
@@ -232,11 +213,11 @@ func (c *Comparer) compared(row *systable.Syscall, x *trace.Call, k memKey, dir 
 	case systable.InIovec, systable.String:
 		return true
 	case systable.InBuf:
-		return c.all || a.Struct == "" || strings.Contains(a.Struct, "sockaddr")
+		return c.all || a.Struct == "" || systable.StructOf(a.Struct).Is == systable.StructSockaddr
 	case systable.InMsghdr:
 		return c.all || k.part == trace.PartIovData || k.part == trace.PartName
 	case systable.StrArray:
-		return c.all || a.Name != "envp" // the environment is compared as start events
+		return c.all || a.Holds != systable.HoldsEnviron // the environment is compared as start events
 	}
 	return c.all
 }
@@ -282,32 +263,29 @@ func (c *Comparer) memDiff(row *systable.Syscall, ma, mb *trace.Mem, x, y *trace
 			return d, false
 		}
 	}
-	if dir == trace.Out && !c.all {
-		switch row.Name {
-		case "readlink", "readlinkat", "getcwd":
-			// A path: what a /proc/self/fd link names holds inode numbers.
-			pa, pb := c.ka.Path(string(bytes.TrimRight(a, "\x00"))), c.kb.Path(string(bytes.TrimRight(b, "\x00")))
-			if pa == pb {
-				return d, true
-			}
+	if dir == trace.Out && !c.all && row.ArgHolds(int(k.arg)) == systable.HoldsPath {
+		// A path: what a /proc/self/fd link names holds inode numbers.
+		pa, pb := c.ka.Path(string(bytes.TrimRight(a, "\x00"))), c.kb.Path(string(bytes.TrimRight(b, "\x00")))
+		if pa == pb {
+			return d, true
 		}
 	}
-	if !c.all && (d.Struct == "struct linux_dirent64" || d.Struct == "struct linux_dirent") {
-		ea, okA := dirEntries(a, d.Struct == "struct linux_dirent64")
-		eb, okB := dirEntries(b, d.Struct == "struct linux_dirent64")
+	if st := systable.StructOf(d.Struct); !c.all && (st.Is == systable.StructDirent64 || st.Is == systable.StructDirent) {
+		ea, okA := dirEntries(a, st.Is == systable.StructDirent64)
+		eb, okB := dirEntries(b, st.Is == systable.StructDirent64)
 		if okA && okB {
 			d.OnlyA, d.OnlyB = setDiff(ea, eb)
 			return d, len(d.OnlyA) == 0 && len(d.OnlyB) == 0
 		}
 	}
 	dec := decoderFor(d.Struct)
-	if row.Name == "wait4" && k.arg == 1 {
+	if row.ArgHolds(int(k.arg)) == systable.HoldsWaitStatus {
 		dec = wstatusFields
 	}
 	if dec != nil {
 		fa, fb := dec(c.layout, a), dec(c.layout, b)
 		if fa != nil && fb != nil && len(fa) == len(fb) {
-			anyChild := waitsAnyChild(row, x) && waitsAnyChild(row, y)
+			anyChild := row.WaitsAnyChild(x.Args) && row.WaitsAnyChild(y.Args)
 			for i := range fa {
 				if !c.sameField(fa[i], fb[i], anyChild) {
 					d.Fields = append(d.Fields, FieldDiff{Name: fa[i].name, A: fa[i].val, B: fb[i].val})
@@ -324,7 +302,7 @@ func (c *Comparer) memDiff(row *systable.Syscall, ma, mb *trace.Mem, x, y *trace
 }
 
 // sameField compares two decoded fields; anyChild says pids are those of
-// whichever child ended first (see waitsAnyChild).
+// whichever child ended first (see systable's WaitsAnyChild).
 func (c *Comparer) sameField(a, b field, anyChild bool) bool {
 	switch {
 	case a.name != b.name:

@@ -3,7 +3,6 @@ package align
 import (
 	"encoding/binary"
 	"fmt"
-	"net/netip"
 	"strconv"
 	"strings"
 
@@ -33,63 +32,45 @@ type field struct {
 // fields; nil when the bytes do not fit.
 type decoder func(l *layout, b []byte) []field
 
-// layout holds the offsets of the structs whose layout depends on the
-// traced architecture.
+// layout holds the structs whose layout depends on the traced
+// architecture, from the syscall table.
 type layout struct {
-	statSize                                   int
-	dev, ino, mode, nlink, nlinkSize, uid, gid int
-	rdev, size, blksize, blocks, atime, mtime  int
-	ctime                                      int
+	stat systable.Struct
 }
 
 // layoutOf returns the layout of arch, or nil when it is not known.
 func layoutOf(arch string) *layout {
-	sl, ok := systable.StatLayoutOf(arch)
+	st, ok := systable.StatStruct(arch)
 	if !ok {
 		return nil
 	}
-	return &layout{statSize: sl.Size, dev: sl.Dev, ino: sl.Ino, mode: sl.Mode, nlink: sl.Nlink,
-		nlinkSize: sl.NlinkSize, uid: sl.UID, gid: sl.GID, rdev: sl.Rdev, size: sl.FileSize,
-		blksize: sl.Blksize, blocks: sl.Blocks, atime: sl.Atime, mtime: sl.Mtime, ctime: sl.Ctime}
+	return &layout{stat: st}
 }
 
-// decoders are the structs compared field by field, by C type name
-// without "struct " and without an array suffix. Types not listed are
-// compared byte by byte.
-var decoders = map[string]decoder{
-	"stat":              statFields,
-	"statx":             statxFields,
-	"statfs":            statfsFields,
-	"sockaddr":          sockaddrFields,
-	"sigaction":         sigactionFields,
-	"stack_t":           stackFields,
-	"pollfd":            arrayOf(8, pollfdFields),
-	"epoll_event":       arrayOf(12, epollFields),
-	"int[2]":            fdPairFields,
-	"siginfo_t":         siginfoFields,
-	"new_utsname":       utsnameFields,
-	"rlimit":            rlimitFields,
-	"timespec":          timeFields,
-	"__kernel_timespec": timeFields,
-	"timeval":           timeFields,
-	"timezone":          timeFields,
-	"time_t":            timeFields,
-	"itimerspec":        timeFields,
-	"itimerval":         timeFields,
-	"rusage":            timeFields,
-	"tms":               timeFields,
-	"sysinfo":           timeFields,
-	"timex":             timeFields,
-	"int":               intFields,
-	"unsigned int":      uintFields,
-	"socklen_t":         uintFields,
-	"uid_t":             uintFields,
-	"gid_t":             uintFields,
-	"long":              longFields,
-	"loff_t":            longFields,
-	"off_t":             longFields,
-	"size_t":            longFields,
-	"unsigned long":     longFields,
+// decoders are the structs compared field by field, by their kind in the
+// syscall table's struct layouts. Types not listed are compared byte by
+// byte.
+var decoders = map[systable.StructKind]decoder{
+	systable.StructStat:       statFields,
+	systable.StructStatx:      statxFields,
+	systable.StructStatfs:     statfsFields,
+	systable.StructSockaddr:   sockaddrFields,
+	systable.StructSigaction:  sigactionFields,
+	systable.StructStack:      stackFields,
+	systable.StructPollfd:     arrayOf(systable.StructOf("struct pollfd"), pollfdFields),
+	systable.StructEpollEvent: arrayOf(systable.StructOf("struct epoll_event"), epollFields),
+	systable.StructFDPair:     fdPairFields,
+	systable.StructSiginfo:    siginfoFields,
+	systable.StructUtsname:    utsnameFields,
+	systable.StructRlimit:     rlimitFields,
+	systable.StructTimespec:   timeFields,
+	systable.StructTimeval:    timeFields,
+	systable.StructItimerspec: timeFields,
+	systable.StructItimerval:  timeFields,
+	systable.StructTimes:      timeFields,
+	systable.StructInt:        intFields,
+	systable.StructUint:       uintFields,
+	systable.StructLong:       longFields,
 }
 
 // valueField is the name of the one field of a plain integer; the text
@@ -141,14 +122,35 @@ func wstatusFields(_ *layout, b []byte) []field {
 // decoderFor returns the decoder of a C type name as the syscall table
 // writes it ("struct stat", "struct pollfd[]", "int[2]").
 func decoderFor(st string) decoder {
-	n := strings.TrimPrefix(strings.TrimSpace(st), "struct ")
-	if d, ok := decoders[n]; ok {
-		return d
+	if st == "" {
+		return nil
 	}
-	if i := strings.IndexByte(n, '['); i > 0 {
-		return decoders[strings.TrimSpace(n[:i])]
+	return decoders[systable.StructOf(st).Is]
+}
+
+// kindOf is how a field of the table's layouts is compared.
+func kindOf(f systable.Field) fieldKind {
+	switch {
+	case f.Volatile:
+		return volatile
+	case f.Kind == systable.FieldPID:
+		return pidField
 	}
-	return nil
+	return plain
+}
+
+// tf decodes field name of st from b as a decimal (FieldInt: signed) or
+// hex (FieldHex) number, compared as the table says.
+func tf(st *systable.Struct, name string, b []byte) field {
+	f := st.Field(name)
+	k := kindOf(f)
+	switch f.Kind {
+	case systable.FieldHex:
+		return hexField(f.Name, f.Uint(b), k)
+	case systable.FieldInt:
+		return field{name: f.Name, val: strconv.FormatInt(f.Int(b), 10), kind: k}
+	}
+	return field{name: f.Name, val: strconv.FormatUint(f.Uint(b), 10), kind: k}
 }
 
 func u64(name string, b []byte, off int, k fieldKind) field {
@@ -164,75 +166,69 @@ func hexField(name string, v uint64, k fieldKind) field {
 }
 
 func statFields(l *layout, b []byte) []field {
-	if l == nil || len(b) < l.statSize {
+	if l == nil || len(b) < l.stat.Size {
 		return nil
 	}
-	nlink := uint64(le.Uint32(b[l.nlink:]))
-	if l.nlinkSize == 8 {
-		nlink = le.Uint64(b[l.nlink:])
-	}
+	st := &l.stat
 	return []field{
-		{name: "st_mode", val: modeString(le.Uint32(b[l.mode:]))},
-		{name: "st_size", val: strconv.FormatInt(int64(le.Uint64(b[l.size:])), 10)},
-		{name: "st_uid", val: strconv.FormatUint(uint64(le.Uint32(b[l.uid:])), 10)},
-		{name: "st_gid", val: strconv.FormatUint(uint64(le.Uint32(b[l.gid:])), 10)},
-		{name: "st_nlink", val: strconv.FormatUint(nlink, 10)},
-		hexField("st_rdev", le.Uint64(b[l.rdev:]), plain),
-		hexField("st_dev", le.Uint64(b[l.dev:]), volatile),
-		u64("st_ino", b, l.ino, volatile),
-		u64("st_blksize", b, l.blksize, volatile),
-		u64("st_blocks", b, l.blocks, volatile),
-		u64("st_atime", b, l.atime, volatile),
-		u64("st_mtime", b, l.mtime, volatile),
-		u64("st_ctime", b, l.ctime, volatile),
+		{name: "st_mode", val: modeString(uint32(st.Field("st_mode").Uint(b)))},
+		tf(st, "st_size", b),
+		tf(st, "st_uid", b),
+		tf(st, "st_gid", b),
+		tf(st, "st_nlink", b),
+		tf(st, "st_rdev", b),
+		tf(st, "st_dev", b),
+		tf(st, "st_ino", b),
+		tf(st, "st_blksize", b),
+		tf(st, "st_blocks", b),
+		tf(st, "st_atime", b),
+		tf(st, "st_mtime", b),
+		tf(st, "st_ctime", b),
 	}
 }
 
 // statxFields decodes struct statx (the same on every architecture).
 func statxFields(_ *layout, b []byte) []field {
-	if len(b) < 0x100 {
+	st := systable.StructOf("struct statx")
+	if len(b) < st.Size {
 		return nil
 	}
+	dev := func(name, major, minor string, k fieldKind) field {
+		return field{name: name, val: fmt.Sprintf("%d:%d", st.Field(major).Uint(b), st.Field(minor).Uint(b)), kind: k}
+	}
 	return []field{
-		{name: "stx_mode", val: modeString(uint32(le.Uint16(b[28:])))},
-		u64("stx_size", b, 40, plain),
-		u32("stx_uid", b, 20, plain),
-		u32("stx_gid", b, 24, plain),
-		u32("stx_nlink", b, 16, plain),
-		{name: "stx_rdev", val: fmt.Sprintf("%d:%d", le.Uint32(b[128:]), le.Uint32(b[132:]))},
-		hexField("stx_attributes", le.Uint64(b[8:]), plain),
-		hexField("stx_mask", uint64(le.Uint32(b[0:])), volatile),
-		u32("stx_blksize", b, 4, volatile),
-		u64("stx_ino", b, 32, volatile),
-		u64("stx_blocks", b, 48, volatile),
-		u64("stx_atime", b, 64, volatile),
-		u64("stx_btime", b, 80, volatile),
-		u64("stx_ctime", b, 96, volatile),
-		u64("stx_mtime", b, 112, volatile),
-		{name: "stx_dev", val: fmt.Sprintf("%d:%d", le.Uint32(b[136:]), le.Uint32(b[140:])), kind: volatile},
-		u64("stx_mnt_id", b, 144, volatile),
+		{name: "stx_mode", val: modeString(uint32(st.Field("stx_mode").Uint(b)))},
+		tf(&st, "stx_size", b),
+		tf(&st, "stx_uid", b),
+		tf(&st, "stx_gid", b),
+		tf(&st, "stx_nlink", b),
+		dev("stx_rdev", "stx_rdev_major", "stx_rdev_minor", plain),
+		tf(&st, "stx_attributes", b),
+		tf(&st, "stx_mask", b),
+		tf(&st, "stx_blksize", b),
+		tf(&st, "stx_ino", b),
+		tf(&st, "stx_blocks", b),
+		tf(&st, "stx_atime", b),
+		tf(&st, "stx_btime", b),
+		tf(&st, "stx_ctime", b),
+		tf(&st, "stx_mtime", b),
+		dev("stx_dev", "stx_dev_major", "stx_dev_minor", volatile),
+		tf(&st, "stx_mnt_id", b),
 	}
 }
 
 // statfsFields decodes struct statfs of x86-64 and arm64: the kind of
 // file system is compared, its free space is not.
 func statfsFields(_ *layout, b []byte) []field {
+	st := systable.StructOf("struct statfs")
 	if len(b) < 88 {
 		return nil
 	}
-	return []field{
-		hexField("f_type", le.Uint64(b[0:]), plain),
-		u64("f_bsize", b, 8, plain),
-		u64("f_namelen", b, 64, plain),
-		hexField("f_flags", le.Uint64(b[80:]), plain),
-		u64("f_blocks", b, 16, volatile),
-		u64("f_bfree", b, 24, volatile),
-		u64("f_bavail", b, 32, volatile),
-		u64("f_files", b, 40, volatile),
-		u64("f_ffree", b, 48, volatile),
-		hexField("f_fsid", le.Uint64(b[56:]), volatile),
-		u64("f_frsize", b, 72, volatile),
+	var out []field
+	for _, n := range []string{"f_type", "f_bsize", "f_namelen", "f_flags", "f_blocks", "f_bfree", "f_bavail", "f_files", "f_ffree", "f_fsid", "f_frsize"} {
+		out = append(out, tf(&st, n, b))
 	}
+	return out
 }
 
 // sockaddrFields decodes a socket address: family, address and, for
@@ -240,28 +236,28 @@ func statfsFields(_ *layout, b []byte) []field {
 // back (accept's peer, getsockname after binding port 0) carries a port
 // the kernel picked.
 func sockaddrFields(_ *layout, b []byte) []field {
-	if len(b) < 2 {
+	sa, ok := systable.DecodeSockaddr(b)
+	if !ok {
 		return nil
 	}
-	fam := le.Uint16(b)
-	out := []field{{name: "sa_family", val: strconv.Itoa(int(fam))}}
+	out := []field{{name: "sa_family", val: strconv.Itoa(int(sa.Family))}}
 	switch {
-	case fam == 1: // AF_UNIX
-		p := b[2:]
+	case sa.Family == systable.AFUnix:
+		p := sa.Data
 		if i := strings.IndexByte(string(p), 0); i > 0 {
 			p = p[:i]
 		}
 		out = append(out, field{name: "sun_path", val: strconv.Quote(string(p))})
-	case fam == 2 && len(b) >= 8: // AF_INET
+	case sa.Family == systable.AFInet && sa.IP.IsValid():
 		out = append(out,
-			field{name: "sin_addr", val: netip.AddrFrom4([4]byte(b[4:8])).String()},
-			field{name: "sin_port", val: strconv.Itoa(int(binary.BigEndian.Uint16(b[2:]))), kind: volatile})
-	case fam == 10 && len(b) >= 24: // AF_INET6
+			field{name: "sin_addr", val: sa.IP.Addr().String()},
+			field{name: "sin_port", val: strconv.Itoa(int(sa.IP.Port())), kind: volatile})
+	case sa.Family == systable.AFInet6 && sa.IP.IsValid():
 		out = append(out,
-			field{name: "sin6_addr", val: netip.AddrFrom16([16]byte(b[8:24])).String()},
-			field{name: "sin6_port", val: strconv.Itoa(int(binary.BigEndian.Uint16(b[2:]))), kind: volatile})
+			field{name: "sin6_addr", val: sa.IP.Addr().String()},
+			field{name: "sin6_port", val: strconv.Itoa(int(sa.IP.Port())), kind: volatile})
 	default:
-		out = append(out, field{name: "sa_data", val: fmt.Sprintf("%x", b[2:])})
+		out = append(out, field{name: "sa_data", val: fmt.Sprintf("%x", sa.Data)})
 	}
 	return out
 }
@@ -269,10 +265,11 @@ func sockaddrFields(_ *layout, b []byte) []field {
 // sigactionFields decodes the kernel's struct sigaction. A handler is an
 // address: only whether it is SIG_DFL, SIG_IGN or a function is compared.
 func sigactionFields(_ *layout, b []byte) []field {
-	if len(b) < 32 {
+	st := systable.StructOf("struct sigaction")
+	if len(b) < st.Size {
 		return nil
 	}
-	h := le.Uint64(b)
+	h := st.Field("sa_handler").Uint(b)
 	handler := "function"
 	switch h {
 	case 0:
@@ -282,27 +279,25 @@ func sigactionFields(_ *layout, b []byte) []field {
 	}
 	return []field{
 		{name: "sa_handler", val: handler},
-		hexField("sa_flags", le.Uint64(b[8:]), plain),
-		hexField("sa_mask", le.Uint64(b[24:]), plain),
+		tf(&st, "sa_flags", b),
+		tf(&st, "sa_mask", b),
 		hexField("sa_handler_addr", h, volatile),
-		hexField("sa_restorer", le.Uint64(b[16:]), volatile),
+		tf(&st, "sa_restorer", b),
 	}
 }
 
 func stackFields(_ *layout, b []byte) []field {
-	if len(b) < 24 {
+	st := systable.StructOf("stack_t")
+	if len(b) < st.Size {
 		return nil
 	}
-	return []field{
-		u32("ss_flags", b, 8, plain),
-		hexField("ss_sp", le.Uint64(b), volatile),
-		u64("ss_size", b, 16, volatile),
-	}
+	return []field{tf(&st, "ss_flags", b), tf(&st, "ss_sp", b), tf(&st, "ss_size", b)}
 }
 
 // arrayOf decodes an array of fixed-size elements, naming each field
 // with its index.
-func arrayOf(size int, elem decoder) decoder {
+func arrayOf(st systable.Struct, elem decoder) decoder {
+	size := st.Size
 	return func(l *layout, b []byte) []field {
 		if len(b)%size != 0 {
 			return nil
@@ -321,70 +316,65 @@ func arrayOf(size int, elem decoder) decoder {
 // pollfdFields: the fd is a number, compared through the calls that use
 // it, not as a value.
 func pollfdFields(_ *layout, b []byte) []field {
-	return []field{
-		hexField("events", uint64(le.Uint16(b[4:])), plain),
-		hexField("revents", uint64(le.Uint16(b[6:])), plain),
-		u32("fd", b, 0, volatile),
-	}
+	st := systable.StructOf("struct pollfd")
+	return []field{tf(&st, "events", b), tf(&st, "revents", b), tf(&st, "fd", b)}
 }
 
 // epollFields: the data member is the program's own cookie (often a
 // pointer or an fd number).
 func epollFields(_ *layout, b []byte) []field {
-	return []field{
-		hexField("events", uint64(le.Uint32(b)), plain),
-		hexField("data", le.Uint64(b[4:]), volatile),
-	}
+	st := systable.StructOf("struct epoll_event")
+	return []field{tf(&st, "events", b), tf(&st, "data", b)}
 }
 
 // fdPairFields: the two fds of pipe and socketpair.
 func fdPairFields(_ *layout, b []byte) []field {
-	if len(b) < 8 {
+	st := systable.StructOf("int[2]")
+	if len(b) < st.Size {
 		return nil
 	}
-	return []field{u32("fd[0]", b, 0, volatile), u32("fd[1]", b, 4, volatile)}
+	return []field{tf(&st, "fd[0]", b), tf(&st, "fd[1]", b)}
 }
 
 // siginfoFields decodes the members of siginfo_t that say what happened;
 // for SIGCHLD the child's pid and status.
 func siginfoFields(_ *layout, b []byte) []field {
+	st := systable.StructOf("siginfo_t")
 	if len(b) < 48 {
 		return nil
 	}
-	signo := int32(le.Uint32(b))
-	out := []field{
-		{name: "si_signo", val: strconv.Itoa(int(signo))},
-		{name: "si_errno", val: strconv.Itoa(int(int32(le.Uint32(b[4:]))))},
-		{name: "si_code", val: strconv.Itoa(int(int32(le.Uint32(b[8:]))))},
-	}
+	signo := st.Field("si_signo").Int(b)
+	out := []field{tf(&st, "si_signo", b), tf(&st, "si_errno", b), tf(&st, "si_code", b)}
 	if signo == 17 { // SIGCHLD
+		pid := st.Field("si_pid").Int(b)
 		out = append(out,
-			field{name: "si_pid", kind: pidField, pid: int64(int32(le.Uint32(b[16:]))), val: strconv.Itoa(int(int32(le.Uint32(b[16:]))))},
-			field{name: "si_status", val: strconv.Itoa(int(int32(le.Uint32(b[24:]))))},
-			u64("si_utime", b, 32, volatile),
-			u64("si_stime", b, 40, volatile))
+			field{name: "si_pid", kind: pidField, pid: pid, val: strconv.Itoa(int(pid))},
+			tf(&st, "si_status", b),
+			tf(&st, "si_utime", b),
+			tf(&st, "si_stime", b))
 	}
 	return out
 }
 
 func utsnameFields(_ *layout, b []byte) []field {
-	if len(b) < 6*65 {
+	st := systable.StructOf("struct new_utsname")
+	if len(b) < st.Size {
 		return nil
 	}
-	names := []string{"sysname", "nodename", "release", "version", "machine", "domainname"}
-	out := make([]field, len(names))
-	for i, n := range names {
-		s := b[i*65 : (i+1)*65]
+	out := make([]field, len(st.Fields))
+	for i, f := range st.Fields {
+		s := b[f.Off : f.Off+f.Size]
 		if j := strings.IndexByte(string(s), 0); j >= 0 {
 			s = s[:j]
 		}
-		out[i] = field{name: n, val: strconv.Quote(string(s))}
+		out[i] = field{name: f.Name, val: strconv.Quote(string(s))}
 	}
 	return out
 }
 
 func rlimitFields(_ *layout, b []byte) []field {
-	if len(b) < 16 {
+	st := systable.StructOf("struct rlimit")
+	if len(b) < st.Size {
 		return nil
 	}
 	lim := func(v uint64) string {
@@ -393,7 +383,7 @@ func rlimitFields(_ *layout, b []byte) []field {
 		}
 		return strconv.FormatUint(v, 10)
 	}
-	return []field{{name: "rlim_cur", val: lim(le.Uint64(b))}, {name: "rlim_max", val: lim(le.Uint64(b[8:]))}}
+	return []field{{name: "rlim_cur", val: lim(st.Field("rlim_cur").Uint(b))}, {name: "rlim_max", val: lim(st.Field("rlim_max").Uint(b))}}
 }
 
 // timeFields: structs of times, compared only with AllFields.
@@ -423,30 +413,20 @@ func modeString(m uint32) string {
 // and offsets (hash cookies) are left out. ok is false when the bytes do
 // not parse.
 func dirEntries(b []byte, d64 bool) (names []string, ok bool) {
-	for len(b) > 0 {
-		if len(b) < 19 {
-			return nil, false
-		}
-		reclen := int(le.Uint16(b[16:]))
-		if reclen < 19 || reclen > len(b) {
-			return nil, false
-		}
-		var name []byte
-		var typ byte
-		if d64 {
-			typ, name = b[18], b[19:reclen]
-		} else {
-			typ, name = b[reclen-1], b[18:reclen-1]
-		}
+	ents, ok := systable.Dirents(b, d64)
+	if !ok {
+		return nil, false
+	}
+	for _, e := range ents {
+		name := e.Name
 		if i := strings.IndexByte(string(name), 0); i >= 0 {
 			name = name[:i]
 		}
 		n := string(name)
-		if typ == 4 { // DT_DIR
+		if e.Type == systable.DirentDT {
 			n += "/"
 		}
 		names = append(names, n)
-		b = b[reclen:]
 	}
 	return names, true
 }

@@ -10,9 +10,6 @@ import (
 // FingerprintLen is how many calls a fingerprint holds.
 const FingerprintLen = 16
 
-// prSetName is prctl's PR_SET_NAME: a thread naming itself.
-const prSetName = 15
-
 // Fingerprint is what a thread does first: the keys of its first
 // significant calls, and the name it gave itself, if any. Two runs of a
 // program give a worker thread the same fingerprint even when the workers
@@ -49,11 +46,7 @@ func significant(row *systable.Syscall) bool {
 	if row.Effects&(systable.MapsMemory|systable.ChangesSignals) != 0 {
 		return false
 	}
-	switch row.Name {
-	case "set_tid_address", "set_robust_list", "rseq", "arch_prctl", "futex", "gettid", "getpid", "sched_getaffinity":
-		return false
-	}
-	return true
+	return !row.Routine
 }
 
 // threadName returns the name c gives its thread, or "".
@@ -61,11 +54,11 @@ func threadName(k *Keyer, c *trace.Call) string {
 	row := k.rows.ByNr(int(c.Nr))
 	var data []byte
 	switch {
-	case row.Name == "prctl" && uint32(c.Args[0]) == prSetName:
+	case row.RequestEffect(c.Args)&systable.ReqNamesThread != 0:
 		if m := c.MemOf(1, trace.PartWhole); m != nil {
 			data = m.Data
 		}
-	case (row.Name == "write" || row.Name == "pwrite64") && c.Path != "" && bytes.HasSuffix([]byte(k.Path(c.Path)), []byte("/comm")):
+	case row.ArgHolds(1) == systable.HoldsFileData && c.Path != "" && bytes.HasSuffix([]byte(k.Path(c.Path)), []byte("/comm")):
 		if m := c.MemOf(1, trace.PartWhole); m != nil {
 			data = bytes.TrimRight(m.Data, "\n")
 		}

@@ -150,7 +150,7 @@ func (k *Keyer) ResultKey(c *trace.Call) Key {
 		key.Res += "=?"
 	case c.Errno() != 0:
 		key.Res += "=E" + strconv.Itoa(c.Errno())
-	case row.Ret == systable.FD || row.Ret == systable.Hex || row.Ret == systable.PID || volatileRet[row.Name]:
+	case row.Ret == systable.FD || row.Ret == systable.Hex || row.Ret == systable.PID || row.VolatileRet:
 		key.Res += "=ok"
 	default:
 		key.Res += "=" + strconv.FormatInt(c.Ret, 10)

@@ -4,50 +4,11 @@ import "strings"
 
 // What differs between any two runs, even in the same environment, and
 // is therefore left out of comparisons unless Options.AllFields is set.
-// Struct fields that are volatile (inode numbers, times, addresses) are
-// marked in fields.go instead.
-
-// volatileRet are calls whose return value is a time.
-var volatileRet = map[string]bool{
-	"time":  true, // seconds since the epoch
-	"times": true, // clock ticks since boot
-	"alarm": true, // seconds left of an earlier alarm
-}
-
-// volatileOut are calls all of whose output memory is time, randomness
-// or scheduling.
-var volatileOut = map[string]bool{
-	"time":            true,
-	"gettimeofday":    true,
-	"clock_gettime":   true,
-	"clock_getres":    true,
-	"times":           true,
-	"getrusage":       true,
-	"sysinfo":         true, // uptime, load, free memory
-	"getrandom":       true,
-	"getcpu":          true,
-	"nanosleep":       true, // the time remaining
-	"clock_nanosleep": true,
-	"adjtimex":        true,
-	"clock_adjtime":   true,
-	"timer_gettime":   true,
-	"timerfd_gettime": true,
-	"getitimer":       true,
-	"setitimer":       true,
-	"alarm":           true,
-}
-
-// volatileOutArg are single output arguments that hold times.
-var volatileOutArg = map[string][]uint8{
-	"select":          {4}, // the time left of the timeout
-	"pselect6":        {4},
-	"ppoll":           {2},
-	"wait4":           {3}, // struct rusage
-	"waitid":          {4},
-	"rt_sigtimedwait": {2},
-	"timerfd_settime": {3},
-	"timer_settime":   {3},
-}
+// Calls whose return value or output memory is volatile (times,
+// randomness, scheduling) are columns of the syscall table
+// (Syscall.VolatileRet, VolatileOut, Arg.Volatile); struct fields that
+// are volatile (inode numbers, times, addresses) are marked in
+// systable's struct layouts.
 
 // volatileProcFiles are files under /proc/<pid>/ (also self and
 // thread-self, and under task/<tid>/) whose contents are addresses,

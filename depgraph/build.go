@@ -179,20 +179,18 @@ func (b *builder) newProc(id uint32, parent *proc, flags uint64, created uint64)
 	if parent == nil {
 		p.fds, p.fs, p.attrs, p.mem = newFDTable(), &fsState{res: cwd}, &attrState{res: attrs}, &addrSpace{}
 	} else {
+		share := systable.CloneSharing(flags)
 		p.exe = parent.exe
-		p.fds = parent.fds.clone()
-		if flags&unix.CLONE_FILES != 0 {
-			p.fds = parent.fds
-		}
+		p.fds = parent.fds.Fork(flags)
 		p.fs = &fsState{res: cwd, def: parent.fs.def}
-		if flags&unix.CLONE_FS != 0 {
+		if share.FS {
 			p.fs = parent.fs
 		}
 		a := *parent.attrs
 		a.res = attrs
 		p.attrs = &a
 		p.mem = parent.mem.clone()
-		if flags&unix.CLONE_VM != 0 {
+		if share.VM {
 			p.mem = parent.mem
 		}
 	}
@@ -292,13 +290,7 @@ func (x *callCtx) acts(r *Resource) {
 // lacks the call).
 func (b *builder) exec(t *thread, seq uint64) {
 	p := t.proc
-	fds := p.fds.clone()
-	for fd, s := range fds.m {
-		if s.cloexec {
-			delete(fds.m, fd)
-		}
-	}
-	p.fds = fds
+	p.fds = p.fds.Exec()
 	p.mem = &addrSpace{}
 	p.pendingExec = false
 	t.res = p.res

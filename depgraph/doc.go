@@ -6,8 +6,17 @@
 // trace values only and never touches a kernel; everything it knows of a
 // call comes from the call's syscall table row (argument kinds, effect
 // bits, flag sets and their value names) and from what the recorder
-// stored (Ret, Path, Path2, Mem), plus a few per-name facts the row has
-// no column for (facts.go).
+// stored (Ret, Path, Path2, Mem). Per-syscall facts are columns of the
+// row (Made, Socket, Unmaps, WrittenFD, request effects, enum rules) and
+// struct layouts are systable's; facts.go only reads them. No syscall,
+// argument, flag or struct name is compared here (internal/archtest
+// checks it).
+//
+// Resources carry typed fields besides their printable Name (FD of an
+// inherited fd, Address of a mapping, Object of an anonymous fd, Path,
+// Local and Peer), so that replay and the reports never parse names.
+// The Graph is a stage of its own: the CLI builds it once and hands it
+// to replay.Prepare and to the search.
 //
 // # Mechanism
 //
@@ -20,7 +29,9 @@
 // progress counts as succeeded).
 //
 //   - Fd tables. Each process has a table from fd numbers to open file
-//     descriptions; fork and clone copy it, CLONE_FILES shares it. A call
+//     descriptions (a systable.FDTable, which applies the kernel's rules
+//     for dup, close, close_range and exec); fork and clone copy it,
+//     CLONE_FILES shares it. A call
 //     passing an fd depends on the call that put the description on that
 //     number (open, socket, accept, pipe, dup, dup2, fcntl F_DUPFD) (ByFD),
 //     on the last call that changed the description's state (F_SETFL,

@@ -1,7 +1,6 @@
 package depgraph
 
 import (
-	"encoding/binary"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -39,31 +38,6 @@ func memOf(c *trace.Call, arg int, p trace.Part, dir trace.Dir) *trace.Mem {
 // fdArg returns argument i as an fd.
 func fdArg(c *trace.Call, i int) int32 { return int32(uint32(c.Args[i])) }
 
-// enumName returns the name fs gives value v, or "".
-func enumName(fs *systable.FlagSet, v uint64) string { return fs.EnumName(v) }
-
-// argEnum returns the name of the value of the first argument whose flag
-// set is fs, or "".
-func argEnum(row *systable.Syscall, c *trace.Call, fs *systable.FlagSet) string {
-	for i, a := range row.Args {
-		if a.Flags == fs {
-			return enumName(fs, arg(row, c, i))
-		}
-	}
-	return ""
-}
-
-// argHas reports whether the first argument whose flag set is fs has the
-// bit named name.
-func argHas(row *systable.Syscall, c *trace.Call, fs *systable.FlagSet, name string) bool {
-	for i, a := range row.Args {
-		if a.Flags == fs {
-			return fs.Has(arg(row, c, i), name)
-		}
-	}
-	return false
-}
-
 // makesCloexec reports whether an fd-making call asks for close-on-exec:
 // a set flag bit named *_CLOEXEC (O_CLOEXEC, SOCK_CLOEXEC, EFD_CLOEXEC
 // ...), an enum value named so (F_DUPFD_CLOEXEC), or O_CLOEXEC in
@@ -73,11 +47,9 @@ func makesCloexec(row *systable.Syscall, c *trace.Call) bool {
 		return true
 	}
 	for i, a := range row.Args {
-		if a.Struct == "struct open_how" {
-			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil && len(m.Data) >= 8 {
-				if systable.OpenFlags.Has(binary.LittleEndian.Uint64(m.Data), "O_CLOEXEC") {
-					return true
-				}
+		if systable.StructOf(a.Struct).Is == systable.StructOpenHow {
+			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil && systable.OpenHowCloexec(m.Data) {
+				return true
 			}
 		}
 	}
@@ -87,41 +59,14 @@ func makesCloexec(row *systable.Syscall, c *trace.Call) bool {
 // setsCloexec reports whether the call changes the close-on-exec flag of
 // its fd (fcntl F_SETFD, ioctl FIOCLEX and FIONCLEX) and to what.
 func setsCloexec(row *systable.Syscall, c *trace.Call) (changes, cloexec bool) {
-	for i, a := range row.Args {
-		if a.Kind != systable.Enum || a.Flags == nil {
-			continue
-		}
-		switch enumName(a.Flags, arg(row, c, i)) {
-		case "F_SETFD":
-			if i+1 < len(row.Args) {
-				return true, systable.FDFlags.Has(c.Args[i+1], "FD_CLOEXEC")
-			}
-		case "FIOCLEX":
-			return true, true
-		case "FIONCLEX":
-			return true, false
-		}
-	}
-	return false, false
+	return row.CloexecChange(c.Args)
 }
 
 // setsDescState reports whether an fcntl or ioctl command changes the
 // open file description (F_SETFL, F_SETLK, F_SETOWN, FIONBIO ...) rather
 // than the fd (F_SETFD) or nothing (F_GETFL).
 func setsDescState(row *systable.Syscall, c *trace.Call) bool {
-	for i, a := range row.Args {
-		if a.Kind != systable.Enum || a.Flags == nil {
-			continue
-		}
-		switch n := enumName(a.Flags, arg(row, c, i)); {
-		case n == "F_SETFD" || n == "FIOCLEX" || n == "FIONCLEX":
-			return false
-		case strings.HasPrefix(n, "F_SET"), strings.HasPrefix(n, "F_OFD_SET"), n == "F_ADD_SEALS", n == "F_NOTIFY",
-			n == "FIONBIO", n == "FIOASYNC":
-			return true
-		}
-	}
-	return false
+	return row.RequestEffect(c.Args)&systable.ReqChangesDescription != 0
 }
 
 // pathForm says how a path argument was written.

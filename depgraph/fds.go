@@ -1,7 +1,6 @@
 package depgraph
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -17,7 +16,7 @@ import (
 func (b *builder) useFDs(x *callCtx) {
 	row, c := x.row, x.c
 	first := true
-	anonMap := x.eff&systable.MapsMemory != 0 && argHas(row, c, systable.MapFlags, "MAP_ANONYMOUS")
+	anonMap := x.eff&systable.MapsMemory != 0 && row.MapsAnonymous(c.Args)
 	for i, a := range row.Args {
 		switch {
 		case a.Kind == systable.FD:
@@ -33,13 +32,15 @@ func (b *builder) useFDs(x *callCtx) {
 			if fd := fdArg(c, i); fd != atFDCWD && dirfdUsed(row, c, i) {
 				b.useFD(x, i, fd, true)
 			}
-		case a.Struct == "struct pollfd[]":
+		case systable.StructOf(a.Struct).Is == systable.StructPollfd:
 			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil {
-				for k := 0; k+8 <= len(m.Data); k += 8 {
-					b.useFD(x, i, int32(binary.LittleEndian.Uint32(m.Data[k:])), false)
+				st := systable.StructOf(a.Struct)
+				fd := st.Field("fd")
+				for k := 0; k+st.Size <= len(m.Data); k += st.Size {
+					b.useFD(x, i, int32(fd.Int(m.Data[k:])), false)
 				}
 			}
-		case a.Struct == "fd_set":
+		case systable.StructOf(a.Struct).Is == systable.StructFdSet:
 			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil {
 				for k, by := range m.Data {
 					for bit := 0; bit < 8; bit++ {
@@ -76,7 +77,7 @@ func (b *builder) useFD(x *callCtx, arg int, fd int32, full bool) {
 	if fd < 0 {
 		return
 	}
-	s, ok := x.p.fds.m[fd]
+	s, ok := x.p.fds.Get(fd)
 	if !ok {
 		if x.c.Errno() == int(unix.EBADF) {
 			return
@@ -98,7 +99,7 @@ func (b *builder) useFD(x *callCtx, arg int, fd int32, full bool) {
 	if !full {
 		return
 	}
-	if x.row.Effects&systable.MovesOffset != 0 && argEnum(x.row, x.c, systable.Whence) != "SEEK_SET" {
+	if x.row.Effects&systable.MovesOffset != 0 && !x.row.SeeksAbsolute(x.c.Args) {
 		b.dep(x, d.pos, ByPosition, d.res) // lseek(SEEK_SET) sets the offset whatever it was
 	}
 	if d.path != "" {
@@ -116,6 +117,15 @@ func (b *builder) useFD(x *callCtx, arg int, fd int32, full bool) {
 	}
 }
 
+// InheritedName is the name of the inherited fd fd: "stdin", "stdout",
+// "stderr", or "fd 5". A Resource of kind Inherited starts with it.
+func InheritedName(fd int32) string {
+	if fd >= 0 && fd <= 2 {
+		return [...]string{"stdin", "stdout", "stderr"}[fd]
+	}
+	return fmt.Sprintf("fd %d", fd)
+}
+
 // inherit makes the entry of an fd that a process has without the trace
 // showing where it came from: the command's stdin, stdout and stderr, or
 // fds its invoker left open. Such fds are the command's input. Every
@@ -124,18 +134,14 @@ func (b *builder) useFD(x *callCtx, arg int, fd int32, full bool) {
 func (b *builder) inherit(p *proc, fd int32) slot {
 	d, ok := b.inherited[fd]
 	if !ok {
-		name := fmt.Sprintf("fd %d", fd)
-		if fd <= 2 {
-			name = [...]string{"stdin", "stdout", "stderr"}[fd]
-		}
-		r := b.newResource(Inherited, name, 0)
-		r.Class = Input
+		r := b.newResource(Inherited, InheritedName(fd), 0)
+		r.Class, r.FD = Input, fd
 		d = &desc{res: r}
 		b.inherited[fd] = d
 		b.descs[r.ID] = d
 	}
 	s := slot{d: d}
-	p.fds.m[fd] = s
+	p.fds.Open(fd, s, false)
 	return s
 }
 
@@ -158,20 +164,17 @@ func (b *builder) defineFDs(x *callCtx) {
 	if len(x.used) > 0 {
 		if changes, cloexec := setsCloexec(row, c); changes {
 			u := x.used[0]
-			if s, ok := x.p.fds.m[u.fd]; ok && s.d == u.s.d {
-				s.cloexec = cloexec
-				x.p.fds.m[u.fd] = s
+			if s, ok := x.p.fds.Get(u.fd); ok && s.d == u.s.d {
+				x.p.fds.SetCloexec(u.fd, cloexec)
 			}
 		}
 	}
-	if row.Name == "epoll_ctl" && len(x.used) >= 2 && argEnum(row, c, systable.EpollCtlOps) == "EPOLL_CTL_ADD" {
+	if len(x.used) >= 2 && row.AddsWatch(c.Args) {
 		x.used[0].s.d.watched = append(x.used[0].s.d.watched, x.used[1].s.d)
 	}
 	switch {
 	case eff&systable.DupsFD != 0 && len(x.used) > 0:
-		if nfd := int32(c.Ret); nfd != x.used[0].fd {
-			x.p.fds.m[nfd] = slot{d: x.used[0].s.d, def: x.seq, cloexec: makesCloexec(row, c)}
-		}
+		x.p.fds.Dup(x.used[0].fd, int32(c.Ret), slot{d: x.used[0].s.d, def: x.seq}, makesCloexec(row, c))
 	case eff&systable.CreatesFD != 0:
 		nfd := int32(c.Ret)
 		if len(x.used) > 0 && x.used[0].fd == nfd {
@@ -179,7 +182,7 @@ func (b *builder) defineFDs(x *callCtx) {
 		}
 		d := b.newDesc(x)
 		x.created = d
-		x.p.fds.m[nfd] = slot{d: d, def: x.seq, cloexec: makesCloexec(row, c)}
+		x.p.fds.Open(nfd, slot{d: d, def: x.seq}, makesCloexec(row, c))
 	case eff&systable.CreatesFDPair != 0:
 		b.newPair(x)
 	}
@@ -192,7 +195,14 @@ func writesThrough(x *callCtx, k int) bool {
 	if len(x.used) == 1 {
 		return true
 	}
-	return strings.Contains(x.row.Args[x.used[k].arg].Name, "out")
+	return x.row.Args[x.used[k].arg].WrittenFD
+}
+
+// isFcntl reports whether row is fcntl's: its command decides whether it
+// changes the description.
+func isFcntl(row *systable.Syscall) bool {
+	_, from, ok := row.RequestArg()
+	return ok && from == systable.LenFcntl
 }
 
 // changesState reports whether the call changes the state of d, the
@@ -201,7 +211,7 @@ func (b *builder) changesState(x *callCtx, d *desc) bool {
 	switch {
 	case x.eff&systable.BindsAddress != 0, x.row.Effects&systable.ConnectsAddress != 0, x.row.Effects&systable.ChangesFDState != 0:
 		return true
-	case x.eff&systable.ChangesFDFlags != 0 || x.row.Name == "fcntl":
+	case x.eff&systable.ChangesFDFlags != 0 || isFcntl(x.row):
 		return setsDescState(x.row, x.c)
 	case x.eff&systable.ModifiesFile != 0 && x.row.Effects&systable.MovesOffset == 0:
 		// setsockopt, shutdown, timerfd_settime, a tty's settings: a
@@ -227,11 +237,11 @@ func (b *builder) newDesc(x *callCtx) *desc {
 		}
 		d.sock.peer = decodeSockaddr(sockaddrMem(row, c, trace.Out))
 		b.sockets = append(b.sockets, d)
-	case row.Name == "socket":
+	case row.Made == systable.MadeSocket:
 		d.res = b.newResource(Socket, fmt.Sprintf("socket (#%d)", x.seq), x.seq)
 		d.sock = &sockState{family: arg(row, c, 0), typ: arg(row, c, 1) & 0xf}
 		b.sockets = append(b.sockets, d)
-	case row.Name == "epoll_create" || row.Name == "epoll_create1":
+	case row.Made == systable.MadeEpoll:
 		d.res = b.newResource(Epoll, fmt.Sprintf("epoll (#%d)", x.seq), x.seq)
 		b.epolls = append(b.epolls, d)
 	case len(x.names) > 0:
@@ -241,7 +251,7 @@ func (b *builder) newDesc(x *callCtx) *desc {
 		if n := b.pathNode(d.path); n.fifo {
 			d.res.Class = Internal
 		}
-		if argHas(row, c, systable.OpenFlags, "O_DIRECTORY") {
+		if row.OpensDirectory(c.Args) {
 			b.pathNode(d.path).dir = true
 		}
 	default:
@@ -254,11 +264,12 @@ func (b *builder) newDesc(x *callCtx) *desc {
 				class = Internal
 			}
 		}
+		object := name
 		if c.Path != "" {
 			name += " " + c.Path
 		}
 		d.res = b.newResource(AnonFD, fmt.Sprintf("%s (#%d)", name, x.seq), x.seq)
-		d.res.Class = class
+		d.res.Class, d.res.Object = class, object
 	}
 	b.descs[d.res.ID] = d
 	return d
@@ -270,15 +281,16 @@ func (b *builder) newPair(x *callCtx) {
 	row, c := x.row, x.c
 	var m *trace.Mem
 	for i, a := range row.Args {
-		if a.Struct == "int[2]" {
+		if systable.StructOf(a.Struct).Is == systable.StructFDPair {
 			m = memOf(c, i, trace.PartWhole, trace.Out)
 		}
 	}
-	if m == nil || len(m.Data) < 8 {
+	pair := systable.StructOf("int[2]")
+	if m == nil || len(m.Data) < pair.Size {
 		return
 	}
 	kind, word := Pipe, "pipe"
-	if row.Name == "socketpair" {
+	if row.Made == systable.MadeSocketPair {
 		kind, word = SocketPair, "socketpair"
 	}
 	name := fmt.Sprintf("%s (#%d)", word, x.seq)
@@ -297,7 +309,7 @@ func (b *builder) newPair(x *callCtx) {
 			x.created = d
 			b.descs[r.ID] = d
 		}
-		x.p.fds.m[int32(binary.LittleEndian.Uint32(m.Data[4*k:]))] = slot{d: d, def: x.seq, cloexec: cloexec}
+		x.p.fds.Open(int32(pair.Fields[k].Int(m.Data)), slot{d: d, def: x.seq}, cloexec)
 	}
 }
 
@@ -306,25 +318,11 @@ func (b *builder) newPair(x *callCtx) {
 func (b *builder) closeFDs(x *callCtx) {
 	switch {
 	case x.eff&systable.ClosesFD != 0 && len(x.used) > 0 && !x.c.NoReturn && x.c.Errno() != int(unix.EBADF):
-		if s, ok := x.p.fds.m[x.used[0].fd]; ok && s.d == x.used[0].s.d {
-			delete(x.p.fds.m, x.used[0].fd)
+		if s, ok := x.p.fds.Get(x.used[0].fd); ok && s.d == x.used[0].s.d {
+			x.p.fds.Close(x.used[0].fd)
 		}
 	case x.eff&systable.ClosesFDRange != 0 && x.ok:
 		first, last := uint32(x.c.Args[0]), uint32(x.c.Args[1])
-		flags := arg(x.row, x.c, 2)
-		if flags&unix.CLOSE_RANGE_UNSHARE != 0 {
-			x.p.fds = x.p.fds.clone()
-		}
-		for fd, s := range x.p.fds.m {
-			if uint32(fd) < first || uint32(fd) > last {
-				continue
-			}
-			if flags&unix.CLOSE_RANGE_CLOEXEC != 0 {
-				s.cloexec = true
-				x.p.fds.m[fd] = s
-			} else {
-				delete(x.p.fds.m, fd)
-			}
-		}
+		x.p.fds = x.p.fds.CloseRange(first, last, arg(x.row, x.c, 2))
 	}
 }

@@ -66,13 +66,12 @@ func (b *builder) defineMemory(x *callCtx) {
 			what = d.res.Name
 		}
 		r := b.newResource(Mapping, fmt.Sprintf("%s at %#x (#%d)", what, start, x.seq), x.seq)
-		r.Path = d.path
+		r.Path, r.Address = d.path, start
 		b.descs[r.ID] = d
 		x.p.mem.maps = append(x.p.mem.maps, mapping{start: start, end: end, res: r, d: d, def: x.seq})
 		return
 	}
-	switch x.row.Name {
-	case "munmap", "mremap":
+	if x.row.Unmaps {
 		if start, end, ok := memRange(x); ok {
 			x.p.mem.unmap(start, end)
 		}

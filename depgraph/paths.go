@@ -114,10 +114,10 @@ func (b *builder) definePaths(x *callCtx) {
 		return
 	}
 	row, c, eff := x.row, x.c, x.eff
-	if row.Effects&systable.ActsOnDirectory != 0 || argHas(row, c, systable.UnlinkatFlags, "AT_REMOVEDIR") {
+	if row.Effects&systable.ActsOnDirectory != 0 || row.RemovesDirectory(c.Args) {
 		b.pathNode(x.names[0]).dir = true
 	}
-	if argEnum(row, c, systable.FileTypes) == "S_IFIFO" {
+	if row.MakesFIFO(c.Args) {
 		b.pathNode(x.names[0]).fifo = true
 	}
 	create, remove := eff&systable.CreatesPath != 0, eff&systable.RemovesPath != 0

@@ -2,7 +2,6 @@ package depgraph
 
 import (
 	"bytes"
-	"encoding/binary"
 	"net/netip"
 	"strconv"
 
@@ -32,23 +31,13 @@ type sockAddr struct {
 // (AF_INET, AF_INET6, AF_UNIX); others keep only their family. nil for
 // fewer than two bytes.
 func decodeSockaddr(b []byte) *sockAddr {
-	if len(b) < 2 {
+	sa, ok := systable.DecodeSockaddr(b)
+	if !ok {
 		return nil
 	}
-	a := &sockAddr{family: binary.LittleEndian.Uint16(b)}
-	switch a.family {
-	case unix.AF_INET:
-		if len(b) < 8 {
-			return a
-		}
-		a.ip = netip.AddrPortFrom(netip.AddrFrom4([4]byte(b[4:8])), binary.BigEndian.Uint16(b[2:]))
-	case unix.AF_INET6:
-		if len(b) < 24 {
-			return a
-		}
-		a.ip = netip.AddrPortFrom(netip.AddrFrom16([16]byte(b[8:24])), binary.BigEndian.Uint16(b[2:]))
-	case unix.AF_UNIX:
-		p := b[2:]
+	a := &sockAddr{family: sa.Family, ip: sa.IP}
+	if sa.Family == systable.AFUnix {
+		p := sa.Data
 		switch {
 		case len(p) == 0:
 		case p[0] == 0:
@@ -109,7 +98,7 @@ func sockaddrMem(row *systable.Syscall, c *trace.Call, dir trace.Dir) []byte {
 	for i, a := range row.Args {
 		var m *trace.Mem
 		switch {
-		case a.Struct == "struct sockaddr":
+		case systable.StructOf(a.Struct).Is == systable.StructSockaddr:
 			m = memOf(c, i, trace.PartWhole, dir)
 		case a.Kind == systable.InMsghdr && dir == trace.In:
 			m = memOf(c, i, trace.PartName, trace.In)
@@ -141,9 +130,9 @@ func (b *builder) defineSockets(x *callCtx) {
 		if s.peer == nil {
 			s.peer = decodeSockaddr(sockaddrMem(x.row, x.c, trace.In))
 		}
-	case x.row.Name == "listen" && x.ok:
+	case x.row.Socket == systable.SocketListens && x.ok:
 		s.listening = true
-	case x.row.Name == "getsockname" && x.ok:
+	case x.row.Socket == systable.SocketReportsLocal && x.ok:
 		// The port the kernel chose for a bind to port 0 (or a connect).
 		if a := decodeSockaddr(sockaddrMem(x.row, x.c, trace.Out)); a != nil && (s.local == nil || s.local.ip.Port() == 0 && a.ip.IsValid()) {
 			s.local = a

@@ -1,6 +1,6 @@
 package depgraph
 
-import "maps"
+import "github.com/envbisect/envbisect/systable"
 
 // The builder's model of the kernel state of the traced processes, as far
 // as the trace shows it. Each piece remembers the call that last defined
@@ -19,22 +19,18 @@ type desc struct {
 	watched []*desc // Epoll: the descriptions added to it
 }
 
-// slot is one entry of an fd table.
+// slot is what one entry of an fd table refers to; its close-on-exec
+// flag is the table's.
 type slot struct {
-	d       *desc
-	def     uint64 // the call that put d on this number (open, dup2, ...); 0 if inherited
-	cloexec bool
+	d   *desc
+	def uint64 // the call that put d on this number (open, dup2, ...); 0 if inherited
 }
 
-// fdTable is a process's fd table; processes made with CLONE_FILES share
-// one.
-type fdTable struct {
-	m map[int32]slot
-}
+// fdTable is a process's fd table, changed by the kernel's rules that
+// systable.FDTable applies; processes made with CLONE_FILES share one.
+type fdTable = systable.FDTable[slot]
 
-func newFDTable() *fdTable { return &fdTable{m: make(map[int32]slot)} }
-
-func (t *fdTable) clone() *fdTable { return &fdTable{m: maps.Clone(t.m)} }
+func newFDTable() *fdTable { return systable.NewFDTable[slot]() }
 
 // fsState is a working directory; processes made with CLONE_FS share one.
 type fsState struct {

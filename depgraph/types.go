@@ -143,6 +143,15 @@ type Resource struct {
 	// Local and Peer are a socket's addresses as far as the trace shows
 	// them ("127.0.0.1:5432", "unix:/run/mpd.sock"); empty if unknown.
 	Local, Peer string
+	// FD is the number of an Inherited resource's fd (0 for stdin); see
+	// InheritedName. It is 0 for other kinds.
+	FD int32
+	// Address is where a Mapping starts; 0 for other kinds.
+	Address uint64
+	// Object is the kind of object an AnonFD is ("eventfd", "memfd"),
+	// as the syscall table's Makes names it, or the name of the call that
+	// made it when the table does not say.
+	Object string
 	// Group is the group the resource's calls are in, 0 for resources
 	// whose calls are grouped by another one (Cwd, Attrs, Thread).
 	Group GroupID

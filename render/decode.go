@@ -40,17 +40,7 @@ func (d *decoder) args(c *trace.Call, row *systable.Syscall) []value {
 // ignored by the kernel (no O_CREAT, no O_TMPFILE): strace leaves it out,
 // and so does the text, and JSON for the same arguments.
 func unusedMode(flags, mode systable.Arg, v uint64) bool {
-	if mode.Kind != systable.Mode || flags.Kind != systable.Flags || flags.Flags == nil {
-		return false
-	}
-	f := flags.Flags
-	known := false
-	for _, b := range f.Bits {
-		if b.Name == "O_CREAT" {
-			known = true
-		}
-	}
-	return known && !f.Has(v, "O_CREAT") && !f.Has(v, "O_TMPFILE")
+	return systable.ModeIgnored(flags, mode, v)
 }
 
 // arg decodes argument i of c, described by a.
@@ -134,7 +124,7 @@ func (d *decoder) buffer(c *trace.Call, a *systable.Arg, i int, dir trace.Dir) v
 		return b
 	}
 	b.dec = d.decodeStruct(a.Struct, b.m.Data)
-	b.sizeOf = b.dec == nil && strings.HasPrefix(a.Struct, "struct ")
+	b.sizeOf = b.dec == nil && systable.IsCStruct(a.Struct)
 	return b
 }
 
@@ -175,7 +165,7 @@ func strArray(c *trace.Call, a *systable.Arg, i int) value {
 		items = append(items, string(s))
 		data = rest
 	}
-	return strs{items: items, addr: c.Args[i], count: strings.Contains(a.Name, "env"), more: m.Flag&trace.Truncated != 0}
+	return strs{items: items, addr: c.Args[i], count: a.Holds == systable.HoldsEnviron, more: m.Flag&trace.Truncated != 0}
 }
 
 // strs is a decoded string array.

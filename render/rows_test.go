@@ -77,7 +77,7 @@ var testRows = fakeRows{
 		{Name: "addrlen", Kind: systable.InOutBuf, Len: systable.Len{From: systable.LenFixed, Size: 4}, Struct: "socklen_t"}},
 		Ret: systable.FD, Effects: systable.UsesFD | systable.CreatesFD | systable.AcceptsConn},
 	nrExecve: {Nr: nrExecve, Name: "execve", Args: []systable.Arg{{Name: "filename", Kind: systable.Path},
-		{Name: "argv", Kind: systable.StrArray}, {Name: "envp", Kind: systable.StrArray}}, Ret: systable.Int, Effects: systable.ExecsImage},
+		{Name: "argv", Kind: systable.StrArray}, {Name: "envp", Kind: systable.StrArray, Holds: systable.HoldsEnviron}}, Ret: systable.Int, Effects: systable.ExecsImage},
 	nrKill: {Nr: nrKill, Name: "kill", Args: []systable.Arg{{Name: "pid", Kind: systable.PID}, {Name: "sig", Kind: systable.Signal}},
 		Ret: systable.Int, Effects: systable.SignalsProcess},
 	nrUname: {Nr: nrUname, Name: "uname", Args: []systable.Arg{{Name: "buf", Kind: systable.OutBuf,

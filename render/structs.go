@@ -3,9 +3,7 @@ package render
 import (
 	"encoding/binary"
 	"fmt"
-	"net/netip"
 	"strconv"
-	"strings"
 
 	"github.com/envbisect/envbisect/systable"
 )
@@ -14,18 +12,15 @@ var le = binary.LittleEndian
 
 // decodeStruct decodes the memory of a buffer whose C type the table
 // names, or returns nil when the type is not one decoded here or data does
-// not fit it. Types are matched leniently ("struct stat", "stat"); an
-// array type ("struct timespec[2]", "struct pollfd[]") decodes every
-// element.
+// not fit it. Types are matched by their kind in the table's struct
+// layouts ("struct stat", "stat"); an array type ("struct timespec[2]",
+// "struct pollfd[]") decodes every element.
 func (d *decoder) decodeStruct(name string, b []byte) value {
-	n := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(name), "struct "))
-	array := false
-	if i := strings.IndexByte(n, '['); i > 0 {
-		n, array = strings.TrimSpace(n[:i]), true
-	}
-	e, ok := structDecoders[n]
+	_, array := systable.StructName(name)
+	kind := systable.StructOf(name).Is
+	e, ok := structDecoders[kind]
 	switch {
-	case !ok && strings.HasPrefix(n, "sockaddr"):
+	case !ok && kind == systable.StructSockaddr:
 		return d.sockaddr(b)
 	case !ok:
 		return nil
@@ -66,45 +61,38 @@ type structDecoder struct {
 
 func fixedSize(n int) func(*decoder) int { return func(*decoder) int { return n } }
 
+// sizeOf is the size of a struct of the table's layouts.
+func sizeOf(ctype string) func(*decoder) int { return fixedSize(systable.StructOf(ctype).Size) }
+
 var (
 	int32Decoder = structDecoder{size: fixedSize(4), list: true, dec: func(_ *decoder, b []byte) value { return num(int32(le.Uint32(b))) }}
 	int64Decoder = structDecoder{size: fixedSize(8), list: true, dec: func(_ *decoder, b []byte) value { return num(int64(le.Uint64(b))) }}
-	tsDecoder    = structDecoder{size: fixedSize(16), dec: func(_ *decoder, b []byte) value { return timespec(b, "tv_nsec") }}
-	tvDecoder    = structDecoder{size: fixedSize(16), dec: func(_ *decoder, b []byte) value { return timespec(b, "tv_usec") }}
 )
 
-// structDecoders are the C types decoded, by name without "struct ".
-var structDecoders = map[string]structDecoder{
-	"stat": {size: func(d *decoder) int {
+// structDecoders are the C types decoded, by their kind in the table's
+// struct layouts.
+var structDecoders = map[systable.StructKind]structDecoder{
+	systable.StructStat: {size: func(d *decoder) int {
 		if d.layout == nil {
 			return 0
 		}
-		return d.layout.stat.size
+		return d.layout.stat.Size
 	}, dec: (*decoder).stat},
-	"statx":             {size: fixedSize(0x100), dec: func(_ *decoder, b []byte) value { return statx(b) }},
-	"timespec":          tsDecoder,
-	"__kernel_timespec": tsDecoder,
-	"timeval":           tvDecoder,
-	"itimerspec":        {size: fixedSize(32), dec: func(_ *decoder, b []byte) value { return pair(b, "it_interval", "it_value", "tv_nsec") }},
-	"itimerval":         {size: fixedSize(32), dec: func(_ *decoder, b []byte) value { return pair(b, "it_interval", "it_value", "tv_usec") }},
-	"rlimit":            {size: fixedSize(16), dec: func(_ *decoder, b []byte) value { return rlimit(b) }},
-	"rlimit64":          {size: fixedSize(16), dec: func(_ *decoder, b []byte) value { return rlimit(b) }},
-	"new_utsname":       {size: fixedSize(6 * 65), dec: func(_ *decoder, b []byte) value { return utsname(b) }},
-	"utsname":           {size: fixedSize(6 * 65), dec: func(_ *decoder, b []byte) value { return utsname(b) }},
-	"linux_dirent64":    {dec: func(_ *decoder, b []byte) value { return dirents64(b) }},
-	"pollfd":            {size: fixedSize(8), dec: func(_ *decoder, b []byte) value { return pollfd(b) }},
-	"open_how":          {size: fixedSize(24), dec: func(_ *decoder, b []byte) value { return openHow(b) }},
-	"int":               int32Decoder,
-	"unsigned int":      int32Decoder,
-	"socklen_t":         int32Decoder,
-	"pid_t":             int32Decoder,
-	"uid_t":             int32Decoder,
-	"gid_t":             int32Decoder,
-	"long":              int64Decoder,
-	"unsigned long":     int64Decoder,
-	"off_t":             int64Decoder,
-	"loff_t":            int64Decoder,
-	"size_t":            int64Decoder,
+	systable.StructStatx:      {size: sizeOf("struct statx"), dec: func(_ *decoder, b []byte) value { return statx(b) }},
+	systable.StructTimespec:   {size: sizeOf("struct timespec"), dec: func(_ *decoder, b []byte) value { return timespec(b, "tv_nsec") }},
+	systable.StructTimeval:    {size: sizeOf("struct timeval"), dec: func(_ *decoder, b []byte) value { return timespec(b, "tv_usec") }},
+	systable.StructItimerspec: {size: sizeOf("struct itimerspec"), dec: func(_ *decoder, b []byte) value { return pair(b, "it_interval", "it_value", "tv_nsec") }},
+	systable.StructItimerval:  {size: sizeOf("struct itimerval"), dec: func(_ *decoder, b []byte) value { return pair(b, "it_interval", "it_value", "tv_usec") }},
+	systable.StructRlimit:     {size: sizeOf("struct rlimit"), dec: func(_ *decoder, b []byte) value { return rlimit(b) }},
+	systable.StructUtsname:    {size: sizeOf("struct new_utsname"), dec: func(_ *decoder, b []byte) value { return utsname(b) }},
+	systable.StructDirent64:   {dec: func(_ *decoder, b []byte) value { return dirents64(b) }},
+	systable.StructPollfd:     {size: sizeOf("struct pollfd"), dec: func(_ *decoder, b []byte) value { return pollfd(b) }},
+	systable.StructOpenHow:    {size: sizeOf("struct open_how"), dec: func(_ *decoder, b []byte) value { return openHow(b) }},
+	systable.StructInt:        int32Decoder,
+	systable.StructFDPair:     int32Decoder,
+	systable.StructUint:       int32Decoder,
+	systable.StructPidT:       int32Decoder,
+	systable.StructLong:       int64Decoder,
 }
 
 // pair decodes two timespecs or timevals (struct itimerspec, itimerval).
@@ -124,18 +112,20 @@ func pollfd(b []byte) value {
 		}
 		return lit{s, s}
 	}
+	st := systable.StructOf("struct pollfd")
 	return object{
-		{name: "fd", v: num(int32(le.Uint32(b)))},
-		{name: "events", v: ev(le.Uint16(b[4:]))},
-		{name: "revents", v: ev(le.Uint16(b[6:]))},
+		{name: "fd", v: num(int32(st.Field("fd").Int(b)))},
+		{name: "events", v: ev(uint16(st.Field("events").Uint(b)))},
+		{name: "revents", v: ev(uint16(st.Field("revents").Uint(b)))},
 	}
 }
 
 // openHow decodes struct open_how of openat2.
 func openHow(b []byte) value {
-	flags := systable.OpenFlags.Format(le.Uint64(b))
-	mode := formatMode(le.Uint64(b[8:]))
-	resolve := systable.ResolveFlags.Format(le.Uint64(b[16:]))
+	st := systable.StructOf("struct open_how")
+	flags := systable.OpenFlags.Format(st.Field("flags").Uint(b))
+	mode := formatMode(st.Field("mode").Uint(b))
+	resolve := systable.ResolveFlags.Format(st.Field("resolve").Uint(b))
 	if resolve == "0x0" {
 		resolve = "0"
 	}
@@ -153,32 +143,29 @@ func num[T int32 | int64 | uint16 | uint32 | uint64](v T) lit {
 
 // stat decodes struct stat by the trace architecture's layout.
 func (d *decoder) stat(b []byte) value {
-	if d.layout == nil || len(b) < d.layout.stat.size {
+	if d.layout == nil || len(b) < d.layout.stat.Size {
 		return nil
 	}
 	l := &d.layout.stat
-	mode := formatMode(uint64(le.Uint32(b[l.mode:])))
-	nlink := uint64(le.Uint32(b[l.nlink:]))
-	if l.nlinkSize == 8 {
-		nlink = le.Uint64(b[l.nlink:])
-	}
+	u := func(name string) uint64 { return l.Field(name).Uint(b) }
+	mode := formatMode(u("st_mode"))
 	o := object{
-		{name: "st_dev", v: num(le.Uint64(b[l.dev:])), only: jsonOnly},
-		{name: "st_ino", v: num(le.Uint64(b[l.ino:])), only: jsonOnly},
+		{name: "st_dev", v: num(u("st_dev")), only: jsonOnly},
+		{name: "st_ino", v: num(u("st_ino")), only: jsonOnly},
 		{name: "st_mode", v: lit{mode, mode}},
-		{name: "st_nlink", v: num(nlink), only: jsonOnly},
-		{name: "st_uid", v: num(le.Uint32(b[l.uid:])), only: jsonOnly},
-		{name: "st_gid", v: num(le.Uint32(b[l.gid:])), only: jsonOnly},
+		{name: "st_nlink", v: num(u("st_nlink")), only: jsonOnly},
+		{name: "st_uid", v: num(uint32(u("st_uid"))), only: jsonOnly},
+		{name: "st_gid", v: num(uint32(u("st_gid"))), only: jsonOnly},
 	}
-	if rdev := le.Uint64(b[l.rdev:]); rdev != 0 {
+	if rdev := u("st_rdev"); rdev != 0 {
 		o = append(o, field{name: "st_rdev", v: makedev(rdev)})
 	} else {
-		o = append(o, field{name: "st_size", v: num(int64(le.Uint64(b[l.fileSize:])))})
+		o = append(o, field{name: "st_size", v: num(int64(u("st_size")))})
 	}
 	o = append(o,
-		field{name: "st_blocks", v: num(int64(le.Uint64(b[l.blocks:]))), only: jsonOnly},
-		field{name: "st_mtime", v: num(int64(le.Uint64(b[l.mtimeSec:]))), only: jsonOnly},
-		field{name: "st_mtime_nsec", v: num(le.Uint64(b[l.mtimeNsec:])), only: jsonOnly},
+		field{name: "st_blocks", v: num(int64(u("st_blocks"))), only: jsonOnly},
+		field{name: "st_mtime", v: num(int64(u("st_mtime"))), only: jsonOnly},
+		field{name: "st_mtime_nsec", v: num(u("st_mtime_nsec")), only: jsonOnly},
 		etc)
 	return o
 }
@@ -192,19 +179,21 @@ func makedev(dev uint64) lit {
 
 // statx decodes struct statx (the same on every architecture).
 func statx(b []byte) value {
-	if len(b) < 0x100 {
+	st := systable.StructOf("struct statx")
+	if len(b) < st.Size {
 		return nil
 	}
-	mode := formatMode(uint64(le.Uint16(b[28:])))
+	u := func(name string) uint64 { return st.Field(name).Uint(b) }
+	mode := formatMode(u("stx_mode"))
 	return object{
-		{name: "stx_mask", v: lit{hex(uint64(le.Uint32(b[0:]))), le.Uint32(b[0:])}, only: jsonOnly},
+		{name: "stx_mask", v: lit{hex(u("stx_mask")), uint32(u("stx_mask"))}, only: jsonOnly},
 		{name: "stx_mode", v: lit{mode, mode}},
-		{name: "stx_size", v: num(le.Uint64(b[40:]))},
-		{name: "stx_nlink", v: num(le.Uint32(b[16:])), only: jsonOnly},
-		{name: "stx_uid", v: num(le.Uint32(b[20:])), only: jsonOnly},
-		{name: "stx_gid", v: num(le.Uint32(b[24:])), only: jsonOnly},
-		{name: "stx_ino", v: num(le.Uint64(b[32:])), only: jsonOnly},
-		{name: "stx_mtime", v: num(int64(le.Uint64(b[112:]))), only: jsonOnly},
+		{name: "stx_size", v: num(u("stx_size"))},
+		{name: "stx_nlink", v: num(uint32(u("stx_nlink"))), only: jsonOnly},
+		{name: "stx_uid", v: num(uint32(u("stx_uid"))), only: jsonOnly},
+		{name: "stx_gid", v: num(uint32(u("stx_gid"))), only: jsonOnly},
+		{name: "stx_ino", v: num(u("stx_ino")), only: jsonOnly},
+		{name: "stx_mtime", v: num(int64(u("stx_mtime"))), only: jsonOnly},
 		etc,
 	}
 }
@@ -212,18 +201,20 @@ func statx(b []byte) value {
 // timespec decodes struct timespec or struct timeval (frac names the
 // second member).
 func timespec(b []byte, frac string) value {
-	if len(b) < 16 {
+	ts := systable.StructOf("struct timespec") // struct timeval has the same layout
+	if len(b) < ts.Size {
 		return nil
 	}
 	return object{
-		{name: "tv_sec", v: num(int64(le.Uint64(b[0:])))},
-		{name: frac, v: num(int64(le.Uint64(b[8:])))},
+		{name: "tv_sec", v: num(ts.Field("tv_sec").Int(b))},
+		{name: frac, v: num(ts.Fields[1].Int(b))},
 	}
 }
 
 // rlimit decodes struct rlimit and struct rlimit64.
 func rlimit(b []byte) value {
-	if len(b) < 16 {
+	st := systable.StructOf("struct rlimit")
+	if len(b) < st.Size {
 		return nil
 	}
 	lim := func(v uint64) lit {
@@ -233,18 +224,18 @@ func rlimit(b []byte) value {
 		return num(v)
 	}
 	return object{
-		{name: "rlim_cur", v: lim(le.Uint64(b[0:]))},
-		{name: "rlim_max", v: lim(le.Uint64(b[8:]))},
+		{name: "rlim_cur", v: lim(st.Field("rlim_cur").Uint(b))},
+		{name: "rlim_max", v: lim(st.Field("rlim_max").Uint(b))},
 	}
 }
 
 // utsname decodes struct new_utsname: six 65-byte strings.
 func utsname(b []byte) value {
-	const n = 65
-	if len(b) < 6*n {
+	st := systable.StructOf("struct new_utsname")
+	if len(b) < st.Size {
 		return nil
 	}
-	s := func(i int) value { return str{b: cstring(b[i*n : (i+1)*n]), cut: true} }
+	s := func(i int) value { f := st.Fields[i]; return str{b: cstring(b[f.Off : f.Off+f.Size]), cut: true} }
 	return object{
 		{name: "sysname", v: s(0)},
 		{name: "nodename", v: s(1)},
@@ -258,28 +249,23 @@ func utsname(b []byte) value {
 
 // dirents64 decodes the records getdents64 fills.
 func dirents64(b []byte) value {
+	ents, ok := systable.Dirents(b, true)
+	if !ok {
+		return nil
+	}
 	var l list
-	for len(b) > 0 {
-		if len(b) < 19 {
-			return nil
-		}
-		reclen := int(le.Uint16(b[16:]))
-		if reclen < 19 || reclen > len(b) {
-			return nil
-		}
-		typ := b[18]
-		tname, ok := direntTypes[typ]
+	for _, e := range ents {
+		tname, ok := direntTypes[e.Type]
 		if !ok {
-			tname = strconv.Itoa(int(typ))
+			tname = strconv.Itoa(int(e.Type))
 		}
 		l = append(l, object{
-			{name: "d_ino", v: num(le.Uint64(b[0:]))},
-			{name: "d_off", v: num(int64(le.Uint64(b[8:]))), only: jsonOnly},
-			{name: "d_reclen", v: num(uint16(reclen)), only: jsonOnly},
+			{name: "d_ino", v: num(e.Ino)},
+			{name: "d_off", v: num(e.Off), only: jsonOnly},
+			{name: "d_reclen", v: num(e.Reclen), only: jsonOnly},
 			{name: "d_type", v: lit{tname, tname}},
-			{name: "d_name", v: str{b: cstring(b[19:reclen])}},
+			{name: "d_name", v: str{b: cstring(e.Name)}},
 		})
-		b = b[reclen:]
 	}
 	if l == nil {
 		return list{}
@@ -290,38 +276,34 @@ func dirents64(b []byte) value {
 // sockaddr decodes a socket address: AF_INET, AF_INET6, AF_UNIX and
 // AF_NETLINK by their members, other families as their raw sa_data.
 func (d *decoder) sockaddr(b []byte) value {
-	if len(b) < 2 {
+	sa, ok := systable.DecodeSockaddr(b)
+	if !ok {
 		return nil
 	}
-	fam := le.Uint16(b)
-	fname, ok := addressFamilies[fam]
+	fname, ok := addressFamilies[sa.Family]
 	if !ok {
-		fname = strconv.Itoa(int(fam))
+		fname = strconv.Itoa(int(sa.Family))
 	}
 	o := object{{name: "sa_family", v: lit{fname, fname}}}
-	port := func(p []byte) lit {
-		v := binary.BigEndian.Uint16(p)
-		return lit{fmt.Sprintf("htons(%d)", v), v}
-	}
+	port := func(v uint16) lit { return lit{fmt.Sprintf("htons(%d)", v), v} }
 	switch {
-	case fam == 2 && len(b) >= 8: // AF_INET
-		a := netip.AddrFrom4([4]byte(b[4:8])).String()
+	case sa.Family == systable.AFInet && sa.IP.IsValid():
+		a := sa.IP.Addr().String()
 		return append(o,
-			field{name: "sin_port", v: port(b[2:])},
+			field{name: "sin_port", v: port(sa.IP.Port())},
 			field{name: "sin_addr", v: lit{`inet_addr("` + a + `")`, a}})
-	case fam == 10 && len(b) >= 24: // AF_INET6
-		a := netip.AddrFrom16([16]byte(b[8:24])).String()
-		flow := binary.BigEndian.Uint32(b[4:])
+	case sa.Family == systable.AFInet6 && sa.IP.IsValid():
+		a := sa.IP.Addr().String()
 		o = append(o,
-			field{name: "sin6_port", v: port(b[2:])},
-			field{name: "sin6_flowinfo", v: lit{fmt.Sprintf("htonl(%d)", flow), flow}},
+			field{name: "sin6_port", v: port(sa.IP.Port())},
+			field{name: "sin6_flowinfo", v: lit{fmt.Sprintf("htonl(%d)", sa.FlowInfo), sa.FlowInfo}},
 			field{name: "sin6_addr", v: lit{`inet_pton(AF_INET6, "` + a + `", &sin6_addr)`, a}, bare: true})
-		if len(b) >= 28 {
-			o = append(o, field{name: "sin6_scope_id", v: num(le.Uint32(b[24:]))})
+		if sa.HasScope {
+			o = append(o, field{name: "sin6_scope_id", v: num(sa.ScopeID)})
 		}
 		return o
-	case fam == 1: // AF_UNIX
-		p := b[2:]
+	case sa.Family == systable.AFUnix:
+		p := sa.Data
 		switch {
 		case len(p) == 0:
 			return o
@@ -329,13 +311,13 @@ func (d *decoder) sockaddr(b []byte) value {
 			return append(o, field{name: "sun_path", v: lit{"@" + Quote(p[1:], 0), "@" + string(p[1:])}})
 		}
 		return append(o, field{name: "sun_path", v: str{b: cstring(p)}})
-	case fam == 16 && len(b) >= 12: // AF_NETLINK
-		g := le.Uint32(b[8:])
+	case sa.IsNetlink:
+		g := sa.NetlinkGroups
 		return append(o,
-			field{name: "nl_pid", v: num(int32(le.Uint32(b[4:])))},
+			field{name: "nl_pid", v: num(sa.NetlinkPID)},
 			field{name: "nl_groups", v: lit{fmt.Sprintf("%08x", g), g}})
-	case fam == 0:
+	case sa.Family == 0:
 		return o
 	}
-	return append(o, field{name: "sa_data", v: str{b: b[2:]}})
+	return append(o, field{name: "sa_data", v: str{b: sa.Data}})
 }

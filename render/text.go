@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -204,11 +205,11 @@ func (t *Text) proc(e *trace.ProcEvent) {
 // glibc's fork does with clone), or "clone" (shared memory without
 // CLONE_VFORK). It names the kind of creation, not the syscall used.
 func spawnCall(flags uint64) string {
-	const cloneVM, cloneVfork = 0x100, 0x4000
+	share := systable.CloneSharing(flags)
 	switch {
-	case flags&cloneVfork != 0:
+	case share.Vfork:
 		return "vfork"
-	case flags&cloneVM == 0:
+	case !share.VM:
 		return "fork"
 	}
 	return "clone"

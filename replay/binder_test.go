@@ -20,7 +20,7 @@ const (
 // synth builds a Recording from events.
 func synth(t *testing.T, events []trace.Event) *Recording {
 	t.Helper()
-	r, err := Prepare(&tracefile.Trace{Header: trace.Header{Arch: "amd64", Cwd: "/w"}, Events: events})
+	r, err := prepare(&tracefile.Trace{Header: trace.Header{Arch: "amd64", Cwd: "/w"}, Events: events})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,10 @@
 // written into the process), executed, or executed and then overwritten
 // with the recorded results. A verdict (package verdict) comes out.
 //
+// The dependency graph is not built here: the caller builds it once
+// (depgraph.Build) and passes it to Prepare with the trace, so replay and
+// the search share one graph.
+//
 // # Matching
 //
 // Live processes and threads are matched to recorded ones by their place

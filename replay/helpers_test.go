@@ -31,7 +31,7 @@ func recordRun(t *testing.T, dir string, argv ...string) *Recording {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := Prepare(tr)
+	rec, err := prepare(tr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package replay
 import (
 	"fmt"
 	"os"
-	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -64,9 +63,8 @@ func recordedKey(k *align.Keyer, g *depgraph.Graph, tab *systable.Table, c *trac
 			continue
 		}
 		if _, ok := firstFDArg(tab.ByNr(int(c.Nr)), c); ok {
-			name, _, _ := strings.Cut(r.Name, " (")
 			cp := *c
-			cp.Path = inheritedToken(name)
+			cp.Path = inheritedToken(depgraph.InheritedName(r.FD))
 			return k.Key(&cp)
 		}
 	}

@@ -42,19 +42,26 @@ type recThread struct {
 	keys     []align.Key
 }
 
-// Prepare makes a Recording of t.
-func Prepare(t *tracefile.Trace) (*Recording, error) {
-	if t.Header.Arch != runtime.GOARCH {
-		return nil, fmt.Errorf("the trace was recorded on %s; this envbisect replays %s traces only", t.Header.Arch, runtime.GOARCH)
+// CheckArch says whether traces with header h can be replayed here: a
+// trace replays on the architecture it was recorded on only.
+func CheckArch(h *trace.Header) error {
+	if h.Arch != runtime.GOARCH {
+		return fmt.Errorf("the trace was recorded on %s; this envbisect replays %s traces only", h.Arch, runtime.GOARCH)
 	}
-	tab, err := systable.New(t.Header.Arch)
-	if err != nil {
+	return nil
+}
+
+// Prepare makes a Recording of t, whose dependency graph g the caller
+// built (depgraph.Build with the table of t's architecture): the graph
+// is a stage of its own, built once and shared by replay and the search.
+func Prepare(t *tracefile.Trace, g *depgraph.Graph) (*Recording, error) {
+	if err := CheckArch(&t.Header); err != nil {
 		return nil, err
 	}
-	g, err := depgraph.Build(tab, &t.Header, t.Events)
-	if err != nil {
-		return nil, fmt.Errorf("dependency graph: %w", err)
+	if g == nil || g.Table() == nil || g.Table().Arch != t.Header.Arch {
+		return nil, fmt.Errorf("prepare trace: no dependency graph of this trace's architecture (%s)", t.Header.Arch)
 	}
+	tab := g.Table()
 	r := &Recording{Trace: t, Table: tab, Graph: g, procs: make(map[uint32]*recProc),
 		threads: make(map[uint32]*recThread), keyer: align.NewKeyer(tab, "", "")}
 	for _, ev := range t.Events {

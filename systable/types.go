@@ -68,6 +68,16 @@ type Arg struct {
 	// values against uint64(uint32(reg)); negative enum values (such as
 	// RUSAGE_CHILDREN) are listed in that 32-bit form.
 	Int32 bool
+	// Volatile marks an output argument whose content differs between
+	// any two runs by nature (the time left of a select's timeout, a
+	// struct rusage): comparisons leave it out.
+	Volatile bool
+	// Holds says what the argument's memory means beyond its C type
+	// (a path, a wait status, the environment); 0 when nothing more.
+	Holds Holds
+	// WrittenFD marks the fd argument, of a call passing two, whose file
+	// the call writes (sendfile's out_fd, splice's fd_out).
+	WrittenFD bool
 }
 
 // Effect is a bit set of what a call does to the resources envbisect
@@ -144,6 +154,28 @@ type Syscall struct {
 	// Unknown rows carry only a name and number: arguments are recorded
 	// raw and nothing is decoded or captured.
 	Unknown bool
+
+	// The columns below are read by align, depgraph and render; see
+	// columns.go.
+
+	// VolatileRet: the return value differs between any two runs by
+	// nature (a time, clock ticks, seconds left of an alarm).
+	VolatileRet bool
+	// VolatileOut: all of the call's output memory is time, randomness
+	// or scheduling.
+	VolatileOut bool
+	// Routine: every thread makes this call alike (thread-local set-up,
+	// futexes, its own ids), so it says nothing of what a thread does.
+	Routine bool
+	// Made is the kind of object a socket, epoll or fd-pair call makes.
+	Made Made
+	// Wait says how a wait call's first argument selects the child.
+	Wait WaitBy
+	// Socket is what a call does to its socket beyond its Effects.
+	Socket SocketOp
+	// Unmaps: the call removes the mappings in its address range
+	// (munmap, and mremap's old range).
+	Unmaps bool
 }
 
 // Object is a kind of kernel object that an fd refers to without a path.

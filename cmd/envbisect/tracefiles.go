@@ -7,8 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/replay"
+	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
 	"github.com/envbisect/envbisect/tracer"
@@ -62,7 +64,11 @@ func prepareReplay(path string, s streams, cpu string, where *containerFlags) (*
 		s.warn(fmt.Sprintf("%s is incomplete (%s): those calls execute instead of being replayed; "+
 			"record again with a larger --ring-size", path, render.LossesString(l)))
 	}
-	rec, err := replay.Prepare(t)
+	g, err := dependencyGraph(t)
+	if err != nil {
+		return nil, nil, site, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+	}
+	rec, err := replay.Prepare(t, g)
 	if err != nil {
 		return nil, nil, site, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
 	}
@@ -90,4 +96,21 @@ func lostOf(t *tracefile.Trace) *trace.Losses {
 		return nil
 	}
 	return t.End.Lost
+}
+
+// dependencyGraph builds the dependency graph of a trace to replay, as a
+// step of its own: replay and the search share it.
+func dependencyGraph(t *tracefile.Trace) (*depgraph.Graph, error) {
+	if err := replay.CheckArch(&t.Header); err != nil {
+		return nil, err
+	}
+	tab, err := systable.New(t.Header.Arch)
+	if err != nil {
+		return nil, err
+	}
+	g, err := depgraph.Build(tab, &t.Header, t.Events)
+	if err != nil {
+		return nil, fmt.Errorf("dependency graph: %w", err)
+	}
+	return g, nil
 }

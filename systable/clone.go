@@ -1,0 +1,25 @@
+package systable
+
+import "golang.org/x/sys/unix"
+
+// CloneShares is what a process or thread made by clone (or clone3,
+// fork, vfork) shares with its parent, from its clone flags: the one
+// place that says what CLONE_FILES, CLONE_FS and CLONE_VM mean.
+type CloneShares struct {
+	FDs    bool // CLONE_FILES: one fd table
+	FS     bool // CLONE_FS: one working directory, root and umask
+	VM     bool // CLONE_VM: one address space
+	Thread bool // CLONE_THREAD: a thread of the same process
+	Vfork  bool // CLONE_VFORK: the parent waits until the child execs or exits
+}
+
+// CloneSharing returns what a child made with clone flags shares.
+func CloneSharing(flags uint64) CloneShares {
+	return CloneShares{
+		FDs:    flags&unix.CLONE_FILES != 0,
+		FS:     flags&unix.CLONE_FS != 0,
+		VM:     flags&unix.CLONE_VM != 0,
+		Thread: flags&unix.CLONE_THREAD != 0,
+		Vfork:  flags&unix.CLONE_VFORK != 0,
+	}
+}

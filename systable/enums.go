@@ -1,0 +1,78 @@
+package systable
+
+import "golang.org/x/sys/unix"
+
+// Rules that depend on the value of an enum argument, for the stages
+// that would otherwise compare the value's name.
+
+// enumIs reports whether the first argument whose flag set is fs holds
+// want (within fs's Mask); false when the row has no such argument.
+func (s *Syscall) enumIs(fs *FlagSet, args [6]uint64, want uint64) bool {
+	for i, a := range s.Args {
+		if a.Flags != fs {
+			continue
+		}
+		v := s.Value(i, args)
+		if fs.Mask != 0 {
+			v &= fs.Mask
+		}
+		return v == want
+	}
+	return false
+}
+
+// SeeksAbsolute reports whether a call made with args sets its fd's
+// offset whatever it was (lseek with SEEK_SET).
+func (s *Syscall) SeeksAbsolute(args [6]uint64) bool {
+	return s.enumIs(Whence, args, unix.SEEK_SET)
+}
+
+// AddsWatch reports whether a call made with args adds the fd of its
+// second fd argument to the set behind its first (epoll_ctl with
+// EPOLL_CTL_ADD).
+func (s *Syscall) AddsWatch(args [6]uint64) bool {
+	return s.enumIs(EpollCtlOps, args, unix.EPOLL_CTL_ADD)
+}
+
+// MakesFIFO reports whether a call made with args makes a FIFO (mknod
+// with S_IFIFO).
+func (s *Syscall) MakesFIFO(args [6]uint64) bool {
+	return s.enumIs(FileTypes, args, unix.S_IFIFO)
+}
+
+// bitsSet reports whether the first argument whose flag set is fs has
+// every bit of mask set; false when the row has no such argument.
+func (s *Syscall) bitsSet(fs *FlagSet, args [6]uint64, mask uint64) bool {
+	for i, a := range s.Args {
+		if a.Flags == fs {
+			return s.Value(i, args)&mask == mask
+		}
+	}
+	return false
+}
+
+// MapsAnonymous reports whether a memory call made with args maps
+// anonymous memory (MAP_ANONYMOUS): its fd argument is not used.
+func (s *Syscall) MapsAnonymous(args [6]uint64) bool {
+	return s.bitsSet(MapFlags, args, unix.MAP_ANONYMOUS)
+}
+
+// OpensDirectory reports whether an open made with args asks for a
+// directory (O_DIRECTORY).
+func (s *Syscall) OpensDirectory(args [6]uint64) bool {
+	return s.bitsSet(OpenFlags, args, unix.O_DIRECTORY)
+}
+
+// RemovesDirectory reports whether an unlinkat made with args removes a
+// directory (AT_REMOVEDIR).
+func (s *Syscall) RemovesDirectory(args [6]uint64) bool {
+	return s.bitsSet(UnlinkatFlags, args, unix.AT_REMOVEDIR)
+}
+
+// OpenHowCloexec reports whether the struct open_how in b (openat2's
+// flags in memory) asks for O_CLOEXEC; false when b is too short.
+func OpenHowCloexec(b []byte) bool {
+	st := StructOf("struct open_how")
+	f := st.Field("flags")
+	return len(b) >= f.Off+f.Size && f.Uint(b)&unix.O_CLOEXEC != 0
+}
