@@ -45,6 +45,7 @@ type Report struct {
 	// trace's name for suggested commands. Not in JSON.
 	candidateLines []string
 	tracePath      string
+	runFlags       []string // Options.RunFlags
 }
 
 // ExitCode is the exit status of `envbisect locate` for the report: 0

@@ -163,6 +163,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		Command: argv,
 		Start:   startItems(start),
 		Repeat:  o.repeat, Progress: progress, Header: &t.Header, Events: t.Events, TracePath: path, Lost: lostOf(t),
+		RunFlags: append(o.where.args(), o.verdict.args()...), RanAs: o.where.describe(),
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {

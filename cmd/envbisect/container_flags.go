@@ -107,8 +107,8 @@ func (c *containerFlags) execSpec(t *container.Target) error {
 	return nil
 }
 
-// describe says how the command runs, for messages: "joined container web
-// (3f2a9c1b7d4e) as docker exec would, as user 1000:1000".
+// describe says how the command runs, for messages: "joined container
+// web as docker exec would, as user 1000:1000"; "" on the host.
 func (c *containerFlags) describe() string {
 	switch {
 	case c.container != "":
@@ -116,7 +116,7 @@ func (c *containerFlags) describe() string {
 	case c.pid != 0:
 		return fmt.Sprintf("joined pid %d as its own processes run, as %s", c.pid, c.userText())
 	}
-	return "ran on this host"
+	return ""
 }
 
 func (c *containerFlags) userText() string {
