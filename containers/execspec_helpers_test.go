@@ -2,6 +2,7 @@ package containers
 
 import (
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,4 +64,16 @@ func between(out, begin, end string) string {
 	}
 	text, _, _ := strings.Cut(rest, end+"\n")
 	return text
+}
+
+// dockerExitCode runs the docker CLI and returns its exit status.
+func dockerExitCode(args ...string) int {
+	cmd := exec.Command("docker", args...)
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		return -1
+	}
+	return 0
 }

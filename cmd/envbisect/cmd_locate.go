@@ -129,7 +129,8 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		}
 	}()
 
-	start := rec.StartItems(site.env)
+	start, unapplied := rec.StartItemsIn(site.env, site.join)
+	noteUnapplied(s, unapplied)
 	runner := bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
