@@ -124,6 +124,9 @@ func MaybeRunHelper() {
 	if err == unix.ENOENT {
 		code = 127
 	}
+	if why := explainExecEPERM(cfg.Path); err == unix.EPERM && why != "" {
+		fail(code, fmt.Errorf("exec %s: %w: %s", cfg.Path, err, why))
+	}
 	fail(code, fmt.Errorf("exec %s: %w", cfg.Path, err))
 }
 

@@ -130,7 +130,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	}()
 
 	start, unapplied := rec.StartItemsIn(site.env, site.join)
-	noteUnapplied(s, unapplied)
+	noteUnapplied(s, unapplied, o.where.container != "")
 	runner := bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
