@@ -10,11 +10,14 @@ import (
 // The reports of each way the search can end.
 
 func (s *search) report(st Status, msg string) *Report {
-	return &Report{Status: st, Message: msg, TracePath: s.o.TracePath}
+	return &Report{Status: st, Message: msg, TracePath: s.o.TracePath, RunFlags: s.o.RunFlags}
 }
 
 // noFailure: the run with nothing replayed passed.
 func (s *search) noFailure(decided) *Report {
+	if s.o.RanAs != "" {
+		return s.report(NoFailure, "passes here without replay ("+s.o.RanAs+"): nothing to locate")
+	}
 	return s.report(NoFailure, "passes here without replay: nothing to locate")
 }
 

@@ -34,6 +34,15 @@ type Options struct {
 	TracePath string
 	// Lost is the trace's End.Lost, for the report.
 	Lost *trace.Losses
+	// RunFlags are the flags that say where and how the runs were made
+	// (--container, --pid, --user, the verdict flags): every command the
+	// report suggests carries them, so that copied as printed it runs
+	// where locate's runs did.
+	RunFlags []string
+	// RanAs says how the runs were made ("joined container web as docker
+	// exec would, as its configured user"); the no-failure report says
+	// it. "": nothing to add.
+	RanAs string
 }
 
 // Progress tells the caller where the search is. It is sent twice per

@@ -185,7 +185,7 @@ func TestExecEnv(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			// pid 1<<30 has no /etc/passwd to read: HOME defaults to /.
-			if got := execEnv(tc.config, "web1", 1<<30); !slices.Equal(got, tc.want) {
+			if got := execEnv(tc.config, "web1", rootHome(1<<30)); !slices.Equal(got, tc.want) {
 				t.Errorf("execEnv = %q, want %q", got, tc.want)
 			}
 		})

@@ -24,8 +24,24 @@
 // envbisect's: Docker's default PATH and HOSTNAME (Config.Hostname),
 // overridden or added to by Config.Env, and HOME from the container's
 // /etc/passwd entry of root when still unset (execenv.go); and its
-// working directory (Config.WorkingDir, or /). It runs as root, whatever
-// the container's configured user.
+// working directory (Config.WorkingDir, or /).
+//
+// # The exec spec
+//
+// Target.Exec (a trace.ExecSpec, plain data) is how docker exec would
+// start the command there, for the tracer's helper to apply: the user
+// (Config.User, or SetUser's, resolved in the container's /etc/passwd
+// and /etc/group as runc does: the primary group, the groups listing the
+// user when no group was given, then HostConfig.GroupAdd), and, read from
+// the target process's /proc/PID (execspec.go), its capability bounding,
+// inheritable and ambient sets, no_new_privs, resource limits
+// (/proc/PID/limits: prlimit(2) would need CAP_SYS_RESOURCE) and LSM
+// label (attr/current). The permitted and effective sets before the exec
+// are the bounding set when the target runs as root, else its own (Docker
+// gives a non-root container none). Its seccomp filters are not read
+// here: copying them takes ptrace (tracer.CopySeccompFilters);
+// Target.SeccompFilters says how many there are. For --pid the ids and
+// groups are the process's own.
 //
 // # Processes
 //

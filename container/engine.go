@@ -59,7 +59,11 @@ type inspected struct {
 		Hostname   string   `json:"Hostname"`
 		Env        []string `json:"Env"`
 		WorkingDir string   `json:"WorkingDir"`
+		User       string   `json:"User"`
 	} `json:"Config"`
+	HostConfig struct {
+		GroupAdd []string `json:"GroupAdd"`
+	} `json:"HostConfig"`
 }
 
 // Lookup finds the running container ref (a name or an id, or a unique
@@ -172,13 +176,17 @@ func (c *inspected) target(ref, sock string) (*Target, error) {
 		}
 		return nil, fmt.Errorf("%w: container %s is not running%s: start it first (docker start %s)", ErrNotRunning, name, status, name)
 	}
-	t := &Target{PID: c.State.Pid, Name: name, ID: c.ID, Env: execEnv(c.Config.Env, c.Config.Hostname, c.State.Pid), Dir: c.Config.WorkingDir}
+	t := &Target{PID: c.State.Pid, Name: name, ID: c.ID, Dir: c.Config.WorkingDir, GroupAdd: c.HostConfig.GroupAdd, configEnv: c.Config.Env}
 	if t.Dir == "" {
 		t.Dir = "/"
 	}
 	if _, err := os.Stat(fmt.Sprintf("/proc/%d", t.PID)); err != nil {
 		return nil, fmt.Errorf("container %s: its process %d (as the engine at %s numbers it) is not visible here: "+
 			"run envbisect in the host's pid namespace", name, t.PID, sock)
+	}
+	t.hostname = c.Config.Hostname
+	if err := t.SetUser(c.Config.User); err != nil {
+		return nil, fmt.Errorf("container %s: its configured user: %w", name, err)
 	}
 	if err := t.findCgroup(); err != nil {
 		return nil, err

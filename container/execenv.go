@@ -1,20 +1,16 @@
 package container
 
-import (
-	"fmt"
-	"os"
-	"strings"
-)
+import "strings"
 
 // defaultPath is the PATH Docker gives a container's processes when its
 // configuration sets none.
 const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
-// execEnv is the environment docker exec gives a command as root: PATH
+// execEnv is the environment docker exec gives a command: PATH
 // (Docker's default) and HOSTNAME, overridden or added to by the
-// container's configured environment, then HOME from the container's
-// /etc/passwd when still unset (what runc does).
-func execEnv(config []string, hostname string, pid int) []string {
+// container's configured environment, then HOME, the user's home in the
+// container's /etc/passwd, when still unset (what runc does).
+func execEnv(config []string, hostname, home string) []string {
 	env := []string{"PATH=" + defaultPath}
 	if hostname != "" {
 		env = append(env, "HOSTNAME="+hostname)
@@ -28,7 +24,7 @@ func execEnv(config []string, hostname string, pid int) []string {
 		}
 	}
 	if envIndex(env, "HOME") < 0 {
-		env = append(env, "HOME="+rootHome(pid))
+		env = append(env, "HOME="+home)
 	}
 	return env
 }
@@ -41,20 +37,4 @@ func envIndex(env []string, k string) int {
 		}
 	}
 	return -1
-}
-
-// rootHome returns root's home directory in the container of pid, from
-// its /etc/passwd; "/" when it has none.
-func rootHome(pid int) string {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/root/etc/passwd", pid))
-	if err != nil {
-		return "/"
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		f := strings.Split(line, ":")
-		if len(f) >= 6 && f[2] == "0" && f[5] != "" {
-			return f[5]
-		}
-	}
-	return "/"
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // FromPID returns the target that process pid is: its environment,
-// working directory and cgroup.
+// working directory, identity (Exec) and cgroup.
 func FromPID(pid int) (*Target, error) {
 	if pid <= 0 {
 		return nil, fmt.Errorf("%w: pid %d: give the pid of a running process", ErrNoProcess, pid)
@@ -23,6 +23,9 @@ func FromPID(pid int) (*Target, error) {
 	}
 	t.Env = splitNUL(env)
 	if t.Dir, err = workingDir(pid); err != nil {
+		return nil, err
+	}
+	if err := t.SetUser(""); err != nil {
 		return nil, err
 	}
 	if err := t.findCgroup(); err != nil {

@@ -3,6 +3,8 @@ package container
 import (
 	"errors"
 	"fmt"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // Target is where a command runs when it joins a container or a process.
@@ -29,6 +31,20 @@ type Target struct {
 	// reports for the target's tasks (bpf_get_current_cgroup_id); 0 when
 	// unknown.
 	CgroupID uint64
+	// Exec is how docker exec would start the command there: user,
+	// groups, capabilities, no_new_privs, rlimits, LSM label (execspec.go).
+	// Its seccomp filters are left for the caller to copy
+	// (SeccompFilters says how many the target runs under).
+	Exec *trace.ExecSpec
+	// SeccompFilters is how many seccomp filters the target runs under
+	// (/proc/PID/status Seccomp_filters).
+	SeccompFilters int
+	// GroupAdd is the container's --group-add (HostConfig.GroupAdd),
+	// which docker exec adds to any user's groups.
+	GroupAdd []string
+
+	configEnv []string // the container's Config.Env; nil for a pid
+	hostname  string   // the container's Config.Hostname
 }
 
 // String names the target for people: "container web (3f2a9c1b7d4e)",

@@ -46,6 +46,10 @@ type LocateReport struct {
 	// trace's name for suggested commands. Not in JSON.
 	CandidateLines []string `json:"-"`
 	TracePath      string   `json:"-"`
+	// RunFlags say where and how the runs were made (--container, --pid,
+	// --user, the verdict flags): every command the text suggests
+	// carries them. Not in JSON.
+	RunFlags []string `json:"-"`
 }
 
 // ExitCode is the exit status of `envbisect locate` for the report: 0

@@ -29,6 +29,7 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 		t.para("There is no failure here to explain. " +
 			"If it fails only sometimes, run locate with more runs per step; if its failure shows " +
 			"another way (output, a check command, a timeout), tell locate how to judge a run.")
+		t.printf("\nWith more runs per step:\n  envbisect locate --repeat 5%s %s -- %s\n", r.flagsText(), r.tracePathOr(), r.commandOr())
 	case ReplayStillFails:
 		t.stillFails(r)
 	case Inconclusive:
@@ -205,10 +206,10 @@ func (t *textWriter) stillFails(r *LocateReport) {
 			t.printf("  %s\n", d)
 		}
 	}
-	t.printf("\nTo see what a fully replayed run does:\n  envbisect replay %s --prefix all -- %s\n",
-		r.tracePathOr(), r.commandOr())
-	t.printf("To compare with a recording made here:\n  envbisect record -o here.envb -- %s\n  envbisect diff %s here.envb\n",
-		r.commandOr(), r.tracePathOr())
+	t.printf("\nTo see what a fully replayed run does:\n  envbisect replay%s %s --prefix all -- %s\n",
+		r.flagsText(), r.tracePathOr(), r.commandOr())
+	t.printf("To compare with a recording made here:\n  envbisect record%s -o here.envb -- %s\n  envbisect diff %s here.envb\n",
+		r.flagsText(), r.commandOr(), r.tracePathOr())
 }
 
 func (t *textWriter) inconclusive(r *LocateReport) {
@@ -217,6 +218,7 @@ func (t *textWriter) inconclusive(r *LocateReport) {
 		t.para("An end of the search could not be checked: its runs were skipped (exit 125) or " +
 			"disagreed. No culprit is named. Check that the command can run here, or run locate " +
 			"with more runs per step if it is flaky.")
+		t.printf("\n  envbisect locate --repeat 5%s %s -- %s\n", r.flagsText(), r.tracePathOr(), r.commandOr())
 		return
 	}
 	t.printf("\n")
@@ -235,6 +237,7 @@ func (t *textWriter) inconclusive(r *LocateReport) {
 	}
 	t.para("The runs between them were skipped (exit 125), disagreed, or diverged from the recording. " +
 		"Run locate again, with more runs per step, or try them one by one with envbisect replay.")
+	t.printf("\n  envbisect locate --repeat 5%s %s -- %s\n", r.flagsText(), r.tracePathOr(), r.commandOr())
 }
 
 // steps prints the table of runs.
@@ -269,6 +272,18 @@ func (r *LocateReport) tracePathOr() string {
 		return r.TracePath
 	}
 	return "TRACE"
+}
+
+// flagsText is " " and the run flags as shell words, or "".
+func (r *LocateReport) flagsText() string {
+	if len(r.RunFlags) == 0 {
+		return ""
+	}
+	q := make([]string, len(r.RunFlags))
+	for i, a := range r.RunFlags {
+		q[i] = shellQuote(a)
+	}
+	return " " + strings.Join(q, " ")
 }
 
 // commandOr is the command as a shell line, or CMD.

@@ -85,7 +85,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	e.stdio = stdioTargets([3]*os.File{o.Stdin, o.Stdout, o.Stderr})
 	start := time.Now()
 	res, err := tracer.Run(tracer.Config{
-		Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir, Join: o.Join,
+		Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir, Join: sc.creds.apply(o.Join),
 		Umask: sc.umask, Limits: sc.limits,
 		Table:     r.Table,
 		NoVDSO:    r.Trace.Header.NoVDSO, // time queries are calls in both runs, or in neither

@@ -55,6 +55,7 @@ type startConfig struct {
 	env    []string
 	umask  *uint32
 	limits []tracer.Limit
+	creds  credsStart // with an exec spec (startspec.go)
 }
 
 // applyStart returns the environment, umask and limits of a run that
@@ -89,6 +90,13 @@ func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
 				return sc, err
 			}
 			sc.limits = append(sc.limits, l)
+		case trace.StartCreds:
+			if it.A == nil {
+				continue
+			}
+			if err := sc.creds.add(it.Name, it.A.Value); err != nil {
+				return sc, fmt.Errorf("start item creds %s %q: %w", it.Name, it.A.Value, err)
+			}
 		default:
 			return sc, fmt.Errorf("start item %s %s cannot be replayed", it.Kind, it.Name)
 		}

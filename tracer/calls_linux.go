@@ -13,6 +13,14 @@ import (
 // result, and the memory the call read is still in place. Reading nothing
 // at entry saves a ptrace request per call, a sixth of the tracer's work.
 func (s *session) seccompStop(t *task) error {
+	if s.denyTags {
+		if errno, err := s.deniedBy(t); err != nil || errno != 0 {
+			if err != nil {
+				return err
+			}
+			return s.deniedStop(t, errno)
+		}
+	}
 	if t.hidden() {
 		return resumeCont(t.tid, 0)
 	}

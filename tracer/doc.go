@@ -139,6 +139,35 @@
 // inside the target's root. The start events' host name is the target's
 // (read by a throwaway thread that enters its uts namespace).
 //
+// # Running as docker exec would
+//
+// Join.Exec, the target's exec spec (trace.ExecSpec), is applied by the
+// helper just before its exec (becomeTarget, execspec_linux.go), per
+// thread with raw system calls, in runc's order: resource limits (with
+// the umask and replayed limits); no_new_privs; the seccomp filters
+// when no_new_privs is not set (installing them needs CAP_SYS_ADMIN,
+// which the command's sets may lack); the bounding set; setgroups,
+// setresgid, setresuid with PR_SET_KEEPCAPS; capset and the ambient
+// set; the LSM label on exec; the filters last under no_new_privs. The
+// helper's calls after a filter is in go through it, as runc's do; they
+// are not recorded.
+//
+// The filters are the target's, copied by CopySeccompFilters
+// (PTRACE_SECCOMP_GET_FILTER on a seized and interrupted target, then
+// detached). Installed as they are, a call they deny with an errno would
+// never stop the tracer: SECCOMP_RET_ERRNO outranks SECCOMP_RET_TRACE.
+// So under the seccomp fast path they are rewritten (tracedPrograms,
+// seccompprog.go): RET_ERRNO|e becomes RET_TRACE|deniedTag|e, and our
+// tracing filter is chained into the oldest of them (each RET_ALLOW
+// jumps to it), which keeps the number of filters docker exec gives. For
+// results of one action the kernel returns the data of the newest
+// filter, so the tag wins over our plain trace. At a tagged stop
+// (denied_linux.go) the tracer skips the call with -e and records it; in
+// a semi-replay run the Replayer decides as for any call, and executing
+// it means denying it. Without our filter (PTRACE_SYSCALL fallback, the
+// eBPF recorder) the filters are installed as they are: PTRACE_SYSCALL
+// stops before seccomp runs, so denied calls are seen there too.
+//
 // # Identities
 //
 // Processes and threads get logical numbers in the order the tracer learns

@@ -10,6 +10,8 @@ import (
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
 	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // helperEnv marks a re-executed envbisect as the helper that becomes the
@@ -42,6 +44,9 @@ type helperConfig struct {
 	// of start items); Umask -1 leaves it.
 	Umask  int     `json:"umask"`
 	Limits []Limit `json:"limits,omitempty"`
+	// Exec, with Join, is the target's exec spec: the helper takes its
+	// identity and filters before the exec (becomeTarget).
+	Exec *trace.ExecSpec `json:"exec,omitempty"`
 }
 
 func init() {
@@ -111,15 +116,16 @@ func MaybeRunHelper() {
 			fail(126, fmt.Errorf("personality(ADDR_NO_RANDOMIZE): %w", e))
 		}
 	}
-	if cfg.Seccomp {
-		if err := seccomp.LoadFilter(seccompFilter(cfg.Allow, cfg.NoPrivs)); err != nil {
-			fail(126, fmt.Errorf("install seccomp filter: %w", err))
-		}
+	if err := becomeTarget(&cfg); err != nil {
+		fail(126, err)
 	}
 	err = unix.Exec(cfg.Path, cfg.Argv, cfg.Env)
 	code := 126
 	if err == unix.ENOENT {
 		code = 127
+	}
+	if why := explainExecEPERM(cfg.Path); err == unix.EPERM && why != "" {
+		fail(code, fmt.Errorf("exec %s: %w: %s", cfg.Path, err, why))
 	}
 	fail(code, fmt.Errorf("exec %s: %w", cfg.Path, err))
 }

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // Join makes the command run inside another process's namespaces and
@@ -27,6 +29,11 @@ type Join struct {
 	// Name says where that is, for messages and the trace header:
 	// "container web (3f2a9c1b7d4e)", "pid 1234".
 	Name string
+	// Exec, when set, is how docker exec would start the command there
+	// (user, groups, capabilities, no_new_privs, seccomp filters,
+	// rlimits, LSM label): the helper applies it before the exec
+	// (becomeTarget). nil: the command runs as envbisect does.
+	Exec *trace.ExecSpec
 }
 
 // ErrForeignUserNS is returned for a target in another user namespace (a

@@ -199,6 +199,10 @@ func startEvents(cfg *Config, pid int) []trace.StartEvent {
 				add(trace.StartCreds, "gid", val)
 			case "Groups":
 				add(trace.StartCreds, "groups", val)
+			default:
+				if e, ok := trace.IdentityStatusField(key); ok {
+					add(e.Kind, e.Name, val)
+				}
 			}
 		}
 		f.Close()

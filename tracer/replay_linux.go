@@ -25,6 +25,8 @@ type replayState struct {
 // recorded results here and never runs.
 func (s *session) replayEnter(t *task, r *regs) error {
 	nr := sysNr(r)
+	denied := t.denied
+	t.denied = 0
 	s.beginCall(t, false)
 	c, row := s.newCall(t, r)
 	s.seq++
@@ -41,6 +43,14 @@ func (s *session) replayEnter(t *task, r *regs) error {
 		d = Decision{Verb: Execute}
 	}
 	t.dec, t.live, t.replay = d, c, replayState{}
+	if d.Verb == Execute || d.Verb == Overwrite {
+		if denied != 0 {
+			// Executed, the target's filter answers it (denied_linux.go).
+			if err := denyCall(t, r, denied); err != nil {
+				return err
+			}
+		}
+	}
 	if d.Verb == Execute {
 		return resumeSyscall(t.tid, 0)
 	}

@@ -44,7 +44,10 @@ type session struct {
 	cap     capturer
 	excl    excluder
 	seccomp bool
-	start   time.Time
+	// denyTags: the target's seccomp filters run rewritten, and a seccomp
+	// stop may be a call they deny (denied_linux.go).
+	denyTags bool
+	start    time.Time
 
 	tasks map[int]*task
 	early map[int]unix.WaitStatus // stops of tasks whose creation we have not seen yet
@@ -118,6 +121,7 @@ func (s *session) run() (*Result, error) {
 			return nil, err
 		}
 		s.result.Backend = trace.BackendPtraceSeccomp
+		s.denyTags = s.cfg.Join != nil && s.cfg.Join.Exec != nil && len(s.cfg.Join.Exec.Seccomp) > 0
 	}
 	h, err := spawnHelper(&s.cfg)
 	if err != nil {

@@ -111,6 +111,9 @@ func helperConfigFor(cfg *Config, seccompAllow []string) helperConfig {
 	if cfg.Umask != nil {
 		hc.Umask = int(*cfg.Umask)
 	}
+	if cfg.Join != nil && cfg.Join.Exec != nil {
+		hc.Exec, hc.Limits = cfg.Join.Exec, withSpecLimits(cfg.Join.Exec, cfg.Limits)
+	}
 	if seccompAllow != nil {
 		hc.Seccomp, hc.Allow = true, seccompAllow
 	}

@@ -40,6 +40,9 @@ type task struct {
 	dec    Decision
 	live   *trace.Call
 	replay replayState
+	// denied is the errno the target's seccomp filter answers the call
+	// entering with (denied_linux.go), for replayEnter; 0: not denied.
+	denied int
 }
 
 // hidden reports whether the task belongs to the helper before its exec:

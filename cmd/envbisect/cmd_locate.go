@@ -129,7 +129,8 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		}
 	}()
 
-	start := rec.StartItems(site.env)
+	start, unapplied := rec.StartItemsIn(site.env, site.join)
+	noteUnapplied(s, unapplied, o.where.container != "")
 	runner := bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
@@ -163,6 +164,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		Command: argv,
 		Start:   startItems(start),
 		Repeat:  o.repeat, Progress: progress, Header: &t.Header, Events: t.Events, TracePath: path, Lost: lostOf(t),
+		RunFlags: append(o.where.args(), o.verdict.args()...), RanAs: o.where.describe(),
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {

@@ -109,7 +109,7 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	plan := rec.Graph.Closure(func(seq uint64) bool { return seq <= prefix })
 	var start []align.StartDiff
 	if prefix > 0 {
-		start = rec.StartItems(site.env)
+		start, _ = rec.StartItemsIn(site.env, site.join)
 	}
 	res, err := rec.Run(ctx, replay.Options{
 		Argv: argv, Plan: plan, Start: start, Stdout: cmdStdout(o.json), Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: site.cpu,

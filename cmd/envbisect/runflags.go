@@ -1,0 +1,37 @@
+package main
+
+import (
+	"strconv"
+)
+
+// args returns the flags as given, for commands that envbisect suggests:
+// --container or --pid, and --user.
+func (c *containerFlags) args() []string {
+	var out []string
+	switch {
+	case c.container != "":
+		out = append(out, "--container", c.container)
+	case c.pid != 0:
+		out = append(out, "--pid", strconv.Itoa(c.pid))
+	}
+	if c.user != "" {
+		out = append(out, "--user", c.user)
+	}
+	return out
+}
+
+// args returns the verdict flags as given, for commands that envbisect
+// suggests.
+func (v *verdictFlags) args() []string {
+	var out []string
+	if v.spec.Check != "" {
+		out = append(out, "--check", v.spec.Check)
+	}
+	if v.spec.Alive != 0 {
+		out = append(out, "--alive", v.spec.Alive.String())
+	}
+	if v.spec.Timeout != 0 {
+		out = append(out, "--timeout", v.spec.Timeout.String())
+	}
+	return out
+}

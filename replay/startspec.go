@@ -1,0 +1,125 @@
+package replay
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracer"
+)
+
+// Start items of a command started with an exec spec (a container's or a
+// process's, tracer.Join.Exec): the live side is what the spec gives the
+// command, and the ids and groups are items a run can replay (the helper
+// takes the recorded ones instead of the spec's). The capability sets
+// (bounding, inheritable, ambient) and no_new_privs are compared too, but
+// a run cannot always give the command the good ones (a capability
+// outside envbisect's own bounding set, no_new_privs already set): they
+// are returned apart, for the report to list as differing here.
+
+// specReplayable reports whether a start item can be replayed in a run
+// with an exec spec.
+func specReplayable(e trace.StartEvent) bool {
+	return startKinds[e.Kind] || e.Kind == trace.StartCreds
+}
+
+// specCompared reports whether a start item is compared (replayable or
+// listed) in a run with an exec spec.
+func specCompared(e trace.StartEvent) bool {
+	switch e.Kind {
+	case trace.StartNoNewPrivs:
+		return true
+	case trace.StartCaps:
+		return e.Name == "bounding" || e.Name == "inheritable" || e.Name == "ambient"
+	}
+	return specReplayable(e)
+}
+
+// StartItemsIn returns the start items that differ between the recording
+// and a command started here now with env through join: items a run can
+// replay, and items that differ but no run can give the good value of.
+// Without an exec spec it is StartItems, with nothing unapplied.
+func (r *Recording) StartItemsIn(env []string, join *tracer.Join) (items, unapplied []align.StartDiff) {
+	if join == nil || join.Exec == nil {
+		return r.StartItems(env), nil
+	}
+	var rec []trace.StartEvent
+	for _, e := range r.Trace.Start {
+		if specCompared(e) {
+			rec = append(rec, e)
+		}
+	}
+	var live []trace.StartEvent
+	for _, e := range tracer.SpecStart(env, join.Exec) {
+		if specCompared(e) {
+			live = append(live, e)
+		}
+	}
+	for _, d := range align.CompareStart(rec, live, align.Options{}) {
+		e := d.A
+		if e == nil {
+			e = d.B
+		}
+		switch {
+		case d.Kind == trace.StartEnv && shellVars[d.Name]:
+		case specReplayable(*e):
+			items = append(items, d)
+		default:
+			unapplied = append(unapplied, d)
+		}
+	}
+	return items, unapplied
+}
+
+// credsStart is what replaying creds start items sets: nil fields are
+// left as the exec spec has them.
+type credsStart struct {
+	uid, gid *uint32
+	groups   []uint32
+	setGroup bool
+}
+
+// add takes the recorded value of a creds item ("uid" "1000 1000 1000
+// 1000", "groups" "1000 1600").
+func (c *credsStart) add(name, value string) error {
+	f := strings.Fields(value)
+	var ids []uint32
+	for _, s := range f {
+		n, err := strconv.ParseUint(s, 10, 32)
+		if err != nil {
+			return err
+		}
+		ids = append(ids, uint32(n))
+	}
+	switch {
+	case name == "groups":
+		c.groups, c.setGroup = ids, true
+	case len(ids) == 0:
+	case name == "uid":
+		c.uid = &ids[0]
+	case name == "gid":
+		c.gid = &ids[0]
+	}
+	return nil
+}
+
+// apply returns join with the replayed ids and groups in its exec spec
+// (a copy; join itself is shared by every run).
+func (c *credsStart) apply(join *tracer.Join) *tracer.Join {
+	if join == nil || join.Exec == nil || c.uid == nil && c.gid == nil && !c.setGroup {
+		return join
+	}
+	j, spec := *join, *join.Exec
+	if c.uid != nil {
+		spec.UID = *c.uid
+	}
+	if c.gid != nil {
+		spec.GID = *c.gid
+	}
+	if c.setGroup {
+		spec.Groups = c.groups
+	}
+	j.Exec = &spec
+	return &j
+}
