@@ -31,7 +31,7 @@ func specCompared(e trace.StartEvent) bool {
 	case trace.StartNoNewPrivs:
 		return true
 	case trace.StartCaps:
-		return e.Name == "bounding" || e.Name == "inheritable" || e.Name == "ambient"
+		return e.Name == trace.CapSetBounding || e.Name == trace.CapSetInheritable || e.Name == trace.CapSetAmbient
 	}
 	return specReplayable(e)
 }

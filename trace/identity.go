@@ -17,20 +17,29 @@ const (
 	StartSeccomp StartKind = "seccomp"
 )
 
+// The names of the StartCaps events: one per capability set.
+const (
+	CapSetInheritable = "inheritable"
+	CapSetPermitted   = "permitted"
+	CapSetEffective   = "effective"
+	CapSetBounding    = "bounding"
+	CapSetAmbient     = "ambient"
+)
+
 // IdentityStatusField returns the kind and name of the identity start
 // event that the /proc/PID/status field key gives, or false.
 func IdentityStatusField(key string) (StartEvent, bool) {
 	switch key {
 	case "CapInh":
-		return StartEvent{Kind: StartCaps, Name: "inheritable"}, true
+		return StartEvent{Kind: StartCaps, Name: CapSetInheritable}, true
 	case "CapPrm":
-		return StartEvent{Kind: StartCaps, Name: "permitted"}, true
+		return StartEvent{Kind: StartCaps, Name: CapSetPermitted}, true
 	case "CapEff":
-		return StartEvent{Kind: StartCaps, Name: "effective"}, true
+		return StartEvent{Kind: StartCaps, Name: CapSetEffective}, true
 	case "CapBnd":
-		return StartEvent{Kind: StartCaps, Name: "bounding"}, true
+		return StartEvent{Kind: StartCaps, Name: CapSetBounding}, true
 	case "CapAmb":
-		return StartEvent{Kind: StartCaps, Name: "ambient"}, true
+		return StartEvent{Kind: StartCaps, Name: CapSetAmbient}, true
 	case "NoNewPrivs":
 		return StartEvent{Kind: StartNoNewPrivs}, true
 	case "Seccomp":

@@ -47,9 +47,9 @@ func SpecStart(env []string, spec *trace.ExecSpec) []trace.StartEvent {
 		trace.StartEvent{Kind: trace.StartCreds, Name: "uid", Value: four(spec.UID)},
 		trace.StartEvent{Kind: trace.StartCreds, Name: "gid", Value: four(spec.GID)},
 		trace.StartEvent{Kind: trace.StartCreds, Name: "groups", Value: strings.Join(groups, " ")},
-		trace.StartEvent{Kind: trace.StartCaps, Name: "bounding", Value: fmt.Sprintf("%016x", spec.Caps.Bounding)},
-		trace.StartEvent{Kind: trace.StartCaps, Name: "inheritable", Value: fmt.Sprintf("%016x", spec.Caps.Inheritable)},
-		trace.StartEvent{Kind: trace.StartCaps, Name: "ambient", Value: fmt.Sprintf("%016x", spec.Caps.Ambient)},
+		trace.StartEvent{Kind: trace.StartCaps, Name: trace.CapSetBounding, Value: fmt.Sprintf("%016x", spec.Caps.Bounding)},
+		trace.StartEvent{Kind: trace.StartCaps, Name: trace.CapSetInheritable, Value: fmt.Sprintf("%016x", spec.Caps.Inheritable)},
+		trace.StartEvent{Kind: trace.StartCaps, Name: trace.CapSetAmbient, Value: fmt.Sprintf("%016x", spec.Caps.Ambient)},
 		trace.StartEvent{Kind: trace.StartNoNewPrivs, Value: nnp},
 	)
 }
