@@ -1,0 +1,74 @@
+package launch
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// excluder decides which paths' contents stay out of the trace.
+type excluder struct {
+	globs []string
+}
+
+// newExcluder validates globs. A glob is matched against the whole
+// absolute path with path.Match rules ("*" does not cross "/"); a glob
+// ending in "/**" matches everything below that directory.
+func newExcluder(globs []string) (excluder, error) {
+	for _, g := range globs {
+		pat := strings.TrimSuffix(g, "/**")
+		if _, err := path.Match(pat, "/"); err != nil {
+			return excluder{}, fmt.Errorf("bad --exclude-content pattern %q: %w", g, err)
+		}
+	}
+	return excluder{globs: globs}, nil
+}
+
+func (e excluder) match(p string) bool {
+	if p == "" {
+		return false
+	}
+	for _, g := range e.globs {
+		if dir, ok := strings.CutSuffix(g, "/**"); ok {
+			if ok, _ := path.Match(dir, p); ok {
+				return true
+			}
+			for d := path.Dir(p); d != "/" && d != "."; d = path.Dir(d) {
+				if ok, _ := path.Match(dir, d); ok {
+					return true
+				}
+			}
+			continue
+		}
+		if ok, _ := path.Match(g, p); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// ContentFilter is --exclude-content for a recorder other than this
+// package's: it drops the contents of calls on excluded paths.
+type ContentFilter struct{ e excluder }
+
+// NewContentFilter validates globs (see newExcluder).
+func NewContentFilter(globs []string) (ContentFilter, error) {
+	e, err := newExcluder(globs)
+	return ContentFilter{e}, err
+}
+
+// Apply drops c's file and socket contents when c.Path is excluded.
+func (f ContentFilter) Apply(row *systable.Syscall, c *trace.Call) {
+	if len(f.e.globs) == 0 || !f.e.match(c.Path) {
+		return
+	}
+	for i := range c.Mem {
+		if isContent(row, &c.Mem[i]) {
+			c.Mem[i].Data = nil
+			c.Mem[i].Flag |= trace.Excluded
+		}
+	}
+}

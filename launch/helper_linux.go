@@ -1,0 +1,158 @@
+package launch
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	seccomp "github.com/elastic/go-seccomp-bpf"
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/trace"
+)
+
+// helperEnv marks a re-executed envbisect as the helper that becomes the
+// target. Its value is the protocol version, so a stray variable in a
+// user's environment is not mistaken for it.
+const helperEnv = "ENVBISECT_HELPER"
+
+const helperProtocol = "1"
+
+// Helper file descriptors, as passed in SysProcAttr.Files.
+const (
+	helperConfigFD = 3 // read: the helperConfig, written by the tracer after the seize
+	helperErrorFD  = 4 // write, close-on-exec: why the exec failed
+)
+
+// addrNoRandomize is personality(2)'s ADDR_NO_RANDOMIZE (not in x/sys).
+const addrNoRandomize = 0x0040000
+
+// helperConfig is what the tracer tells the helper.
+type helperConfig struct {
+	Path    string   `json:"path"`
+	Argv    []string `json:"argv"`
+	Env     []string `json:"env"`
+	Seccomp bool     `json:"seccomp"` // install the filter
+	Allow   []string `json:"allow"`   // calls the filter lets through
+	ASLR    bool     `json:"aslr"`    // leave address randomisation on
+	NoPrivs bool     `json:"noprivs"` // set no_new_privs (needed without CAP_SYS_ADMIN)
+	CPU     int      `json:"cpu"`     // pin the target to this CPU; -1: leave it
+	// Umask and Limits set the state the command starts with (replay
+	// of start items); Umask -1 leaves it.
+	Umask  int     `json:"umask"`
+	Limits []Limit `json:"limits,omitempty"`
+	// Exec, with Join, is the target's exec spec: the helper takes its
+	// identity and filters before the exec (becomeTarget).
+	Exec *trace.ExecSpec `json:"exec,omitempty"`
+}
+
+func init() {
+	// The helper must make its seccomp and exec calls from the thread the
+	// tracer seized: the main thread, which init runs on.
+	if os.Getenv(helperEnv) == helperProtocol {
+		runtime.LockOSThread()
+	}
+}
+
+// MaybeRunHelper turns this process into the traced target when it was
+// started as envbisect's helper, and never returns in that case. Call it
+// first thing in main (and in TestMain of packages that trace).
+func MaybeRunHelper() {
+	if os.Getenv(helperEnv) != helperProtocol {
+		return
+	}
+	unix.CloseOnExec(helperErrorFD) // a successful exec closes it: the tracer reads EOF
+	errw := os.NewFile(helperErrorFD, "helper-errors")
+	fail := func(code int, err error) {
+		fmt.Fprintf(errw, "%d %v", code, err)
+		os.Exit(code)
+	}
+	if spec := os.Getenv(helperJoinEnv); spec != "" {
+		// Enter the target first, before the tracer is told we are ready:
+		// from then on /proc shows the target's root and cwd for us.
+		if err := enterTarget(spec); err != nil {
+			fail(126, err)
+		}
+		errw.WriteString(helperJoined)
+	}
+	cfgFile := os.NewFile(helperConfigFD, "helper-config")
+	raw, err := io.ReadAll(cfgFile)
+	if err != nil || len(raw) == 0 {
+		// The tracer went away before seizing us.
+		os.Exit(126)
+	}
+	cfgFile.Close()
+	var cfg helperConfig
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		fail(126, fmt.Errorf("helper: bad configuration: %w", err))
+	}
+	if cfg.Path == "" && len(cfg.Argv) > 0 {
+		// A joined command is looked up inside the target (Config.Join).
+		p, err := lookPath(cfg.Argv[0], cfg.Env)
+		if err != nil {
+			fail(errExecCode(err, 127), err)
+		}
+		cfg.Path = p
+	}
+	if cfg.CPU >= 0 {
+		var set unix.CPUSet
+		set.Set(cfg.CPU)
+		unix.SchedSetaffinity(0, &set)
+	}
+	if cfg.Umask >= 0 {
+		unix.Umask(cfg.Umask)
+	}
+	for _, l := range cfg.Limits {
+		rl := unix.Rlimit{Cur: l.Cur, Max: l.Max}
+		if err := unix.Setrlimit(l.Resource, &rl); err != nil {
+			fail(126, fmt.Errorf("set %s to %d %d: %w", rlimitName(l.Resource), l.Cur, l.Max, err))
+		}
+	}
+	if !cfg.ASLR {
+		if _, _, e := unix.RawSyscall(unix.SYS_PERSONALITY, addrNoRandomize, 0, 0); e != 0 {
+			fail(126, fmt.Errorf("personality(ADDR_NO_RANDOMIZE): %w", e))
+		}
+	}
+	if err := becomeTarget(&cfg); err != nil {
+		fail(126, err)
+	}
+	err = unix.Exec(cfg.Path, cfg.Argv, cfg.Env)
+	code := 126
+	if err == unix.ENOENT {
+		code = 127
+	}
+	if why := explainExecEPERM(cfg.Path); err == unix.EPERM && why != "" {
+		fail(code, fmt.Errorf("exec %s: %w: %s", cfg.Path, err, why))
+	}
+	fail(code, fmt.Errorf("exec %s: %w", cfg.Path, err))
+}
+
+// seccompFilter returns the filter that lets the allowed calls through
+// and sends every other call to the tracer. It applies to the calling
+// thread only (no TSYNC): the helper's other Go threads must not stop.
+func seccompFilter(allow []string, noPrivs bool) seccomp.Filter {
+	if len(allow) == 0 {
+		// The library wants one group; restart_syscall carries no content.
+		allow = []string{"restart_syscall"}
+	}
+	return seccomp.Filter{
+		NoNewPrivs: noPrivs,
+		Policy: seccomp.Policy{
+			DefaultAction: seccomp.ActionTrace,
+			Syscalls:      []seccomp.SyscallGroup{{Names: allow, Action: seccomp.ActionAllow}},
+		},
+	}
+}
+
+// checkFilter assembles the filter in the tracer, so a name the filter
+// library does not know is reported before anything runs.
+func checkFilter(allow []string) error {
+	f := seccompFilter(allow, false)
+	if _, err := f.Policy.Assemble(); err != nil {
+		return fmt.Errorf("seccomp filter for %s: %w", strings.Join(allow, ","), err)
+	}
+	return nil
+}

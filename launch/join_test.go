@@ -1,0 +1,211 @@
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/internal/testutil"
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// privateConf starts a process in mount and pid namespaces of its own in
+// which a tmpfs hides dir's app.conf ("host") behind another
+// ("inside"), and returns its pid and dir.
+func privateConf(t *testing.T) (int, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.conf"), []byte("host\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pid := testutil.Unshare(t, []string{"--mount", "--pid", "--uts", "--mount-proc"},
+		fmt.Sprintf("mount -t tmpfs none %[1]s && echo inside >%[1]s/app.conf && hostname joined-test && cd %[1]s", dir))
+	return pid, dir
+}
+
+// nsOf returns the inode of pid's namespace of kind name.
+func nsOf(t *testing.T, pid int, name string) uint64 {
+	t.Helper()
+	var st unix.Stat_t
+	if err := unix.Stat(fmt.Sprintf("/proc/%d/ns/%s", pid, name), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st.Ino
+}
+
+// TestJoinUntraced starts a command through the helper into another
+// process's namespaces (the eBPF backend's way, no ptrace) and checks
+// what it sees: the private mount, the pid namespace (it is not pid
+// 1's), the host name, and the working directory.
+func TestJoinUntraced(t *testing.T) {
+	testutil.Require(t, testutil.Root)
+	target, dir := privateConf(t)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	u, err := StartUntraced(Config{
+		Argv: []string{"sh", "-c", `cat app.conf; echo "$$"; hostname; pwd`},
+		Env:  []string{"PATH=/usr/bin:/bin"}, Dir: dir, CPU: -1,
+		Join:   &Join{PID: target, Name: "test namespace"},
+		Stdout: w,
+	})
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := nsOf(t, u.PID, "mnt"), nsOf(t, target, "mnt"); got != want {
+		t.Errorf("helper's mount namespace %d before release, want the target's %d", got, want)
+	}
+	if err := u.Release(); err != nil {
+		t.Fatal(err)
+	}
+	var ws unix.WaitStatus
+	if _, err := unix.Wait4(u.PID, &ws, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := u.ExecError(ws.ExitStatus()); err != nil || ws.ExitStatus() != 0 {
+		t.Fatalf("command: status %d, %v", ws.ExitStatus(), err)
+	}
+	out, _ := io.ReadAll(r)
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("output %q: want 4 lines", out)
+	}
+	if lines[0] != "inside" {
+		t.Errorf("app.conf reads %q in the joined namespace, want the private mount's %q", lines[0], "inside")
+	}
+	if lines[1] == fmt.Sprint(u.PID) || lines[1] == "1" {
+		t.Errorf("the command's own pid is %s: want a pid of the target's namespace (not the host's %d, not its init)", lines[1], u.PID)
+	}
+	if lines[2] != "joined-test" {
+		t.Errorf("hostname %q, want the target's uts namespace's %q", lines[2], "joined-test")
+	}
+	if lines[3] != dir {
+		t.Errorf("working directory %q, want %q", lines[3], dir)
+	}
+}
+
+// TestJoinTraced records a command joined to another process's
+// namespaces under ptrace: the session thread seizes and waits for a
+// helper that another thread forked, and the trace holds the private
+// file's path and content.
+func TestJoinTraced(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
+	target, dir := privateConf(t)
+	table, err := systable.Native()
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs := &collector{}
+	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	res, err := Run(Config{
+		Argv: []string{"cat", "app.conf"}, Env: []string{"PATH=/usr/bin:/bin"}, Dir: dir, CPU: -1,
+		Join:  &Join{PID: target, Name: "test namespace"},
+		Table: table, Observer: obs, Stdout: devnull,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 0 {
+		t.Fatalf("cat exited %d", res.ExitCode)
+	}
+	want := filepath.Join(dir, "app.conf")
+	var read []byte
+	for _, c := range obs.calls() {
+		if c.Path == want && table.ByNr(int(c.Nr)).Name == "read" && c.Ret > 0 {
+			for _, m := range c.Mem {
+				read = append(read, m.Data...)
+			}
+		}
+	}
+	if string(read) != "inside\n" {
+		t.Errorf("recorded read of %s: %q, want the private mount's %q", want, read, "inside\n")
+	}
+	var host string
+	for _, e := range obs.start {
+		if e.Kind == trace.StartHostname {
+			host = e.Value
+		}
+	}
+	if host != "joined-test" {
+		t.Errorf("start event hostname %q, want the target's %q", host, "joined-test")
+	}
+}
+
+// TestJoinErrors checks what cannot be joined: a process that does not
+// exist, one in another user namespace, a command not in the target's
+// PATH.
+func TestJoinErrors(t *testing.T) {
+	testutil.Require(t, testutil.Root)
+	userns := testutil.Unshare(t, []string{"--user", "--map-root-user"}, "true")
+	mntns, _ := privateConf(t)
+	cases := []struct {
+		name string
+		cfg  Config
+		want string
+	}{
+		{"no such process", Config{Argv: []string{"true"}, Join: &Join{PID: 1 << 30}}, "the process is gone"},
+		{"user namespace", Config{Argv: []string{"true"}, Join: &Join{PID: userns}}, ErrForeignUserNS.Error()},
+		{"not in PATH", Config{Argv: []string{"no-such-command-xyz"}, Env: []string{"PATH=/bin"}, Join: &Join{PID: mntns}},
+			"no-such-command-xyz: command not found in PATH=/bin"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.cfg.CPU = -1
+			u, err := StartUntraced(tc.cfg)
+			if err == nil {
+				u.Release()
+				var ws unix.WaitStatus
+				unix.Wait4(u.PID, &ws, 0, nil)
+				err = u.ExecError(ws.ExitStatus())
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one saying %q", err, tc.want)
+			}
+			var ee *ExecError
+			if tc.name == "not in PATH" && (!errors.As(err, &ee) || ee.Code != 127) {
+				t.Errorf("error %#v, want an ExecError of code 127", err)
+			}
+		})
+	}
+}
+
+// collector is an Observer that keeps everything.
+type collector struct {
+	mu     sync.Mutex
+	start  []trace.StartEvent
+	events []trace.Event
+}
+
+func (c *collector) Start(ev []trace.StartEvent) { c.start = ev }
+func (c *collector) Event(ev trace.Event) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.events = append(c.events, ev)
+}
+
+func (c *collector) calls() []*trace.Call {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []*trace.Call
+	for _, e := range c.events {
+		if e.Call != nil {
+			out = append(out, e.Call)
+		}
+	}
+	return out
+}

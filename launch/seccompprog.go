@@ -1,0 +1,123 @@
+package launch
+
+import (
+	"fmt"
+
+	"golang.org/x/net/bpf"
+
+	"github.com/envbisect/envbisect/trace"
+)
+
+// seccomp(2) return actions and classic BPF opcodes the filter rewriting
+// reads (linux/seccomp.h, linux/bpf_common.h).
+const (
+	seccompRetActionFull = 0xffff0000
+	seccompRetData       = 0x0000ffff
+	seccompRetAllow      = 0x7fff0000
+	seccompRetTrace      = 0x7ff00000
+	seccompRetErrno      = 0x00050000
+	bpfRetK              = 0x06 // BPF_RET | BPF_K
+	bpfJA                = 0x05 // BPF_JMP | BPF_JA
+	bpfMaxInsns          = 4096 // BPF_MAXINSNS
+)
+
+// deniedTag marks the SECCOMP_RET_TRACE data of a call that the
+// target's own filter denies: its low 12 bits are the errno the filter
+// answers with (deniedErrno). Our own filter's RET_TRACE carries data 0.
+const deniedTag = 0x8000
+
+// deniedErrno returns the errno a seccomp stop's event message carries
+// when the target's filter denied the call, or 0 when it is an ordinary
+// stop of our own filter.
+func deniedErrno(msg uint64) int {
+	if msg&deniedTag == 0 {
+		return 0
+	}
+	return int(msg & 0x0fff)
+}
+
+// tracedPrograms returns the filters the helper installs, oldest first,
+// so that the command runs under theirs (the target's, oldest first) and
+// the tracer still sees every call, denied ones included: ours nil (no
+// tracing filter: the PTRACE_SYSCALL fallback, the eBPF recorder) leaves
+// theirs as they are. Otherwise each RET_ERRNO|e of theirs becomes
+// RET_TRACE|deniedTag|e (SECCOMP_RET_ERRNO outranks SECCOMP_RET_TRACE,
+// so the denied call would never reach the tracer), and ours is chained
+// into the oldest of theirs: each RET_ALLOW there jumps to ours, so the
+// command runs under as many filters as the target does
+// (Seccomp_filters in /proc/PID/status), as under docker exec. Where the
+// chained program would be too long, ours is installed first, on its
+// own. Either way the rewritten filters are installed after ours: for
+// results of the same action the kernel returns the data of the most
+// recently installed filter, so the denied tag wins over our plain trace.
+func tracedPrograms(ours trace.BPFProgram, theirs []trace.BPFProgram) []trace.BPFProgram {
+	if ours == nil {
+		return theirs
+	}
+	if len(theirs) == 0 {
+		return []trace.BPFProgram{ours}
+	}
+	out := make([]trace.BPFProgram, len(theirs))
+	for i, p := range theirs {
+		out[i] = traceDenied(p)
+	}
+	if chained, ok := chain(out[0], ours); ok {
+		out[0] = chained
+		return out
+	}
+	return append([]trace.BPFProgram{ours}, out...)
+}
+
+// traceDenied returns p with every constant RET_ERRNO|e turned into
+// RET_TRACE|deniedTag|e.
+func traceDenied(p trace.BPFProgram) trace.BPFProgram {
+	out := make(trace.BPFProgram, len(p))
+	copy(out, p)
+	for i, in := range out {
+		if in.Code == bpfRetK && in.K&seccompRetActionFull == seccompRetErrno {
+			errno := in.K & seccompRetData
+			if errno > 0x0fff {
+				errno = 0x0fff
+			}
+			out[i].K = seccompRetTrace | deniedTag | errno
+		}
+	}
+	return out
+}
+
+// chain returns first followed by second, where every constant RET_ALLOW
+// of first jumps to second's start instead: second decides what first
+// lets through. first's RET_A results (a computed action) stay as they
+// are. ok is false when the result would exceed BPF_MAXINSNS.
+func chain(first, second trace.BPFProgram) (trace.BPFProgram, bool) {
+	if len(first)+len(second) > bpfMaxInsns {
+		return nil, false
+	}
+	out := make(trace.BPFProgram, 0, len(first)+len(second))
+	out = append(out, first...)
+	for i, in := range out {
+		if in.Code == bpfRetK && in.K == seccompRetAllow {
+			out[i] = trace.BPFInstruction{Code: bpfJA, K: uint32(len(first) - i - 1)}
+		}
+	}
+	return append(out, second...), true
+}
+
+// tracingProgram assembles our own tracing filter (seccompFilter) as a
+// program.
+func tracingProgram(allow []string) (trace.BPFProgram, error) {
+	f := seccompFilter(allow, false)
+	insts, err := f.Policy.Assemble()
+	if err != nil {
+		return nil, fmt.Errorf("seccomp filter: %w", err)
+	}
+	raw, err := bpf.Assemble(insts)
+	if err != nil {
+		return nil, fmt.Errorf("seccomp filter: %w", err)
+	}
+	out := make(trace.BPFProgram, len(raw))
+	for i, r := range raw {
+		out[i] = trace.BPFInstruction{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
+	}
+	return out, nil
+}

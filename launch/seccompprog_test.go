@@ -1,0 +1,90 @@
+package launch
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"golang.org/x/net/bpf"
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/trace"
+)
+
+// runFilter runs p in x/net/bpf's interpreter on the seccomp_data of a
+// call nr on x86-64. The interpreter loads words big-endian (network
+// order), so the data is written that way.
+func runFilter(t *testing.T, p trace.BPFProgram, nr int) uint32 {
+	t.Helper()
+	raw := make([]bpf.RawInstruction, len(p))
+	for i, in := range p {
+		raw[i] = bpf.RawInstruction{Op: in.Code, Jt: in.Jt, Jf: in.Jf, K: in.K}
+	}
+	insts, ok := bpf.Disassemble(raw)
+	if !ok {
+		t.Fatalf("program does not disassemble")
+	}
+	vm, err := bpf.NewVM(insts)
+	if err != nil {
+		t.Fatalf("NewVM: %v", err)
+	}
+	data := make([]byte, 64)
+	binary.BigEndian.PutUint32(data[0:], uint32(nr))
+	binary.BigEndian.PutUint32(data[4:], 0xc000003e) // AUDIT_ARCH_X86_64
+	out, err := vm.Run(data)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	return uint32(out)
+}
+
+// denyOne is a container's filter: mkdir fails with EACCES, all else is
+// allowed.
+func denyOne(nr int) trace.BPFProgram {
+	return trace.BPFProgram{
+		{Code: 0x20, K: 0},                                        // ld [0] (nr)
+		{Code: 0x15, Jt: 0, Jf: 1, K: uint32(nr)},                 // jeq nr
+		{Code: bpfRetK, K: seccompRetErrno | uint32(unix.EACCES)}, // ret ERRNO|EACCES
+		{Code: bpfRetK, K: seccompRetAllow},                       // ret ALLOW
+	}
+}
+
+func TestTracedPrograms(t *testing.T) {
+	ours, err := tracingProgram([]string{"getpid"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs := []trace.BPFProgram{denyOne(unix.SYS_MKDIR)}
+	progs := tracedPrograms(ours, theirs)
+	if len(progs) != 1 {
+		t.Fatalf("%d programs, want ours chained into theirs: 1", len(progs))
+	}
+	cases := []struct {
+		name string
+		nr   int
+		want uint32
+	}{
+		{"denied: traced with the tag and errno", unix.SYS_MKDIR, seccompRetTrace | deniedTag | uint32(unix.EACCES)},
+		{"allowed by both", unix.SYS_GETPID, seccompRetAllow},
+		{"allowed by theirs, traced by ours", unix.SYS_OPENAT, seccompRetTrace},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := runFilter(t, progs[0], tc.nr)
+			if got != tc.want {
+				t.Errorf("result %#x, want %#x", got, tc.want)
+			}
+			if tc.want&deniedTag != 0 && deniedErrno(uint64(got&seccompRetData)) != int(unix.EACCES) {
+				t.Errorf("deniedErrno(%#x) = %d, want EACCES", got&seccompRetData, deniedErrno(uint64(got&seccompRetData)))
+			}
+		})
+	}
+	if got := runFilter(t, theirs[0], unix.SYS_MKDIR); got != seccompRetErrno|uint32(unix.EACCES) {
+		t.Errorf("the target's own program was changed: %#x", got)
+	}
+	if p := tracedPrograms(nil, theirs); len(p) != 1 || runFilter(t, p[0], unix.SYS_MKDIR) != seccompRetErrno|uint32(unix.EACCES) {
+		t.Errorf("without our filter, theirs must be installed as they are")
+	}
+	if deniedErrno(0) != 0 {
+		t.Errorf("our own plain trace stop taken for a denied call")
+	}
+}

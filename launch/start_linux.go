@@ -1,0 +1,228 @@
+package launch
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/envbisect/envbisect/trace"
+)
+
+// helperError turns the helper's report ("127 exec /x: no such file")
+// into an ExecError.
+func helperError(msg string, status int) error {
+	code, text, ok := strings.Cut(msg, " ")
+	if n, err := strconv.Atoi(code); ok && err == nil {
+		return &ExecError{Code: n, Msg: text}
+	}
+	return &ExecError{Code: 126, Msg: fmt.Sprintf("the command did not start (helper exited with status %d)", status)}
+}
+
+// helperProc is a started helper, blocked on a read of its
+// configuration pipe until release.
+type helperProc struct {
+	pid  int
+	exe  string   // the helper's own executable, as its execve named it
+	cfgW *os.File // the tracer writes the helperConfig here
+	errR *os.File // EOF after a successful exec, else "<code> <message>"
+}
+
+// spawnHelper starts envbisect's own binary as the helper, stopped on a
+// read of its configuration pipe.
+func spawnHelper(cfg *Config) (*helperProc, error) {
+	cfgR, cfgW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("helper pipe: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		cfgR.Close()
+		cfgW.Close()
+		return nil, fmt.Errorf("helper pipe: %w", err)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		self = "/proc/self/exe"
+	}
+	std := func(f, def *os.File) uintptr {
+		if f != nil {
+			return f.Fd()
+		}
+		return def.Fd()
+	}
+	attr := &syscall.ProcAttr{
+		Dir: cfg.Dir,
+		Env: append(withoutHelperMarker(cfg.Env), helperEnv+"="+helperProtocol),
+		Files: []uintptr{
+			std(cfg.Stdin, os.Stdin), std(cfg.Stdout, os.Stdout), std(cfg.Stderr, os.Stderr),
+			cfgR.Fd(), errW.Fd(),
+		},
+	}
+	var jf *joinFiles
+	if cfg.Join != nil {
+		// Into a container (joinspawn_linux.go): the helper is born in its pid
+		// namespace and cgroup, and enters the rest itself.
+		if jf, err = openJoin(cfg); err == nil {
+			defer jf.close()
+			err = jf.prepare(attr)
+		}
+		if err != nil {
+			for _, f := range []*os.File{cfgR, cfgW, errR, errW} {
+				f.Close()
+			}
+			return nil, err
+		}
+	}
+	var pid int
+	if jf != nil {
+		pid, err = jf.forkExec(self, []string{"envbisect-helper"}, attr)
+	} else {
+		pid, err = syscall.ForkExec(self, []string{"envbisect-helper"}, attr)
+	}
+	cfgR.Close()
+	errW.Close()
+	if err != nil {
+		cfgW.Close()
+		errR.Close()
+		return nil, fmt.Errorf("start helper %s: %w", self, err)
+	}
+	h := &helperProc{pid: pid, exe: self, cfgW: cfgW, errR: errR}
+	if jf != nil {
+		if err := h.awaitJoined(cfg.Join); err != nil {
+			cfgW.Close()
+			errR.Close()
+			var ws syscall.WaitStatus
+			syscall.Wait4(pid, &ws, 0, nil)
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// helperConfigFor is what the helper is told for cfg; seccompAllow, when
+// not nil, installs the filter that lets those calls through.
+func helperConfigFor(cfg *Config, seccompAllow []string) helperConfig {
+	hc := helperConfig{Path: cfg.Path, Argv: cfg.Argv, Env: withoutHelperMarker(cfg.Env), ASLR: cfg.ASLR, NoPrivs: os.Geteuid() != 0, CPU: cfg.CPU,
+		Umask: -1, Limits: cfg.Limits}
+	if cfg.Umask != nil {
+		hc.Umask = int(*cfg.Umask)
+	}
+	if cfg.Join != nil && cfg.Join.Exec != nil {
+		hc.Exec, hc.Limits = cfg.Join.Exec, withSpecLimits(cfg.Join.Exec, cfg.Limits)
+	}
+	if seccompAllow != nil {
+		hc.Seccomp, hc.Allow = true, seccompAllow
+	}
+	return hc
+}
+
+// release sends the helper its configuration: it then execs the command.
+func (h *helperProc) release(hc helperConfig) error {
+	b, err := json.Marshal(hc)
+	if err == nil {
+		_, err = h.cfgW.Write(b)
+	}
+	if cerr := h.cfgW.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("configure helper: %w", err)
+	}
+	return nil
+}
+
+// execError reads the helper's report once it has exec'd or exited: nil
+// when the exec succeeded.
+func (h *helperProc) execError(status int) error {
+	msg, _ := io.ReadAll(h.errR)
+	if len(msg) == 0 {
+		return nil
+	}
+	return helperError(string(msg), status)
+}
+
+// Untraced is a command started through the helper but not under ptrace:
+// what the eBPF recorder runs. It waits, blocked in the helper, until
+// Release; the caller is its parent and reaps it.
+type Untraced struct {
+	PID int // the helper's pid; the command keeps it across the exec
+	h   *helperProc
+	hc  helperConfig
+}
+
+// StartUntraced starts cfg's command through the helper, stopped before
+// its exec (cfg.Table, Observer and the ptrace options are not used).
+func StartUntraced(cfg Config) (*Untraced, error) {
+	if len(cfg.Argv) == 0 || cfg.Path == "" && cfg.Join == nil {
+		return nil, fmt.Errorf("tracer: StartUntraced needs Path and Argv")
+	}
+	h, err := spawnHelper(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Untraced{PID: h.pid, h: h, hc: helperConfigFor(&cfg, nil)}, nil
+}
+
+// StartEvents returns the state the command will start with, read from
+// the helper before Release and completed with what the helper sets
+// before its exec (umask, limits, personality). The auxiliary vector is
+// left out: it exists only once the command's image is in.
+func (u *Untraced) StartEvents(cfg *Config) []trace.StartEvent {
+	var out []trace.StartEvent
+	for _, e := range startEvents(cfg, u.PID) {
+		switch {
+		case e.Kind == trace.StartAuxv:
+			continue
+		case e.Kind == trace.StartUmask && u.hc.Umask >= 0:
+			e.Value = fmt.Sprintf("%04o", u.hc.Umask)
+		case e.Kind == trace.StartPersonality && !u.hc.ASLR:
+			if v, err := strconv.ParseUint(strings.TrimPrefix(e.Value, "0x"), 16, 64); err == nil {
+				e.Value = "0x" + strconv.FormatUint(v|addrNoRandomize, 16)
+			}
+		case e.Kind == trace.StartRlimit:
+			for _, l := range u.hc.Limits {
+				if l.Resource < len(rlimitNames()) && rlimitNames()[l.Resource] == e.Name {
+					e.Value = limitString(l.Cur) + " " + limitString(l.Max)
+				}
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// HelperExe is the path the helper was exec'd by: an observer that
+// starts watching while that exec may still be under way sees it, and
+// must not take it for the command's.
+func (u *Untraced) HelperExe() string { return u.h.exe }
+
+// Release lets the helper exec the command.
+func (u *Untraced) Release() error { return u.h.release(u.hc) }
+
+// Abort makes a helper that was not released exit without running
+// anything; the caller still reaps it.
+func (u *Untraced) Abort() { u.h.cfgW.Close() }
+
+// ExecError returns why the command could not be exec'd, once the helper
+// has exited with status (as a shell reports it), or nil if it was.
+func (u *Untraced) ExecError(status int) error {
+	defer u.h.errR.Close()
+	return u.h.execError(status)
+}
+
+// withoutHelperMarker copies env without the helper's variable, so that a
+// command that is itself envbisect (or inherited the variable) is never
+// mistaken for the helper.
+func withoutHelperMarker(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, helperEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

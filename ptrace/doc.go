@@ -1,0 +1,178 @@
+// Package tracer is envbisect's ptrace core: it starts a command under
+// ptrace, follows every process and thread it creates, and turns each
+// system call into a trace.Call with the user memory the syscall table
+// says it reads and writes. Recording is a run of this core in which
+// nothing is replayed and everything is captured; replay will reuse the
+// same stop loop.
+//
+// # Starting the target
+//
+// The target is started through a re-exec helper: envbisect runs its own
+// binary (/proc/self/exe) with ENVBISECT_HELPER set. The helper locks its
+// main thread in init, waits until the tracer has PTRACE_SEIZEd that
+// thread (the tracer then writes the helper's configuration to a pipe),
+// turns address randomisation off with personality(ADDR_NO_RANDOMIZE),
+// installs a seccomp filter on that thread only, and execs the target.
+// The filter returns SECCOMP_RET_ALLOW for the calls the syscall table
+// marks NoStop and SECCOMP_RET_TRACE for all others, so the tracee stops
+// only for calls worth recording. An execve failure in the helper is sent
+// back on a second pipe. The seize can land while the helper is still in
+// its own execve of envbisect (a vfork parent is released before the exec
+// event); that exec is recognised by the helper's environment marker and
+// not recorded.
+//
+// # The stop loop
+//
+// Every ptrace request is made from one goroutine locked to one OS thread
+// for the whole session (ptrace ties a tracee to the thread that attached
+// it). The loop waits with wait4(-1, __WALL) and dispatches on the stop:
+//
+//   - seccomp stop (PTRACE_EVENT_SECCOMP): a call is entering. The tracer
+//     reads nothing: it notes the time and resumes with PTRACE_SYSCALL, so
+//     that the next stop of that thread is the call's exit.
+//   - syscall-exit stop (SIGTRAP|0x80): one PTRACE_GETREGS gives the call's
+//     number (orig_rax), its arguments (x86-64 keeps the argument registers
+//     across the call) and its result; one vectored process_vm_readv then
+//     copies every string and buffer the table names, what the call read
+//     (still in place) and what it wrote. The fd and cwd tables are
+//     updated, and the thread resumes with PTRACE_CONT, running untouched
+//     until its next traced call.
+//   - PTRACE_EVENT_EXIT: a thread is about to die with its registers
+//     intact; the call it is in (exit, exit_group, or one it was killed
+//     in) is recorded as not returning.
+//   - clone, fork, vfork and exec events: bookkeeping of processes and
+//     threads; new tasks are auto-attached by the kernel. At an exec the
+//     new image's path, argv and envp are read from its initial stack
+//     (the old address space, where execve's arguments were, is gone).
+//   - group stops (PTRACE_EVENT_STOP) are left in place with PTRACE_LISTEN;
+//     signal-delivery stops re-inject the signal.
+//
+// While a session runs, SIGCHLD is ignored (rt_sigaction SIG_IGN, restored
+// afterwards): otherwise every stop would deliver one to the Go runtime,
+// which costs about as much as the rest of the stop. Traced children are
+// not auto-reaped under SIG_IGN, so the loop still sees every exit.
+//
+// Where seccomp filters are unavailable the loop falls back to
+// PTRACE_SYSCALL on every call (two stops each, the entry told by
+// rax == -ENOSYS) and drops the NoStop calls itself, so a trace holds the
+// same calls either way.
+//
+// Tracees are seized with PTRACE_O_EXITKILL: if envbisect dies, every
+// traced process is killed by the kernel; none is ever left behind.
+//
+// # CPU placement
+//
+// By default the tracer thread and the command share one CPU (Config.CPU,
+// set with the helper's sched_setaffinity before the exec, so everything
+// the command starts inherits it), and envbisect's other threads, which
+// encode and compress the trace, use the remaining CPUs. A stop then costs
+// a context switch instead of a cross-CPU wake-up, several times cheaper
+// on the 2-vCPU VMs this was measured on (docs/performance.md). Commands
+// that compute in parallel can turn it off.
+//
+// # Semi-replay runs
+//
+// With Config.Replayer set, a run is a semi-replay run (package replay
+// decides; this package carries it out). At every call's seccomp stop the
+// tracer takes the registers, reads the paths the call names, resolves
+// its Path and asks the Replayer (replay_linux.go):
+//   - Execute: resumed with PTRACE_SYSCALL; at the exit the live results
+//     are captured as a recording would hold them and handed back.
+//   - Skip: orig_rax is set to -1 and rax to the recorded result at the
+//     seccomp stop, the recorded out-memory is written into the live
+//     buffers (at the live addresses, never past their live capacity:
+//     systable's Arg.Capacity), and the thread is resumed with PTRACE_CONT:
+//     the kernel returns rax without running the call, and no exit stop
+//     follows. A skipped call that made an fd becomes memfd_create instead
+//     (a stand-in on the number the program will hold).
+//   - Overwrite: runs, then at its exit stop the recorded results replace
+//     the live ones, and the fd it made is made to agree with the
+//     recording (placeFD).
+//
+// Calls the tracer makes a thread perform besides its own (a stand-in
+// memfd_create after an open that failed live, dup3 and close to move an
+// fd to its recorded number) are injected at the thread's exit stop
+// (inject_linux.go): the instruction pointer is wound back over the
+// syscall instruction, the registers set for the new call, and the
+// thread run to that call's exit, then given its own registers back.
+//
+// Watch (watch_linux.go) runs alongside the loop: it kills every traced
+// process at the run's deadline (Alive, Timeout) and runs a check command
+// while the command is up, which the loop reaps like any child.
+//
+// # Joining a container
+//
+// With Config.Join the command runs inside another process's namespaces
+// (mount, pid, net, uts, ipc, cgroup) and root, like docker exec, while
+// the tracer stays on the host (join*_linux.go). Two constraints shape it:
+// a pid namespace can only be entered for one's children (setns of a pid
+// namespace sets pid_for_children), and envbisect is dynamically linked
+// (cgo, through the net package), so the helper binary must be loaded
+// from the host's root, not from a container that may have no libc or
+// another one. So the work is split in two:
+//
+//   - spawnHelper opens /proc/PID/ns/* and /proc/PID/root first (keeping
+//     only the namespaces that differ from ours: same inode, same
+//     namespace), then forks the helper from a goroutine locked to a
+//     thread of its own that has entered the target's pid namespace. That
+//     thread is never unlocked: it exits with its goroutine rather than
+//     return to the scheduler in a foreign namespace. The helper is cloned
+//     straight into the target's cgroup v2 directory when Join.CgroupDir
+//     is set (CLONE_INTO_CGROUP), and is given the other descriptors.
+//     Its parent thread exits; the kernel hands the helper to another
+//     thread of envbisect, and any thread, the tracer's locked one
+//     included, can wait4 for it and PTRACE_SEIZE it (same thread group).
+//   - the helper, first thing, on its locked main thread (the one that
+//     execs): unshare(CLONE_FS), because Go's threads share one fs_struct
+//     and setns of a mount namespace refuses a shared one; setns into the
+//     cgroup, ipc, uts, net and, last, mount namespaces; fchdir to the
+//     target's root and chroot("."); chdir to the working directory
+//     inside. It then says "joined" on its error pipe, and spawnHelper
+//     returns only after that, so /proc shows the helper inside from the
+//     start. Its other threads stay on the host and die at the exec.
+//
+// A target in another user namespace (a rootless container) cannot be
+// joined: setns of a user namespace requires a single-threaded caller,
+// which a Go program never is (ErrForeignUserNS); nor can a time
+// namespace (a warning). A joined command's Path is left empty: the
+// helper looks Argv[0] up in the PATH of the command's environment,
+// inside the target's root. The start events' host name is the target's
+// (read by a throwaway thread that enters its uts namespace).
+//
+// # Running as docker exec would
+//
+// Join.Exec, the target's exec spec (trace.ExecSpec), is applied by the
+// helper just before its exec (becomeTarget, execspec_linux.go), per
+// thread with raw system calls, in runc's order: resource limits (with
+// the umask and replayed limits); no_new_privs; the seccomp filters
+// when no_new_privs is not set (installing them needs CAP_SYS_ADMIN,
+// which the command's sets may lack); the bounding set; setgroups,
+// setresgid, setresuid with PR_SET_KEEPCAPS; capset and the ambient
+// set; the LSM label on exec; the filters last under no_new_privs. The
+// helper's calls after a filter is in go through it, as runc's do; they
+// are not recorded.
+//
+// The filters are the target's, copied by CopySeccompFilters
+// (PTRACE_SECCOMP_GET_FILTER on a seized and interrupted target, then
+// detached). Installed as they are, a call they deny with an errno would
+// never stop the tracer: SECCOMP_RET_ERRNO outranks SECCOMP_RET_TRACE.
+// So under the seccomp fast path they are rewritten (tracedPrograms,
+// seccompprog.go): RET_ERRNO|e becomes RET_TRACE|deniedTag|e, and our
+// tracing filter is chained into the oldest of them (each RET_ALLOW
+// jumps to it), which keeps the number of filters docker exec gives. For
+// results of one action the kernel returns the data of the newest
+// filter, so the tag wins over our plain trace. At a tagged stop
+// (denied_linux.go) the tracer skips the call with -e and records it; in
+// a semi-replay run the Replayer decides as for any call, and executing
+// it means denying it. Without our filter (PTRACE_SYSCALL fallback, the
+// eBPF recorder) the filters are installed as they are: PTRACE_SYSCALL
+// stops before seccomp runs, so denied calls are seen there too.
+//
+// # Identities
+//
+// Processes and threads get logical numbers in the order the tracer learns
+// of them (1 is the command itself), and processes also a lineage (parent,
+// index among its children), so the same command recorded twice names its
+// tasks alike. Each call gets a global sequence number when it completes,
+// and a per-thread one.
+package ptrace

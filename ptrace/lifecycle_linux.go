@@ -1,0 +1,197 @@
+package ptrace
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// spawn handles a clone, fork or vfork event of t.
+func (s *session) spawn(t *task, event int) error {
+	msg, err := eventMsg(t.tid)
+	if err != nil {
+		return err
+	}
+	newTid := int(msg)
+	flags := s.cloneFlags(t, event)
+	var nt *task
+	switch {
+	case t.hidden() || !t.proc.execd:
+		// A thread of the helper's Go runtime: it dies at the exec.
+		nt = &task{tid: newTid, proc: &proc{pid: t.proc.pid}, fresh: true}
+	case event == unix.PTRACE_EVENT_CLONE && (flags&unix.CLONE_THREAD != 0 || tgid(newTid) == t.proc.pid):
+		p := t.proc
+		p.threads++
+		p.live++
+		s.threads++
+		nt = &task{tid: newTid, proc: p, id: s.threads, fresh: true}
+		s.emit(&trace.ProcEvent{Kind: trace.SpawnThread, Proc: p.id, Thread: nt.id, PID: int32(p.pid), TID: int32(newTid),
+			Parent: p.id, ParentThread: t.id, Index: p.threads + 1, CloneFlags: flags})
+	default:
+		parent := t.proc
+		parent.children++
+		s.procs++
+		s.threads++
+		np := &proc{pid: newTid, id: s.procs, parent: parent.id, live: 1, exe: parent.exe, execd: true}
+		if flags&unix.CLONE_FILES != 0 {
+			np.fds = parent.fds
+		} else {
+			np.fds = parent.fds.clone()
+		}
+		if flags&unix.CLONE_FS != 0 {
+			np.fs = parent.fs
+		} else {
+			np.fs = &fsState{cwd: parent.fs.cwd}
+		}
+		nt = &task{tid: newTid, proc: np, id: s.threads, fresh: true}
+		s.watch.add(newTid)
+		s.emit(&trace.ProcEvent{Kind: trace.Spawn, Proc: np.id, Thread: nt.id, PID: int32(newTid), TID: int32(newTid),
+			Parent: parent.id, ParentThread: t.id, Index: parent.children, CloneFlags: flags})
+	}
+	s.tasks[newTid] = nt
+	if ws, ok := s.early[newTid]; ok {
+		delete(s.early, newTid)
+		if err := s.stopped(nt, ws); err != nil && err != unix.ESRCH {
+			return err
+		}
+	}
+	return s.resume(t, 0)
+}
+
+// cloneFlags returns the flags of the call that created a task, read
+// at its clone event: the first argument when the table says it is a
+// flags argument (clone), else the first word of the struct it points to
+// (clone3), or what fork and vfork imply.
+func (s *session) cloneFlags(t *task, event int) uint64 {
+	switch event {
+	case unix.PTRACE_EVENT_FORK:
+		return uint64(unix.SIGCHLD)
+	case unix.PTRACE_EVENT_VFORK:
+		return unix.CLONE_VM | unix.CLONE_VFORK | uint64(unix.SIGCHLD)
+	}
+	var r regs
+	if getRegs(t.tid, &r) != nil {
+		return 0
+	}
+	row, args := s.table.ByNr(sysNr(&r)), sysArgs(&r)
+	if len(row.Args) > 0 && row.Args[0].Kind == systable.Flags {
+		return args[0]
+	}
+	if v, err := (memReader{pid: t.tid}).readWord(args[0]); err == nil {
+		return v
+	}
+	return 0
+}
+
+// exec handles the exec event: the process has a new image.
+func (s *session) exec(t *task) error {
+	former, err := eventMsg(t.tid)
+	if err != nil {
+		return err
+	}
+	p := t.proc
+	var r regs
+	var img *execImage
+	var auxv []auxvEntry
+	if err := getRegs(t.tid, &r); err == nil {
+		img, auxv, _ = readInitialStack(memReader{pid: t.tid}, r.Rsp)
+	}
+	if img == nil {
+		img = readExecImage(p.pid)
+	}
+	if !p.execd && img.isHelper() {
+		// The helper's own exec of envbisect: the seize can come while the
+		// helper is still inside that execve (a vfork parent is released
+		// before the exec event). Nothing of the command has run yet.
+		return s.resume(t, 0)
+	}
+	if int(former) != t.tid {
+		// A non-leader thread exec'd and took over the leader's tid. The
+		// task we have under this tid is the old leader, now gone.
+		if execer := s.tasks[int(former)]; execer != nil {
+			delete(s.tasks, int(former))
+			execer.tid = t.tid
+			s.tasks[t.tid] = execer
+			t = execer
+		}
+	}
+	// Every other thread of the process is gone.
+	for tid, o := range s.tasks {
+		if o.proc == p && o != t {
+			delete(s.tasks, tid)
+			p.live--
+			if !o.hidden() && p.execd {
+				s.emit(&trace.ProcEvent{Kind: trace.ExitThread, Proc: p.id, Thread: o.id, PID: int32(p.pid), TID: int32(tid)})
+			}
+		}
+	}
+	first := !p.execd
+	p.execd = true
+	p.exe, _ = os.Readlink(fmt.Sprintf("/proc/%d/exe", p.pid))
+	t.exec = img
+	if s.cfg.NoVDSO {
+		if err := hideVDSO(t.tid, auxv); err != nil {
+			return fmt.Errorf("hide the vDSO from %s: %w", p.exe, err)
+		}
+	}
+	ev := &trace.ProcEvent{Kind: trace.Exec, Proc: p.id, Thread: t.id, PID: int32(p.pid), TID: int32(t.tid), Exe: p.exe,
+		Argv: splitStrings(t.exec.argv)}
+	// The exec closed the close-on-exec fds and unshared the table.
+	p.fds = p.fds.reread(p.pid)
+	if first {
+		p.fs.cwd, _ = os.Readlink(fmt.Sprintf("/proc/%d/cwd", p.pid))
+		s.cfg.Observer.Start(s.startEvents(p.pid))
+	}
+	s.emit(ev)
+	return s.resume(t, 0)
+}
+
+// gone handles a task's death.
+func (s *session) gone(t *task, ws unix.WaitStatus) {
+	p := t.proc
+	delete(s.tasks, t.tid)
+	p.live--
+	code, sig := 0, 0
+	if ws.Exited() {
+		code = ws.ExitStatus()
+	} else {
+		sig = int(ws.Signal())
+		code = 128 + sig
+	}
+	if t.tid == p.pid {
+		s.watch.remove(p.pid)
+	}
+	if p == s.root && t.tid == p.pid {
+		s.result.ExitCode, s.result.Signal = code, sig
+		if s.cfg.Watch.EndWithRoot && !s.killed {
+			// Background children the command left behind end with it.
+			s.killed = true
+			for tid := range s.tasks {
+				unix.Kill(tid, unix.SIGKILL)
+			}
+		}
+	}
+	if t.hidden() || !p.execd {
+		return
+	}
+	if t.tid == p.pid {
+		s.emit(&trace.ProcEvent{Kind: trace.Exit, Proc: p.id, Thread: t.id, PID: int32(p.pid), TID: int32(t.tid), Status: code, Signal: sig})
+		return
+	}
+	s.emit(&trace.ProcEvent{Kind: trace.ExitThread, Proc: p.id, Thread: t.id, PID: int32(p.pid), TID: int32(t.tid), Status: code, Signal: sig})
+}
+
+func splitStrings(b []byte) []string {
+	var out []string
+	for len(b) > 0 {
+		s, rest, _ := strings.Cut(string(b), "\x00")
+		out = append(out, s)
+		b = []byte(rest)
+	}
+	return out
+}
