@@ -2,7 +2,7 @@
 // a container (`--container NAME|ID`) or a process (`--pid PID`): a
 // Target, with the process whose namespaces and root the command joins,
 // the environment and working directory it starts with, and the cgroup it
-// belongs in. Joining is the tracer's business (tracer.Join); this package
+// belongs in. Joining is package launch's business (trace.Join); this package
 // only resolves names, and touches no process.
 //
 // # Containers

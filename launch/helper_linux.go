@@ -10,6 +10,8 @@ import (
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
 	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // helperEnv marks a re-executed envbisect as the helper that becomes the
@@ -18,6 +20,11 @@ import (
 const helperEnv = "ENVBISECT_HELPER"
 
 const helperProtocol = "1"
+
+// HelperMarker is the environment entry that marks the helper: a tracer
+// that sees an exec whose environment holds it is seeing the helper's
+// own exec of envbisect, not the command's.
+const HelperMarker = helperEnv + "=" + helperProtocol
 
 // Helper file descriptors, as passed in SysProcAttr.Files.
 const (
@@ -40,8 +47,8 @@ type helperConfig struct {
 	CPU     int      `json:"cpu"`     // pin the target to this CPU; -1: leave it
 	// Umask and Limits set the state the command starts with (replay
 	// of start items); Umask -1 leaves it.
-	Umask  int     `json:"umask"`
-	Limits []Limit `json:"limits,omitempty"`
+	Umask  int           `json:"umask"`
+	Limits []trace.Limit `json:"limits,omitempty"`
 }
 
 func init() {
@@ -103,7 +110,7 @@ func MaybeRunHelper() {
 	for _, l := range cfg.Limits {
 		rl := unix.Rlimit{Cur: l.Cur, Max: l.Max}
 		if err := unix.Setrlimit(l.Resource, &rl); err != nil {
-			fail(126, fmt.Errorf("set %s to %d %d: %w", rlimitName(l.Resource), l.Cur, l.Max, err))
+			fail(126, fmt.Errorf("set %s to %d %d: %w", trace.RlimitName(l.Resource), l.Cur, l.Max, err))
 		}
 	}
 	if !cfg.ASLR {
@@ -141,9 +148,10 @@ func seccompFilter(allow []string, noPrivs bool) seccomp.Filter {
 	}
 }
 
-// checkFilter assembles the filter in the tracer, so a name the filter
-// library does not know is reported before anything runs.
-func checkFilter(allow []string) error {
+// CheckSeccompFilter assembles the filter TraceAllBut installs, in the
+// tracer, so that a name the filter library does not know is reported
+// before anything runs.
+func CheckSeccompFilter(allow []string) error {
 	f := seccompFilter(allow, false)
 	if _, err := f.Policy.Assemble(); err != nil {
 		return fmt.Errorf("seccomp filter for %s: %w", strings.Join(allow, ","), err)

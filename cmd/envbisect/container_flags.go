@@ -10,7 +10,6 @@ import (
 
 	"github.com/envbisect/envbisect/container"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // containerFlags are --container and --pid, which record, replay and
@@ -36,7 +35,7 @@ func (c *containerFlags) given() bool { return c.container != "" || c.pid != 0 }
 // and "" dir when neither flag is given: CMD runs here, with envbisect's
 // own environment and working directory. A target that does not exist
 // or is not running is a usage error (exit 2).
-func (c *containerFlags) resolve() (*tracer.Join, []string, string, error) {
+func (c *containerFlags) resolve() (*trace.Join, []string, string, error) {
 	var t *container.Target
 	var err error
 	switch {
@@ -61,7 +60,7 @@ func (c *containerFlags) resolve() (*tracer.Join, []string, string, error) {
 	if env == nil {
 		env = []string{} // the container's: empty, not envbisect's
 	}
-	return &tracer.Join{PID: t.PID, CgroupDir: t.CgroupDir, CgroupID: t.CgroupID, Name: t.String()}, env, t.Dir, nil
+	return &trace.Join{PID: t.PID, CgroupDir: t.CgroupDir, CgroupID: t.CgroupID, Name: t.String()}, env, t.Dir, nil
 }
 
 // warnWhere warns when a trace recorded in a container is run on the

@@ -11,7 +11,6 @@ import (
 	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // readTrace reads a whole trace; a trace cut short is used with a
@@ -33,7 +32,7 @@ func readTrace(path string, s streams) (*tracefile.Trace, error) {
 // working directory the command gets there.
 type runSite struct {
 	cpu  int
-	join *tracer.Join
+	join *trace.Join
 	env  []string
 	dir  string
 }
