@@ -13,9 +13,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/internal/testutil"
+	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // calls collects what the ptrace backend records.
@@ -93,10 +94,10 @@ func TestSameBytesAsPtrace(t *testing.T) {
 	drained := make(chan struct{})
 	go func() { io.Copy(io.Discard, outR); outR.Close(); close(drained) }()
 	var col callCollector
-	res, err := tracer.Run(tracer.Config{
+	res, err := ptrace.Run(ptrace.Config{Config: launch.Config{
 		Path: bin, Argv: argv, Env: os.Environ(), Table: tab, CPU: -1,
 		Stdin: r, Stdout: outW, Stderr: outW, Observer: &col,
-	})
+	}})
 	outW.Close()
 	<-drained
 	if err != nil || res.ExitCode != 0 {

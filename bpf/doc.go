@@ -60,7 +60,7 @@
 //
 // # Capture
 //
-// At exit the program captures what tracer/capture.go captures, by the
+// At exit the program captures what ptrace/capture.go captures, by the
 // same rules: nothing behind a NULL pointer; out-buffers only when the call
 // returned >= 0; in-buffers even when it failed; memory the kernel both
 // reads and writes (InOutBuf) once, as the kernel left it; strings up to

@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	"github.com/envbisect/envbisect/internal/testutil"
-	"github.com/envbisect/envbisect/tracer"
+	"github.com/envbisect/envbisect/launch"
 )
 
 // The test binary is also the ptrace tracer's re-exec helper (for
 // TestSameBytesAsPtrace), and serves TestLoadUnprivileged, which runs it
 // again as nobody to try Load there (maybeLoadAsChild).
 func TestMain(m *testing.M) {
-	tracer.MaybeRunHelper()
+	launch.MaybeRunHelper()
 	maybeLoadAsChild()
 	testutil.Main(m)
 }

@@ -2,7 +2,7 @@
 // a container (`--container NAME|ID`) or a process (`--pid PID`): a
 // Target, with the process whose namespaces and root the command joins,
 // the environment and working directory it starts with, and the cgroup it
-// belongs in. Joining is the tracer's business (tracer.Join); this package
+// belongs in. Joining is package launch's business (trace.Join); this package
 // only resolves names, and touches no process.
 //
 // # Containers
@@ -39,7 +39,7 @@
 // label (attr/current). The permitted and effective sets before the exec
 // are the bounding set when the target runs as root, else its own (Docker
 // gives a non-root container none). Its seccomp filters are not read
-// here: copying them takes ptrace (tracer.CopySeccompFilters);
+// here: copying them takes ptrace (ptrace.CopySeccompFilters);
 // Target.SeccompFilters says how many there are. For --pid the ids and
 // groups are the process's own.
 //

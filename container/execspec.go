@@ -125,7 +125,7 @@ func readIdentity(pid int) (*procIdentity, error) {
 // no_new_privs keeps it to what it had, one running as another user only
 // its ambient set and its file's capabilities, like the container's own
 // processes (capabilities(7)). Seccomp filters are
-// not read here: copying them needs ptrace (tracer.CopySeccompFilters).
+// not read here: copying them needs ptrace (ptrace.CopySeccompFilters).
 func execSpecOf(pid int, user string, u *execUser) (*trace.ExecSpec, *procIdentity, error) {
 	id, err := readIdentity(pid)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 // container's --group-add groups added. "" is the target's own: for a
 // container its configured user (Config.User, root when unset), for a
 // process its own ids and groups. It reads the target's identity again
-// (execspec.go); the seccomp filters are the caller's (tracer.CopySeccompFilters).
+// (execspec.go); the seccomp filters are the caller's (ptrace.CopySeccompFilters).
 func (t *Target) SetUser(user string) error {
 	var u *execUser
 	if user != "" || t.ID != "" {

@@ -5,16 +5,16 @@ import (
 	"time"
 
 	"github.com/envbisect/envbisect/bpf"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // assembler turns the probe's records into trace events.
 type assembler struct {
 	tab    *systable.Table
-	obs    tracer.Observer
-	filter tracer.ContentFilter
+	obs    launch.Observer
+	filter launch.ContentFilter
 	// root is the command's pid; attached is set for an observation,
 	// where every process found is recorded from its first call.
 	root      int32
@@ -36,7 +36,7 @@ type assembler struct {
 	lost                 trace.Losses
 }
 
-func newAssembler(tab *systable.Table, obs tracer.Observer, filter tracer.ContentFilter, monoStart time.Duration) *assembler {
+func newAssembler(tab *systable.Table, obs launch.Observer, filter launch.ContentFilter, monoStart time.Duration) *assembler {
 	a := &assembler{tab: tab, obs: obs, filter: filter, monoStart: monoStart, lastTime: monoStart,
 		procs: make(map[int32]*process), threads: make(map[int32]*thread), execAlias: make(map[int32]*thread)}
 	a.started = func() {}

@@ -8,9 +8,9 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/bpf"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // collected is an Observer that keeps what it gets.
@@ -44,7 +44,7 @@ func newTestAssembler(t *testing.T) (*assembler, *collected) {
 		t.Fatal(err)
 	}
 	obs := &collected{}
-	a := newAssembler(tab, obs, tracer.ContentFilter{}, 0)
+	a := newAssembler(tab, obs, launch.ContentFilter{}, 0)
 	a.helperExe = helperExe
 	fds := newFDTable()
 	fds.m[1] = fdEntry{name: "/dev/pts/0"}

@@ -6,8 +6,8 @@
 //
 // # Starting and following the command
 //
-// The command starts through the tracer's re-exec helper, but untraced
-// (tracer.StartUntraced): the helper waits on its configuration pipe
+// The command starts through the launcher's re-exec helper, untraced
+// (launch.Start): the helper waits on its configuration pipe
 // while its pid is added to the probe's set of tracked processes; the
 // probe then follows every process and thread it creates, in the kernel,
 // at sched_process_fork. envbisect makes itself a child subreaper, so

@@ -7,9 +7,9 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // fdEntry is what an fd refers to, and whether an exec closes it.
@@ -45,7 +45,7 @@ func (t *fdTable) exec() {
 // readFDTable reads a live process's fds from /proc.
 func readFDTable(pid int) *fdTable {
 	t := newFDTable()
-	for fd, name := range tracer.ProcFDs(pid) {
+	for fd, name := range launch.ProcFDs(pid) {
 		t.m[fd] = fdEntry{name: name}
 	}
 	return t
@@ -60,7 +60,7 @@ func readCwd(pid int) string {
 // cwd tables in step with what the call did, as the ptrace backend does.
 func (a *assembler) account(t *thread, row *systable.Syscall, c *trace.Call) {
 	p := t.proc
-	tracer.CallPaths(row, c, p.cwd, func(fd int32) string { return p.fds.m[fd].name })
+	launch.CallPaths(row, c, p.cwd, func(fd int32) string { return p.fds.m[fd].name })
 	if c.NoReturn || c.Ret < 0 {
 		return
 	}
@@ -77,7 +77,7 @@ func (a *assembler) account(t *thread, row *systable.Syscall, c *trace.Call) {
 		// listener its fd argument names).
 		name := c.Path
 		if !row.HasPath() {
-			name = tracer.ProcFD(int(t.tid), fd)
+			name = launch.ProcFD(int(t.tid), fd)
 		}
 		p.fds.m[fd] = fdEntry{name: name, cloexec: row.AsksCloexec(c.Args)}
 		if c.Path == "" {
@@ -89,7 +89,7 @@ func (a *assembler) account(t *thread, row *systable.Syscall, c *trace.Call) {
 			if m.Dir == trace.Out && len(m.Data) == 8 {
 				cloexec := row.AsksCloexec(c.Args)
 				for _, fd := range []int32{int32(binary.LittleEndian.Uint32(m.Data)), int32(binary.LittleEndian.Uint32(m.Data[4:]))} {
-					p.fds.m[fd] = fdEntry{name: tracer.ProcFD(int(t.tid), fd), cloexec: cloexec}
+					p.fds.m[fd] = fdEntry{name: launch.ProcFD(int(t.tid), fd), cloexec: cloexec}
 				}
 				if c.Path == "" {
 					c.Path = p.fds.m[int32(binary.LittleEndian.Uint32(m.Data))].name

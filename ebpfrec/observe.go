@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/envbisect/envbisect/bpf"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // Observation says what Observe watches, without starting anything:
@@ -20,7 +20,7 @@ type Observation struct {
 	PID        int           // instead of Cgroup: this process, its threads and descendants
 	Duration   time.Duration // 0: until a signal comes on Interrupt
 	Table      *systable.Table
-	Observer   tracer.Observer
+	Observer   launch.Observer
 	MaxCapture uint64
 	Exclude    []string
 	Interrupt  <-chan os.Signal
@@ -30,14 +30,14 @@ type Observation struct {
 // observation trace, which has no command to re-run. Processes found
 // running are numbered as they are first seen, their fds and cwd read
 // from /proc then.
-func Observe(ob Observation, o Options) (*tracer.Result, *trace.Losses, error) {
+func Observe(ob Observation, o Options) (*trace.RunResult, *trace.Losses, error) {
 	if ob.Table == nil || ob.Observer == nil || ob.Cgroup == 0 && ob.PID == 0 {
 		return nil, nil, errors.New("ebpfrec: Observation needs Table, Observer and a Cgroup or PID")
 	}
 	if ob.Duration <= 0 && ob.Interrupt == nil {
 		return nil, nil, errors.New("ebpfrec: an observation needs a duration or an interrupt")
 	}
-	content, err := tracer.NewContentFilter(ob.Exclude)
+	content, err := launch.NewContentFilter(ob.Exclude)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -63,7 +63,7 @@ func Observe(ob Observation, o Options) (*tracer.Result, *trace.Losses, error) {
 	asm.attached = true
 	ob.Observer.Start(nil)
 	reading := startReading(probe, asm)
-	res := &tracer.Result{Backend: trace.BackendEBPF, Filtered: ob.Table.NoStop(), CheckStatus: -1}
+	res := &trace.RunResult{Backend: trace.BackendEBPF, Filtered: ob.Table.NoStop(), CheckStatus: -1}
 	var deadline <-chan time.Time
 	if ob.Duration > 0 {
 		t := time.NewTimer(ob.Duration)

@@ -2,8 +2,8 @@ package ebpfrec
 
 import (
 	"github.com/envbisect/envbisect/bpf"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // process is one traced process, as the fork, exec and exit records
@@ -169,7 +169,7 @@ func (a *assembler) execd(r *bpf.Exec) {
 		p.live = 1
 		a.started()
 	}
-	exe := tracer.ResolvePath(p.cwd, r.Filename)
+	exe := launch.ResolvePath(p.cwd, r.Filename)
 	t.exec = &trace.ProcEvent{Kind: trace.Exec, Proc: p.id, Thread: t.id, PID: p.pid, TID: t.tid, Exe: exe}
 }
 

@@ -13,13 +13,13 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/bpf"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // Options are the eBPF recorder's own settings; the rest comes from the
-// tracer.Config the ptrace backend takes.
+// launch.Config the ptrace backend shares.
 type Options struct {
 	// RingSize is the ring buffer's size in bytes (a power of two); 0:
 	// bpf.DefaultRingSize.
@@ -27,13 +27,17 @@ type Options struct {
 }
 
 // Run records cfg's command with the eBPF probe: cfg.Observer gets the
-// start events and every event, as from tracer.Run. MaxCapture 0 means
-// bpf.DefaultMaxCapture: the probe always bounds what it copies.
-func Run(cfg tracer.Config, o Options) (*tracer.Result, *trace.Losses, error) {
+// start events and every event, as the ptrace backend gives them.
+// MaxCapture 0 means bpf.DefaultMaxCapture: the probe always bounds what
+// it copies.
+func Run(cfg launch.Config, o Options) (*trace.RunResult, *trace.Losses, error) {
 	if cfg.Table == nil || cfg.Observer == nil || len(cfg.Argv) == 0 {
 		return nil, nil, errors.New("ebpfrec: Config needs Table, Observer and Argv")
 	}
-	filter, err := tracer.NewContentFilter(cfg.Exclude)
+	if cfg.Path == "" && cfg.Join == nil {
+		return nil, nil, errors.New("ebpfrec: Config needs Path (see launch.LookPath) or Join")
+	}
+	filter, err := launch.NewContentFilter(cfg.Exclude)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -48,7 +52,7 @@ func Run(cfg tracer.Config, o Options) (*tracer.Result, *trace.Losses, error) {
 	}
 	defer restore()
 
-	u, err := tracer.StartUntraced(cfg)
+	u, err := launch.Start(&cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -68,7 +72,7 @@ func Run(cfg tracer.Config, o Options) (*tracer.Result, *trace.Losses, error) {
 
 	reading := startReading(probe, asm)
 	tree := &tree{root: u.PID}
-	watch := tracer.NewWatcher(cfg.Watch, tree.kill)
+	watch := launch.NewWatcher(cfg.Watch, tree.kill)
 	tree.notOurs = watch.CheckPID
 	watch.Add(u.PID)
 	if err := u.Release(); err != nil {
@@ -77,7 +81,7 @@ func Run(cfg tracer.Config, o Options) (*tracer.Result, *trace.Losses, error) {
 	watch.Start(began)
 	stopSignals := forwardSignals(cfg.Interrupt, u.PID, tree)
 
-	res := &tracer.Result{Backend: trace.BackendEBPF, Filtered: cfg.Table.NoStop(), CheckStatus: -1}
+	res := &trace.RunResult{Backend: trace.BackendEBPF, Filtered: cfg.Table.NoStop(), CheckStatus: -1}
 	var rootWS unix.WaitStatus
 	for {
 		var ws unix.WaitStatus
@@ -117,7 +121,7 @@ func Run(cfg tracer.Config, o Options) (*tracer.Result, *trace.Losses, error) {
 		if err := u.ExecError(res.ExitCode); err != nil {
 			return nil, nil, err
 		}
-		return nil, nil, &tracer.ExecError{Code: 126, Msg: fmt.Sprintf("the command did not start (status %d)", res.ExitCode)}
+		return nil, nil, &launch.ExecError{Code: 126, Msg: fmt.Sprintf("the command did not start (status %d)", res.ExitCode)}
 	}
 	u.ExecError(res.ExitCode) // closes the pipe
 	return res, &losses, reading.err

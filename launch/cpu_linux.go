@@ -7,10 +7,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// pinTracer puts the calling (tracer) thread on cpu and every other
+// PinTracer puts the calling (tracer) thread on cpu and every other
 // thread of envbisect on the remaining CPUs, where the encoding and
 // compression of the trace then run. Must be called on the tracer thread.
-func pinTracer(cpu int) {
+func PinTracer(cpu int) {
 	var mine, others unix.CPUSet
 	mine.Set(cpu)
 	var all unix.CPUSet

@@ -50,8 +50,8 @@ func (e excluder) match(p string) bool {
 	return false
 }
 
-// ContentFilter is --exclude-content for a recorder other than this
-// package's: it drops the contents of calls on excluded paths.
+// ContentFilter is --exclude-content, as both recorders apply it: it
+// drops the contents of calls on excluded paths.
 type ContentFilter struct{ e excluder }
 
 // NewContentFilter validates globs (see newExcluder).
@@ -71,4 +71,25 @@ func (f ContentFilter) Apply(row *systable.Syscall, c *trace.Call) {
 			c.Mem[i].Flag |= trace.Excluded
 		}
 	}
+}
+
+// isContent reports whether a captured buffer is file or socket content
+// (what --exclude-content hides), as opposed to a path, a struct or argv.
+func isContent(row *systable.Syscall, mem *trace.Mem) bool {
+	if int(mem.Arg) >= len(row.Args) {
+		return false
+	}
+	a := &row.Args[mem.Arg]
+	switch a.Kind {
+	case systable.InIovec, systable.OutIovec:
+		return true
+	case systable.InMsghdr, systable.OutMsghdr:
+		return mem.Part == trace.PartIovData
+	case systable.InBuf, systable.OutBuf:
+		switch a.Len.From {
+		case systable.LenRet, systable.LenArg, systable.LenMinArgRet:
+			return a.Len.Size <= 1
+		}
+	}
+	return false
 }

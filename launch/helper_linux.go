@@ -21,6 +21,11 @@ const helperEnv = "ENVBISECT_HELPER"
 
 const helperProtocol = "1"
 
+// HelperMarker is the environment entry that marks the helper: a tracer
+// that sees an exec whose environment holds it is seeing the helper's
+// own exec of envbisect, not the command's.
+const HelperMarker = helperEnv + "=" + helperProtocol
+
 // Helper file descriptors, as passed in SysProcAttr.Files.
 const (
 	helperConfigFD = 3 // read: the helperConfig, written by the tracer after the seize
@@ -42,8 +47,8 @@ type helperConfig struct {
 	CPU     int      `json:"cpu"`     // pin the target to this CPU; -1: leave it
 	// Umask and Limits set the state the command starts with (replay
 	// of start items); Umask -1 leaves it.
-	Umask  int     `json:"umask"`
-	Limits []Limit `json:"limits,omitempty"`
+	Umask  int           `json:"umask"`
+	Limits []trace.Limit `json:"limits,omitempty"`
 	// Exec, with Join, is the target's exec spec: the helper takes its
 	// identity and filters before the exec (becomeTarget).
 	Exec *trace.ExecSpec `json:"exec,omitempty"`
@@ -108,7 +113,7 @@ func MaybeRunHelper() {
 	for _, l := range cfg.Limits {
 		rl := unix.Rlimit{Cur: l.Cur, Max: l.Max}
 		if err := unix.Setrlimit(l.Resource, &rl); err != nil {
-			fail(126, fmt.Errorf("set %s to %d %d: %w", rlimitName(l.Resource), l.Cur, l.Max, err))
+			fail(126, fmt.Errorf("set %s to %d %d: %w", trace.RlimitName(l.Resource), l.Cur, l.Max, err))
 		}
 	}
 	if !cfg.ASLR {
@@ -147,9 +152,10 @@ func seccompFilter(allow []string, noPrivs bool) seccomp.Filter {
 	}
 }
 
-// checkFilter assembles the filter in the tracer, so a name the filter
-// library does not know is reported before anything runs.
-func checkFilter(allow []string) error {
+// CheckSeccompFilter assembles the filter TraceAllBut installs, in the
+// tracer, so that a name the filter library does not know is reported
+// before anything runs.
+func CheckSeccompFilter(allow []string) error {
 	f := seccompFilter(allow, false)
 	if _, err := f.Policy.Assemble(); err != nil {
 		return fmt.Errorf("seccomp filter for %s: %w", strings.Join(allow, ","), err)

@@ -7,13 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/internal/testutil"
-	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -53,10 +51,10 @@ func TestJoinUntraced(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	u, err := StartUntraced(Config{
+	u, err := Start(&Config{
 		Argv: []string{"sh", "-c", `cat app.conf; echo "$$"; hostname; pwd`},
 		Env:  []string{"PATH=/usr/bin:/bin"}, Dir: dir, CPU: -1,
-		Join:   &Join{PID: target, Name: "test namespace"},
+		Join:   &trace.Join{PID: target, Name: "test namespace"},
 		Stdout: w,
 	})
 	w.Close()
@@ -95,57 +93,6 @@ func TestJoinUntraced(t *testing.T) {
 	}
 }
 
-// TestJoinTraced records a command joined to another process's
-// namespaces under ptrace: the session thread seizes and waits for a
-// helper that another thread forked, and the trace holds the private
-// file's path and content.
-func TestJoinTraced(t *testing.T) {
-	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
-	target, dir := privateConf(t)
-	table, err := systable.Native()
-	if err != nil {
-		t.Fatal(err)
-	}
-	obs := &collector{}
-	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer devnull.Close()
-	res, err := Run(Config{
-		Argv: []string{"cat", "app.conf"}, Env: []string{"PATH=/usr/bin:/bin"}, Dir: dir, CPU: -1,
-		Join:  &Join{PID: target, Name: "test namespace"},
-		Table: table, Observer: obs, Stdout: devnull,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.ExitCode != 0 {
-		t.Fatalf("cat exited %d", res.ExitCode)
-	}
-	want := filepath.Join(dir, "app.conf")
-	var read []byte
-	for _, c := range obs.calls() {
-		if c.Path == want && table.ByNr(int(c.Nr)).Name == "read" && c.Ret > 0 {
-			for _, m := range c.Mem {
-				read = append(read, m.Data...)
-			}
-		}
-	}
-	if string(read) != "inside\n" {
-		t.Errorf("recorded read of %s: %q, want the private mount's %q", want, read, "inside\n")
-	}
-	var host string
-	for _, e := range obs.start {
-		if e.Kind == trace.StartHostname {
-			host = e.Value
-		}
-	}
-	if host != "joined-test" {
-		t.Errorf("start event hostname %q, want the target's %q", host, "joined-test")
-	}
-}
-
 // TestJoinErrors checks what cannot be joined: a process that does not
 // exist, one in another user namespace, a command not in the target's
 // PATH.
@@ -158,15 +105,15 @@ func TestJoinErrors(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{"no such process", Config{Argv: []string{"true"}, Join: &Join{PID: 1 << 30}}, "the process is gone"},
-		{"user namespace", Config{Argv: []string{"true"}, Join: &Join{PID: userns}}, ErrForeignUserNS.Error()},
-		{"not in PATH", Config{Argv: []string{"no-such-command-xyz"}, Env: []string{"PATH=/bin"}, Join: &Join{PID: mntns}},
+		{"no such process", Config{Argv: []string{"true"}, Join: &trace.Join{PID: 1 << 30}}, "the process is gone"},
+		{"user namespace", Config{Argv: []string{"true"}, Join: &trace.Join{PID: userns}}, ErrForeignUserNS.Error()},
+		{"not in PATH", Config{Argv: []string{"no-such-command-xyz"}, Env: []string{"PATH=/bin"}, Join: &trace.Join{PID: mntns}},
 			"no-such-command-xyz: command not found in PATH=/bin"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.cfg.CPU = -1
-			u, err := StartUntraced(tc.cfg)
+			u, err := Start(&tc.cfg)
 			if err == nil {
 				u.Release()
 				var ws unix.WaitStatus
@@ -182,30 +129,4 @@ func TestJoinErrors(t *testing.T) {
 			}
 		})
 	}
-}
-
-// collector is an Observer that keeps everything.
-type collector struct {
-	mu     sync.Mutex
-	start  []trace.StartEvent
-	events []trace.Event
-}
-
-func (c *collector) Start(ev []trace.StartEvent) { c.start = ev }
-func (c *collector) Event(ev trace.Event) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.events = append(c.events, ev)
-}
-
-func (c *collector) calls() []*trace.Call {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var out []*trace.Call
-	for _, e := range c.events {
-		if e.Call != nil {
-			out = append(out, e.Call)
-		}
-	}
-	return out
 }

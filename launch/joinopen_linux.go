@@ -8,12 +8,14 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // joinFiles are the descriptors spawnHelper opens on the target before
 // anything is joined.
 type joinFiles struct {
-	join   *Join
+	join   *trace.Join
 	pidNS  *os.File // nil: the target shares our pid namespace
 	ns     []nsFile // the helper's namespaces that differ from ours
 	root   *os.File // nil: the target shares our mount namespace and root
@@ -43,10 +45,10 @@ func openJoin(cfg *Config) (*joinFiles, error) {
 	if same, err := sameNamespace(j.PID, "user"); err != nil {
 		return nil, err
 	} else if !same {
-		return nil, fmt.Errorf("join %s: %w", j.describe(), ErrForeignUserNS)
+		return nil, fmt.Errorf("join %s: %w", j.Describe(), ErrForeignUserNS)
 	}
 	if same, err := sameNamespace(j.PID, "time"); err == nil && !same && cfg.Warn != nil {
-		cfg.Warn(fmt.Sprintf("%s has its own time namespace, which a multithreaded program cannot join: the command sees the host's clocks", j.describe()))
+		cfg.Warn(fmt.Sprintf("%s has its own time namespace, which a multithreaded program cannot join: the command sees the host's clocks", j.Describe()))
 	}
 	f, err := openNamespace(j.PID, "pid")
 	if err != nil {
@@ -85,7 +87,7 @@ func sameNamespace(pid int, name string) (bool, error) {
 		if errors.Is(err, unix.ENOENT) && name == "time" {
 			return true, nil // a kernel without time namespaces
 		}
-		return false, joinError(&Join{PID: pid}, "read its "+name+" namespace", err)
+		return false, joinError(&trace.Join{PID: pid}, "read its "+name+" namespace", err)
 	}
 	if err := unix.Stat("/proc/self/ns/"+name, &ours); err != nil {
 		return false, fmt.Errorf("read our %s namespace: %w", name, err)
@@ -99,7 +101,7 @@ func sameNamespace(pid int, name string) (bool, error) {
 func openNamespace(pid int, name string) (*os.File, error) {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/ns/%s", pid, name))
 	if err != nil {
-		return nil, joinError(&Join{PID: pid}, "open its "+name+" namespace", err)
+		return nil, joinError(&trace.Join{PID: pid}, "open its "+name+" namespace", err)
 	}
 	var theirs, ours unix.Stat_t
 	if err := unix.Fstat(int(f.Fd()), &theirs); err != nil {
@@ -169,7 +171,7 @@ func nsFiles(ns []nsFile) []*os.File {
 // unameOf fills u with uname(2) as pid sees it: ours, or with join set,
 // the one of pid's uts namespace (its host name), asked from a thread of
 // its own that enters that namespace and then exits with it.
-func unameOf(join *Join, pid int, u *unix.Utsname) error {
+func unameOf(join *trace.Join, pid int, u *unix.Utsname) error {
 	if join == nil {
 		return unix.Uname(u)
 	}

@@ -9,6 +9,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // helperJoinEnv carries the helper's joinSpec (JSON): set, the helper
@@ -122,7 +124,7 @@ func (jf *joinFiles) forkExec(path string, argv []string, attr *syscall.ProcAttr
 // (its first line on the error pipe), so that /proc shows the helper with
 // the target's root and working directory from then on. On failure the
 // helper has exited; the caller reaps it.
-func (h *helperProc) awaitJoined(j *Join) error {
+func (h *helperProc) awaitJoined(j *trace.Join) error {
 	var line []byte
 	b := make([]byte, 1)
 	for {
@@ -138,15 +140,15 @@ func (h *helperProc) awaitJoined(j *Join) error {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("join %s: read the helper's report: %w", j.describe(), err)
+			return fmt.Errorf("join %s: read the helper's report: %w", j.Describe(), err)
 		}
 	}
 	if string(line) == helperJoined {
 		return nil
 	}
 	if len(line) == 0 {
-		return fmt.Errorf("join %s: the helper exited before entering it", j.describe())
+		return fmt.Errorf("join %s: the helper exited before entering it", j.Describe())
 	}
 	_, msg, _ := strings.Cut(string(line), " ")
-	return fmt.Errorf("join %s: %s", j.describe(), msg)
+	return fmt.Errorf("join %s: %s", j.Describe(), msg)
 }

@@ -6,7 +6,7 @@ import (
 	"github.com/envbisect/envbisect/internal/testutil"
 )
 
-// The test binary is also the tracer's re-exec helper.
+// The test binary is also the launcher's re-exec helper.
 func TestMain(m *testing.M) {
 	MaybeRunHelper()
 	testutil.Main(m)

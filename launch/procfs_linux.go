@@ -13,8 +13,8 @@ import (
 	"github.com/envbisect/envbisect/trace"
 )
 
-// readFDLink returns what /proc says fd of tid refers to, or "".
-func readFDLink(tid int, fd int32) string {
+// ProcFD returns what /proc says fd of tid refers to, or "".
+func ProcFD(tid int, fd int32) string {
 	name, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%d", tid, fd))
 	if err != nil {
 		return ""
@@ -24,14 +24,8 @@ func readFDLink(tid int, fd int32) string {
 
 // ProcFDs returns what /proc says each open fd of process pid refers to
 // (empty when the process is gone).
-func ProcFDs(pid int) map[int32]string { return readFDTable(pid).m }
-
-// ProcFD returns what /proc says fd of tid refers to, or "".
-func ProcFD(tid int, fd int32) string { return readFDLink(tid, fd) }
-
-// readFDTable reads a process's open fds from /proc.
-func readFDTable(pid int) *fdTable {
-	t := newFDTable()
+func ProcFDs(pid int) map[int32]string {
+	t := make(map[int32]string)
 	dir := fmt.Sprintf("/proc/%d/fd", pid)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -43,16 +37,16 @@ func readFDTable(pid int) *fdTable {
 			continue
 		}
 		if name, err := os.Readlink(dir + "/" + e.Name()); err == nil {
-			t.m[int32(fd)] = name
+			t[int32(fd)] = name
 		}
 	}
 	return t
 }
 
-// tgid returns the thread group of tid from /proc, or 0. The kernel's
+// Tgid returns the thread group of tid from /proc, or 0. The kernel's
 // word settles thread-or-process when the creating call's flags could not
 // be read.
-func tgid(tid int) int {
+func Tgid(tid int) int {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", tid))
 	if err != nil {
 		return 0
@@ -64,32 +58,6 @@ func tgid(tid int) int {
 		}
 	}
 	return 0
-}
-
-// reread returns a new table holding the fds /proc lists for pid now,
-// keeping what t knew of those it had, so that only new fds cost a
-// readlink. Used after an exec, which closes the close-on-exec fds.
-func (t *fdTable) reread(pid int) *fdTable {
-	n := newFDTable()
-	dir := fmt.Sprintf("/proc/%d/fd", pid)
-	f, err := os.Open(dir)
-	if err != nil {
-		return n
-	}
-	defer f.Close()
-	names, _ := f.Readdirnames(-1)
-	for _, e := range names {
-		fd, err := strconv.Atoi(e)
-		if err != nil {
-			continue
-		}
-		if name, ok := t.m[int32(fd)]; ok {
-			n.m[int32(fd)] = name
-		} else if name, err := os.Readlink(dir + "/" + e); err == nil {
-			n.m[int32(fd)] = name
-		}
-	}
-	return n
 }
 
 // auxvName names an auxiliary vector key ("AT_HWCAP").
@@ -131,9 +99,9 @@ func auxvName(k uint64) string {
 		return "AT_RANDOM"
 	case 26:
 		return "AT_HWCAP2"
-	case atExecFn:
+	case 31:
 		return "AT_EXECFN"
-	case atSysinfoEHDR:
+	case 33:
 		return "AT_SYSINFO_EHDR"
 	case 51:
 		return "AT_MINSIGSTKSZ"
@@ -141,24 +109,11 @@ func auxvName(k uint64) string {
 	return "AT_" + strconv.FormatUint(k, 10)
 }
 
-// rlimitNames returns the resources of getrlimit(2), in number order.
-func rlimitNames() []string {
-	return []string{
-		"RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_CORE", "RLIMIT_RSS",
-		"RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_MEMLOCK", "RLIMIT_AS", "RLIMIT_LOCKS",
-		"RLIMIT_SIGPENDING", "RLIMIT_MSGQUEUE", "RLIMIT_NICE", "RLIMIT_RTPRIO", "RLIMIT_RTTIME",
-	}
-}
-
-// startEvents reads the state the command inherited and no system call
-// shows. Called at the first exec stop, so /proc describes the target.
-func (s *session) startEvents(pid int) []trace.StartEvent {
-	return startEvents(&s.cfg, pid)
-}
-
-// startEvents reads the state process pid, which runs or is about to
-// run cfg's command, holds and no system call shows.
-func startEvents(cfg *Config, pid int) []trace.StartEvent {
+// ReadStartEvents reads the state process pid, which runs or is about
+// to run cfg's command, holds and no system call shows. The ptrace engine
+// calls it at the command's first exec stop, when /proc describes the
+// command.
+func ReadStartEvents(cfg *Config, pid int) []trace.StartEvent {
 	var ev []trace.StartEvent
 	add := func(k trace.StartKind, name, value string) {
 		ev = append(ev, trace.StartEvent{Kind: k, Name: name, Value: value})
@@ -207,10 +162,10 @@ func startEvents(cfg *Config, pid int) []trace.StartEvent {
 		}
 		f.Close()
 	}
-	for i, name := range rlimitNames() {
+	for i, name := range trace.RlimitNames() {
 		var rl unix.Rlimit
 		if err := unix.Prlimit(pid, i, nil, &rl); err == nil {
-			add(trace.StartRlimit, name, limitString(rl.Cur)+" "+limitString(rl.Max))
+			add(trace.StartRlimit, name, trace.LimitValue(rl.Cur)+" "+trace.LimitValue(rl.Max))
 		}
 	}
 	var u unix.Utsname
@@ -229,15 +184,8 @@ func startEvents(cfg *Config, pid int) []trace.StartEvent {
 	return ev
 }
 
-func limitString(v uint64) string {
-	if v == unix.RLIM_INFINITY {
-		return "unlimited"
-	}
-	return strconv.FormatUint(v, 10)
-}
-
-// fdOpen reports whether process pid has fd open, as the kernel says.
-func fdOpen(pid int, fd int32) bool {
+// FDOpen reports whether process pid has fd open, as the kernel says.
+func FDOpen(pid int, fd int32) bool {
 	_, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%d", pid, fd))
 	return err == nil
 }

@@ -23,13 +23,13 @@ const (
 
 // deniedTag marks the SECCOMP_RET_TRACE data of a call that the
 // target's own filter denies: its low 12 bits are the errno the filter
-// answers with (deniedErrno). Our own filter's RET_TRACE carries data 0.
+// answers with (DeniedErrno). Our own filter's RET_TRACE carries data 0.
 const deniedTag = 0x8000
 
-// deniedErrno returns the errno a seccomp stop's event message carries
+// DeniedErrno returns the errno a seccomp stop's event message carries
 // when the target's filter denied the call, or 0 when it is an ordinary
 // stop of our own filter.
-func deniedErrno(msg uint64) int {
+func DeniedErrno(msg uint64) int {
 	if msg&deniedTag == 0 {
 		return 0
 	}

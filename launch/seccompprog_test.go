@@ -73,8 +73,8 @@ func TestTracedPrograms(t *testing.T) {
 			if got != tc.want {
 				t.Errorf("result %#x, want %#x", got, tc.want)
 			}
-			if tc.want&deniedTag != 0 && deniedErrno(uint64(got&seccompRetData)) != int(unix.EACCES) {
-				t.Errorf("deniedErrno(%#x) = %d, want EACCES", got&seccompRetData, deniedErrno(uint64(got&seccompRetData)))
+			if tc.want&deniedTag != 0 && DeniedErrno(uint64(got&seccompRetData)) != int(unix.EACCES) {
+				t.Errorf("DeniedErrno(%#x) = %d, want EACCES", got&seccompRetData, DeniedErrno(uint64(got&seccompRetData)))
 			}
 		})
 	}
@@ -84,7 +84,7 @@ func TestTracedPrograms(t *testing.T) {
 	if p := tracedPrograms(nil, theirs); len(p) != 1 || runFilter(t, p[0], unix.SYS_MKDIR) != seccompRetErrno|uint32(unix.EACCES) {
 		t.Errorf("without our filter, theirs must be installed as they are")
 	}
-	if deniedErrno(0) != 0 {
+	if DeniedErrno(0) != 0 {
 		t.Errorf("our own plain trace stop taken for a denied call")
 	}
 }

@@ -25,10 +25,10 @@ func SpecStart(env []string, spec *trace.ExecSpec) []trace.StartEvent {
 			ev = append(ev, e)
 		}
 	}
-	names := rlimitNames()
+	names := trace.RlimitNames()
 	for _, l := range spec.Rlimits {
 		if l.Resource >= 0 && l.Resource < len(names) {
-			ev = append(ev, trace.StartEvent{Kind: trace.StartRlimit, Name: names[l.Resource], Value: limitString(l.Cur) + " " + limitString(l.Max)})
+			ev = append(ev, trace.StartEvent{Kind: trace.StartRlimit, Name: names[l.Resource], Value: trace.LimitValue(l.Cur) + " " + trace.LimitValue(l.Max)})
 		}
 	}
 	four := func(id uint32) string {

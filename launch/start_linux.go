@@ -2,6 +2,7 @@ package launch
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,14 @@ import (
 
 	"github.com/envbisect/envbisect/trace"
 )
+
+// ExecError reports that the helper could not exec the command.
+type ExecError struct {
+	Code int // 127: not found, 126: found but not executable
+	Msg  string
+}
+
+func (e *ExecError) Error() string { return e.Msg }
 
 // helperError turns the helper's report ("127 exec /x: no such file")
 // into an ExecError.
@@ -145,35 +154,46 @@ func (h *helperProc) execError(status int) error {
 	return helperError(string(msg), status)
 }
 
-// Untraced is a command started through the helper but not under ptrace:
-// what the eBPF recorder runs. It waits, blocked in the helper, until
-// Release; the caller is its parent and reaps it.
-type Untraced struct {
+// NotStarted is the error of a command whose helper exited with status
+// (as a shell reports it) before the exec, without saying why.
+func NotStarted(status int) error { return helperError("", status) }
+
+// Command is a command started through the helper: the helper waits,
+// blocked on its configuration pipe before the exec, until Release. The
+// caller is its parent and reaps it; a tracer seizes PID before Release.
+type Command struct {
 	PID int // the helper's pid; the command keeps it across the exec
 	h   *helperProc
 	hc  helperConfig
 }
 
-// StartUntraced starts cfg's command through the helper, stopped before
-// its exec (cfg.Table, Observer and the ptrace options are not used).
-func StartUntraced(cfg Config) (*Untraced, error) {
-	if len(cfg.Argv) == 0 || cfg.Path == "" && cfg.Join == nil {
-		return nil, fmt.Errorf("tracer: StartUntraced needs Path and Argv")
+// Start starts cfg's command through the helper, stopped before its exec
+// (cfg.Table, Observer and the recording options are not used). With
+// cfg.Path empty the helper looks Argv[0] up in the PATH of cfg.Env
+// (inside the target with Join).
+func Start(cfg *Config) (*Command, error) {
+	if len(cfg.Argv) == 0 {
+		return nil, errors.New("launch: Start needs Argv")
 	}
-	h, err := spawnHelper(&cfg)
+	h, err := spawnHelper(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &Untraced{PID: h.pid, h: h, hc: helperConfigFor(&cfg, nil)}, nil
+	return &Command{PID: h.pid, h: h, hc: helperConfigFor(cfg, nil)}, nil
 }
+
+// TraceAllBut makes the helper install, on the thread that execs, a
+// seccomp filter that lets the calls named in allow run and sends every
+// other call to the tracer (SECCOMP_RET_TRACE). Call it before Release.
+func (u *Command) TraceAllBut(allow []string) { u.hc.Seccomp, u.hc.Allow = true, allow }
 
 // StartEvents returns the state the command will start with, read from
 // the helper before Release and completed with what the helper sets
 // before its exec (umask, limits, personality). The auxiliary vector is
 // left out: it exists only once the command's image is in.
-func (u *Untraced) StartEvents(cfg *Config) []trace.StartEvent {
+func (u *Command) StartEvents(cfg *Config) []trace.StartEvent {
 	var out []trace.StartEvent
-	for _, e := range startEvents(cfg, u.PID) {
+	for _, e := range ReadStartEvents(cfg, u.PID) {
 		switch {
 		case e.Kind == trace.StartAuxv:
 			continue
@@ -185,8 +205,8 @@ func (u *Untraced) StartEvents(cfg *Config) []trace.StartEvent {
 			}
 		case e.Kind == trace.StartRlimit:
 			for _, l := range u.hc.Limits {
-				if l.Resource < len(rlimitNames()) && rlimitNames()[l.Resource] == e.Name {
-					e.Value = limitString(l.Cur) + " " + limitString(l.Max)
+				if trace.RlimitName(l.Resource) == e.Name {
+					e.Value = trace.LimitValue(l.Cur) + " " + trace.LimitValue(l.Max)
 				}
 			}
 		}
@@ -198,21 +218,26 @@ func (u *Untraced) StartEvents(cfg *Config) []trace.StartEvent {
 // HelperExe is the path the helper was exec'd by: an observer that
 // starts watching while that exec may still be under way sees it, and
 // must not take it for the command's.
-func (u *Untraced) HelperExe() string { return u.h.exe }
+func (u *Command) HelperExe() string { return u.h.exe }
 
 // Release lets the helper exec the command.
-func (u *Untraced) Release() error { return u.h.release(u.hc) }
+func (u *Command) Release() error { return u.h.release(u.hc) }
 
 // Abort makes a helper that was not released exit without running
 // anything; the caller still reaps it.
-func (u *Untraced) Abort() { u.h.cfgW.Close() }
+func (u *Command) Abort() { u.h.cfgW.Close() }
 
 // ExecError returns why the command could not be exec'd, once the helper
-// has exited with status (as a shell reports it), or nil if it was.
-func (u *Untraced) ExecError(status int) error {
+// has exited with status (as a shell reports it), or nil if it was. It
+// closes the helper's error pipe.
+func (u *Command) ExecError(status int) error {
 	defer u.h.errR.Close()
 	return u.h.execError(status)
 }
+
+// Close closes the helper's error pipe, for a caller that does not ask
+// ExecError (the command exec'd).
+func (u *Command) Close() { u.h.errR.Close() }
 
 // withoutHelperMarker copies env without the helper's variable, so that a
 // command that is itself envbisect (or inherited the variable) is never

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // watcher enforces a run's Watch from its own goroutine: it kills the
@@ -17,7 +19,7 @@ import (
 // the exit status of the check, which the loop's wait reaps like any
 // child (exited).
 type watcher struct {
-	w Watch
+	w trace.Watch
 
 	mu       sync.Mutex
 	pids     map[int]bool            // thread-group leaders of traced processes alive
@@ -36,7 +38,7 @@ type watcher struct {
 	checkPID int
 }
 
-func newWatcher(w Watch) *watcher {
+func newWatcher(w trace.Watch) *watcher {
 	return &watcher{w: w, pids: make(map[int]bool), statuses: make(map[int]unix.WaitStatus),
 		reaped: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{}), check: -1}
 }
@@ -224,16 +226,17 @@ func (wt *watcher) setCheck(code int, out string) {
 	wt.mu.Unlock()
 }
 
-// Watcher enforces a Watch for a recorder that does not use this
-// package's stop loop: it runs the check and, at the deadlines, calls
-// kill. The recorder's wait loop reaps every child and passes on the
-// statuses of those that are not the command's (Exited), and tells it
-// whether the command still runs (Add, Remove).
+// Watcher enforces a trace.Watch for a recorder's wait loop (both
+// backends): it runs the check and, at the deadlines, kills the command.
+// The recorder's wait loop reaps every child and passes on the statuses
+// of those that are not the command's (Exited), and tells it whether the
+// command still runs (Add, Remove).
 type Watcher struct{ w *watcher }
 
 // NewWatcher returns the watcher of w; kill stops every process of the
-// command.
-func NewWatcher(w Watch, kill func()) *Watcher {
+// command, and nil means SIGKILL every process Add named and Remove did
+// not take back.
+func NewWatcher(w trace.Watch, kill func()) *Watcher {
 	wt := newWatcher(w)
 	wt.kill = kill
 	return &Watcher{wt}
@@ -254,10 +257,15 @@ func (w *Watcher) CheckPID() int {
 	return w.w.checkPID
 }
 
+// NeedsSIGCHLD reports whether a child that is not the command's will be
+// waited for (the check): SIGCHLD must then not be ignored, or the
+// kernel reaps it itself.
+func (w *Watcher) NeedsSIGCHLD() bool { return w.w.needsSIGCHLD() }
+
 // Start begins the watch; the run began at began.
 func (w *Watcher) Start(began time.Time) { w.w.start(began) }
 
 // Stop ends the watch and fills in what it saw.
-func (w *Watcher) Stop(res *Result) {
+func (w *Watcher) Stop(res *trace.RunResult) {
 	res.TimedOut, res.AliveAt, res.CheckStatus, res.CheckOutput = w.w.stop()
 }

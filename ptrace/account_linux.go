@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
@@ -29,7 +30,7 @@ func (s *session) account(t *task, row *systable.Syscall, c *trace.Call) {
 func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call, believed string) {
 	p := t.proc
 	if c.NoReturn || c.Ret < 0 {
-		s.exclude(row, c)
+		s.content.Apply(row, c)
 		return
 	}
 	eff := row.EffectsFor(c.Args)
@@ -91,25 +92,12 @@ func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call, be
 			p.fs.cwd = cwd
 		}
 	}
-	s.exclude(row, c)
+	s.content.Apply(row, c)
 }
 
 // callPaths sets Path and Path2 (see CallPaths) from t's tables.
 func (s *session) callPaths(t *task, row *systable.Syscall, c *trace.Call) {
-	CallPaths(row, c, t.proc.fs.cwd, func(fd int32) string { return s.fdPath(t, fd) })
-}
-
-// exclude drops the contents of a call on an excluded path.
-func (s *session) exclude(row *systable.Syscall, c *trace.Call) {
-	if len(s.excl.globs) == 0 || !s.excl.match(c.Path) {
-		return
-	}
-	for i := range c.Mem {
-		if isContent(row, &c.Mem[i]) {
-			c.Mem[i].Data = nil
-			c.Mem[i].Flag |= trace.Excluded
-		}
-	}
+	launch.CallPaths(row, c, t.proc.fs.cwd, func(fd int32) string { return s.fdPath(t, fd) })
 }
 
 // fdPath returns what fd refers to in t's process, asking /proc when the

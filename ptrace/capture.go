@@ -360,27 +360,6 @@ func (cp *capturer) msghdr(m memory, arg uint8, dir trace.Dir, addr, limit uint6
 	return out
 }
 
-// isContent reports whether a captured buffer is file or socket content
-// (what --exclude-content hides), as opposed to a path, a struct or argv.
-func isContent(row *systable.Syscall, mem *trace.Mem) bool {
-	if int(mem.Arg) >= len(row.Args) {
-		return false
-	}
-	a := &row.Args[mem.Arg]
-	switch a.Kind {
-	case systable.InIovec, systable.OutIovec:
-		return true
-	case systable.InMsghdr, systable.OutMsghdr:
-		return mem.Part == trace.PartIovData
-	case systable.InBuf, systable.OutBuf:
-		switch a.Len.From {
-		case systable.LenRet, systable.LenArg, systable.LenMinArgRet:
-			return a.Len.Size <= 1
-		}
-	}
-	return false
-}
-
 // capturePaths reads only the paths a call names: what a semi-replay run
 // needs at a call's entry to match it (its key) and to resolve its Path.
 // The rest is captured at the exit of the calls that run.

@@ -1,5 +1,7 @@
 package ptrace
 
+import "github.com/envbisect/envbisect/launch"
+
 // Calls the target's seccomp filter denies.
 //
 // A container's filter answers some calls with an errno
@@ -20,7 +22,7 @@ func (s *session) deniedBy(t *task) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return deniedErrno(msg), nil
+	return launch.DeniedErrno(msg), nil
 }
 
 // deniedStop handles the seccomp stop of a call the target's filter

@@ -1,25 +1,28 @@
-// Package tracer is envbisect's ptrace core: it starts a command under
-// ptrace, follows every process and thread it creates, and turns each
-// system call into a trace.Call with the user memory the syscall table
-// says it reads and writes. Recording is a run of this core in which
-// nothing is replayed and everything is captured; replay will reuse the
-// same stop loop.
+// Package ptrace is envbisect's ptrace engine: it seizes a command that
+// package launch started, follows every process and thread it creates,
+// and turns each system call into a trace.Call with the user memory the
+// syscall table says it reads and writes. Recording is a run of this
+// engine in which nothing is replayed and everything is captured; a
+// semi-replay run is the same stop loop with a Replayer deciding about
+// every call. Registers, memory reads and writes, capture, injection and
+// write-back live here; starting, joining, watching and /proc live in
+// launch, which the eBPF recorder shares.
 //
 // # Starting the target
 //
-// The target is started through a re-exec helper: envbisect runs its own
-// binary (/proc/self/exe) with ENVBISECT_HELPER set. The helper locks its
-// main thread in init, waits until the tracer has PTRACE_SEIZEd that
-// thread (the tracer then writes the helper's configuration to a pipe),
-// turns address randomisation off with personality(ADDR_NO_RANDOMIZE),
-// installs a seccomp filter on that thread only, and execs the target.
-// The filter returns SECCOMP_RET_ALLOW for the calls the syscall table
-// marks NoStop and SECCOMP_RET_TRACE for all others, so the tracee stops
-// only for calls worth recording. An execve failure in the helper is sent
-// back on a second pipe. The seize can land while the helper is still in
-// its own execve of envbisect (a vfork parent is released before the exec
-// event); that exec is recognised by the helper's environment marker and
-// not recorded.
+// The command is started through launch's re-exec helper (launch.Start),
+// which waits on its configuration pipe before the exec. The engine
+// PTRACE_SEIZEs the helper's main thread, then asks for the seccomp
+// filter (Command.TraceAllBut) and releases it: the helper turns address
+// randomisation off, installs the filter on that thread only, and execs
+// the target. The filter returns SECCOMP_RET_ALLOW for the calls the
+// syscall table marks NoStop and SECCOMP_RET_TRACE for all others, so the
+// tracee stops only for calls worth recording. The seize can land while
+// the helper is still in its own execve of envbisect (a vfork parent is
+// released before the exec event); that exec is recognised by the
+// helper's environment marker (launch.HelperMarker) and not recorded.
+// The start events are read from /proc at the command's first exec stop
+// (launch.ReadStartEvents).
 //
 // # The stop loop
 //
@@ -62,13 +65,14 @@
 //
 // # CPU placement
 //
-// By default the tracer thread and the command share one CPU (Config.CPU,
-// set with the helper's sched_setaffinity before the exec, so everything
-// the command starts inherits it), and envbisect's other threads, which
-// encode and compress the trace, use the remaining CPUs. A stop then costs
-// a context switch instead of a cross-CPU wake-up, several times cheaper
-// on the 2-vCPU VMs this was measured on (docs/performance.md). Commands
-// that compute in parallel can turn it off.
+// By default the tracer thread and the command share one CPU (Config.CPU:
+// the helper pins the command before its exec, so everything it starts
+// inherits it, and launch.PinTracer pins the tracer thread), and
+// envbisect's other threads, which encode and compress the trace, use the
+// remaining CPUs. A stop then costs a context switch instead of a
+// cross-CPU wake-up, several times cheaper on the 2-vCPU VMs this was
+// measured on (docs/performance.md). Commands that compute in parallel
+// can turn it off.
 //
 // # Semi-replay runs
 //
@@ -96,48 +100,18 @@
 // syscall instruction, the registers set for the new call, and the
 // thread run to that call's exit, then given its own registers back.
 //
-// Watch (watch_linux.go) runs alongside the loop: it kills every traced
-// process at the run's deadline (Alive, Timeout) and runs a check command
-// while the command is up, which the loop reaps like any child.
+// The run's trace.Watch is enforced by a launch.Watcher alongside the
+// loop: it kills every traced process at the run's deadline (Alive,
+// Timeout) and runs a check command while the command is up, which the
+// loop reaps like any child and hands back to the watcher.
 //
 // # Joining a container
 //
-// With Config.Join the command runs inside another process's namespaces
-// (mount, pid, net, uts, ipc, cgroup) and root, like docker exec, while
-// the tracer stays on the host (join*_linux.go). Two constraints shape it:
-// a pid namespace can only be entered for one's children (setns of a pid
-// namespace sets pid_for_children), and envbisect is dynamically linked
-// (cgo, through the net package), so the helper binary must be loaded
-// from the host's root, not from a container that may have no libc or
-// another one. So the work is split in two:
-//
-//   - spawnHelper opens /proc/PID/ns/* and /proc/PID/root first (keeping
-//     only the namespaces that differ from ours: same inode, same
-//     namespace), then forks the helper from a goroutine locked to a
-//     thread of its own that has entered the target's pid namespace. That
-//     thread is never unlocked: it exits with its goroutine rather than
-//     return to the scheduler in a foreign namespace. The helper is cloned
-//     straight into the target's cgroup v2 directory when Join.CgroupDir
-//     is set (CLONE_INTO_CGROUP), and is given the other descriptors.
-//     Its parent thread exits; the kernel hands the helper to another
-//     thread of envbisect, and any thread, the tracer's locked one
-//     included, can wait4 for it and PTRACE_SEIZE it (same thread group).
-//   - the helper, first thing, on its locked main thread (the one that
-//     execs): unshare(CLONE_FS), because Go's threads share one fs_struct
-//     and setns of a mount namespace refuses a shared one; setns into the
-//     cgroup, ipc, uts, net and, last, mount namespaces; fchdir to the
-//     target's root and chroot("."); chdir to the working directory
-//     inside. It then says "joined" on its error pipe, and spawnHelper
-//     returns only after that, so /proc shows the helper inside from the
-//     start. Its other threads stay on the host and die at the exec.
-//
-// A target in another user namespace (a rootless container) cannot be
-// joined: setns of a user namespace requires a single-threaded caller,
-// which a Go program never is (ErrForeignUserNS); nor can a time
-// namespace (a warning). A joined command's Path is left empty: the
-// helper looks Argv[0] up in the PATH of the command's environment,
-// inside the target's root. The start events' host name is the target's
-// (read by a throwaway thread that enters its uts namespace).
+// With Config.Join the helper is born inside the target's pid namespace
+// and cgroup and enters its other namespaces and root itself (see package
+// launch); the engine stays on the host and seizes it there like any
+// helper. A joined command's Path is left empty: the helper looks Argv[0]
+// up inside the target.
 //
 // # Running as docker exec would
 //

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
@@ -53,7 +54,7 @@ func readExecImage(pid int) *execImage {
 // isHelper reports whether the image is envbisect's re-exec helper: its
 // environment carries the helper marker, which the command's never does.
 func (img *execImage) isHelper() bool {
-	marker := []byte(helperEnv + "=" + helperProtocol + "\x00")
+	marker := []byte(launch.HelperMarker + "\x00")
 	for env := img.envp; len(env) > 0; {
 		i := bytes.IndexByte(env, 0)
 		if i < 0 {

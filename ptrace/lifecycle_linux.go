@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
@@ -24,7 +25,7 @@ func (s *session) spawn(t *task, event int) error {
 	case t.hidden() || !t.proc.execd:
 		// A thread of the helper's Go runtime: it dies at the exec.
 		nt = &task{tid: newTid, proc: &proc{pid: t.proc.pid}, fresh: true}
-	case event == unix.PTRACE_EVENT_CLONE && (flags&unix.CLONE_THREAD != 0 || tgid(newTid) == t.proc.pid):
+	case event == unix.PTRACE_EVENT_CLONE && (flags&unix.CLONE_THREAD != 0 || launch.Tgid(newTid) == t.proc.pid):
 		p := t.proc
 		p.threads++
 		p.live++
@@ -49,7 +50,7 @@ func (s *session) spawn(t *task, event int) error {
 			np.fs = &fsState{cwd: parent.fs.cwd}
 		}
 		nt = &task{tid: newTid, proc: np, id: s.threads, fresh: true}
-		s.watch.add(newTid)
+		s.watch.Add(newTid)
 		s.emit(&trace.ProcEvent{Kind: trace.Spawn, Proc: np.id, Thread: nt.id, PID: int32(newTid), TID: int32(newTid),
 			Parent: parent.id, ParentThread: t.id, Index: parent.children, CloneFlags: flags})
 	}
@@ -145,7 +146,7 @@ func (s *session) exec(t *task) error {
 	p.fds = p.fds.reread(p.pid)
 	if first {
 		p.fs.cwd, _ = os.Readlink(fmt.Sprintf("/proc/%d/cwd", p.pid))
-		s.cfg.Observer.Start(s.startEvents(p.pid))
+		s.cfg.Observer.Start(launch.ReadStartEvents(&s.cfg.Config, p.pid))
 	}
 	s.emit(ev)
 	return s.resume(t, 0)
@@ -164,7 +165,7 @@ func (s *session) gone(t *task, ws unix.WaitStatus) {
 		code = 128 + sig
 	}
 	if t.tid == p.pid {
-		s.watch.remove(p.pid)
+		s.watch.Remove(p.pid)
 	}
 	if p == s.root && t.tid == p.pid {
 		s.result.ExitCode, s.result.Signal = code, sig

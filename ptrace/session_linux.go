@@ -10,6 +10,7 @@ import (
 	seccomp "github.com/elastic/go-seccomp-bpf"
 	"golang.org/x/sys/unix"
 
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
@@ -19,14 +20,6 @@ import (
 var ErrPtraceDenied = errors.New("ptrace not permitted: run as root or grant CAP_SYS_PTRACE; " +
 	"if kernel.yama.ptrace_scope is 3, ptrace is disabled until reboot; " +
 	"in a container, allow ptrace in its seccomp profile (docker run --cap-add SYS_PTRACE)")
-
-// ExecError reports that the helper could not exec the command.
-type ExecError struct {
-	Code int // 127: not found, 126: found but not executable
-	Msg  string
-}
-
-func (e *ExecError) Error() string { return e.Msg }
 
 // BackendFor returns the backend a run will use: seccomp-accelerated
 // where the kernel has seccomp filters and noSeccomp is false.
@@ -42,7 +35,7 @@ type session struct {
 	cfg     Config
 	table   *systable.Table
 	cap     capturer
-	excl    excluder
+	content launch.ContentFilter
 	seccomp bool
 	// denyTags: the target's seccomp filters run rewritten, and a seccomp
 	// stop may be a call they deny (denied_linux.go).
@@ -55,38 +48,38 @@ type session struct {
 
 	procs, threads uint32
 	seq, stops     uint64
-	result         Result
+	result         trace.RunResult
 
 	killAll   atomic.Bool
 	killed    bool
 	interrupt atomic.Bool
 
-	watch  *watcher
+	watch  *launch.Watcher
 	warned map[string]bool
 }
 
 // Run starts cfg's command under the tracer and follows it until every
 // traced process has exited. It returns the command's exit status; the
 // events went to cfg.Observer as they happened.
-func Run(cfg Config) (*Result, error) {
+func Run(cfg Config) (*trace.RunResult, error) {
 	if cfg.Table == nil || cfg.Observer == nil || len(cfg.Argv) == 0 {
-		return nil, errors.New("tracer: Config needs Table, Observer and Argv")
+		return nil, errors.New("ptrace: Config needs Table, Observer and Argv")
 	}
-	excl, err := newExcluder(cfg.Exclude)
+	content, err := launch.NewContentFilter(cfg.Exclude)
 	if err != nil {
 		return nil, err
 	}
 	s := &session{
-		cfg:   cfg,
-		table: cfg.Table,
-		cap:   capturer{table: cfg.Table, max: cfg.MaxCapture},
-		excl:  excl,
-		tasks: make(map[int]*task),
-		early: make(map[int]unix.WaitStatus),
-		watch: newWatcher(cfg.Watch),
+		cfg:     cfg,
+		table:   cfg.Table,
+		cap:     capturer{table: cfg.Table, max: cfg.MaxCapture},
+		content: content,
+		tasks:   make(map[int]*task),
+		early:   make(map[int]unix.WaitStatus),
+		watch:   launch.NewWatcher(cfg.Watch, nil),
 	}
 	type outcome struct {
-		res *Result
+		res *trace.RunResult
 		err error
 	}
 	done := make(chan outcome, 1)
@@ -108,7 +101,7 @@ func (s *session) warn(msg string) {
 	}
 }
 
-func (s *session) run() (*Result, error) {
+func (s *session) run() (*trace.RunResult, error) {
 	allow := s.table.NoStop()
 	s.seccomp = BackendFor(s.cfg.NoSeccomp) == trace.BackendPtraceSeccomp
 	if !s.cfg.NoSeccomp && !s.seccomp {
@@ -117,24 +110,24 @@ func (s *session) run() (*Result, error) {
 	s.result.Backend = trace.BackendPtrace
 	s.result.Filtered = allow
 	if s.seccomp {
-		if err := checkFilter(allow); err != nil {
+		if err := launch.CheckSeccompFilter(allow); err != nil {
 			return nil, err
 		}
 		s.result.Backend = trace.BackendPtraceSeccomp
 		s.denyTags = s.cfg.Join != nil && s.cfg.Join.Exec != nil && len(s.cfg.Join.Exec.Seccomp) > 0
 	}
-	h, err := spawnHelper(&s.cfg)
+	h, err := launch.Start(&s.cfg.Config)
 	if err != nil {
 		return nil, err
 	}
-	pid, cfgW := h.pid, h.cfgW
-	defer h.errR.Close()
+	pid := h.PID
+	defer h.Close()
 	s.start = time.Now()
 	if s.cfg.CPU >= 0 {
-		pinTracer(s.cfg.CPU)
+		launch.PinTracer(s.cfg.CPU)
 	}
 	if err := seize(pid); err != nil {
-		cfgW.Close() // the helper reads EOF and exits
+		h.Abort() // the helper reads EOF and exits
 		var ws unix.WaitStatus
 		unix.Wait4(pid, &ws, 0, nil)
 		if err == unix.EPERM {
@@ -147,18 +140,17 @@ func (s *session) run() (*Result, error) {
 		// exec, and its execve entry would go unseen: stop it now, and
 		// the first stop resumes it with PTRACE_SYSCALL.
 		if err := ptrace(unix.PTRACE_INTERRUPT, pid, 0, 0); err != nil {
-			cfgW.Close()
+			h.Abort()
 			unix.Kill(pid, unix.SIGKILL)
 			var ws unix.WaitStatus
 			unix.Wait4(pid, &ws, unix.WALL, nil)
 			return nil, fmt.Errorf("ptrace interrupt of the helper: %w", err)
 		}
 	}
-	var seccompAllow []string
 	if s.seccomp {
-		seccompAllow = allow
+		h.TraceAllBut(allow)
 	}
-	if err := h.release(helperConfigFor(&s.cfg, seccompAllow)); err != nil {
+	if err := h.Release(); err != nil {
 		unix.Kill(pid, unix.SIGKILL)
 		var ws unix.WaitStatus
 		unix.Wait4(pid, &ws, unix.WALL, nil)
@@ -172,7 +164,7 @@ func (s *session) run() (*Result, error) {
 	// not inherit it; while it is set, nothing else in envbisect may start
 	// and wait for a child.
 	// A check command is waited for by the loop: then SIGCHLD stays.
-	if !s.watch.needsSIGCHLD() {
+	if !s.watch.NeedsSIGCHLD() {
 		if restore, err := ignoreSIGCHLD(); err == nil {
 			defer restore()
 		}
@@ -184,19 +176,19 @@ func (s *session) run() (*Result, error) {
 
 	stopSignals := s.forwardSignals(pid)
 	defer stopSignals()
-	s.watch.add(pid)
-	s.watch.start(s.start)
+	s.watch.Add(pid)
+	s.watch.Start(s.start)
 	err = s.loop()
-	s.result.TimedOut, s.result.AliveAt, s.result.CheckStatus, s.result.CheckOutput = s.watch.stop()
+	s.watch.Stop(&s.result)
 	if err != nil {
 		s.killEverything()
 		return nil, err
 	}
 	if !s.root.execd {
-		if err := h.execError(s.result.ExitCode); err != nil {
+		if err := h.ExecError(s.result.ExitCode); err != nil {
 			return nil, err
 		}
-		return nil, helperError("", s.result.ExitCode)
+		return nil, launch.NotStarted(s.result.ExitCode)
 	}
 	s.result.Calls = s.seq
 	s.result.Procs = s.procs
@@ -232,7 +224,7 @@ func (s *session) loop() error {
 			if ws.Stopped() {
 				s.early[tid] = ws
 			} else {
-				s.watch.exited(tid, ws) // the check command
+				s.watch.Exited(tid, ws) // the check command
 			}
 			continue
 		}

@@ -19,7 +19,7 @@ type sink interface {
 	WriteEvents([]trace.Event) error
 }
 
-// batcher is the tracer.Observer of a recording: it queues events from
+// batcher is the launch.Observer of a recording: it queues events from
 // the tracer thread and writes them from its own goroutine.
 type batcher struct {
 	out sink
@@ -44,14 +44,14 @@ func newBatcher(out sink) *batcher {
 	return b
 }
 
-// Start implements tracer.Observer.
+// Start implements launch.Observer.
 func (b *batcher) Start(ev []trace.StartEvent) {
 	b.mu.Lock()
 	b.start, b.started = ev, true
 	b.mu.Unlock()
 }
 
-// Event implements tracer.Observer. It blocks only when the writer is
+// Event implements launch.Observer. It blocks only when the writer is
 // maxPending events behind.
 func (b *batcher) Event(ev trace.Event) {
 	b.mu.Lock()

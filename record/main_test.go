@@ -4,11 +4,11 @@ import (
 	"testing"
 
 	"github.com/envbisect/envbisect/internal/testutil"
-	"github.com/envbisect/envbisect/tracer"
+	"github.com/envbisect/envbisect/launch"
 )
 
 // The test binary is also the tracer's re-exec helper.
 func TestMain(m *testing.M) {
-	tracer.MaybeRunHelper()
+	launch.MaybeRunHelper()
 	testutil.Main(m)
 }

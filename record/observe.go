@@ -10,14 +10,13 @@ import (
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // ObserveOptions says what to observe: every process of a container, for
 // a while, with the eBPF recorder, without starting anything.
 type ObserveOptions struct {
 	Output string
-	Join   *tracer.Join // the container: its cgroup is what is recorded
+	Join   *trace.Join // the container: its cgroup is what is recorded
 	// PID, when set, records that process, its threads and descendants
 	// instead of Join's cgroup (record --pid PID --attach).
 	PID        int
@@ -75,7 +74,7 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 	return sum, nil
 }
 
-func cgroupOf(j *tracer.Join) uint64 {
+func cgroupOf(j *trace.Join) uint64 {
 	if j == nil {
 		return 0
 	}

@@ -10,10 +10,11 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/ebpfrec"
+	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
-	"github.com/envbisect/envbisect/tracer"
 	"github.com/envbisect/envbisect/verdict"
 )
 
@@ -30,12 +31,12 @@ type Options struct {
 	NoSeccomp  bool     // stop at every call (PTRACE_SYSCALL) even where seccomp works
 	Exclude    []string // globs of paths whose contents stay out of the trace
 	MaxCapture uint64   // bytes kept per buffer; 0 = all
-	CPU        int      // pin the tracer and the command to this CPU; -1: don't (see tracer.DefaultCPU)
-	NoVDSO     bool     // make time queries system calls (see tracer.Config.NoVDSO)
-	// Join runs the command inside a container (tracer.Config.Join);
+	CPU        int      // pin the tracer and the command to this CPU; -1: don't (see launch.DefaultCPU)
+	NoVDSO     bool     // make time queries system calls (see ptrace.Config.NoVDSO)
+	// Join runs the command inside a container (ptrace.Config.Join);
 	// Env and Dir are then the container's, and Argv[0] is looked up
 	// in its PATH. A --check still runs on the host.
-	Join *tracer.Join
+	Join *trace.Join
 	// Backend is trace.BackendEBPF for the eBPF recorder; "" (or a ptrace
 	// backend's name) records under ptrace.
 	Backend string
@@ -74,13 +75,13 @@ type Summary struct {
 
 // Run records opts.Argv into opts.Output. The trace file is created
 // before the command starts, so an unwritable path fails without running
-// anything. A command that cannot be found fails with a *tracer.ExecError
+// anything. A command that cannot be found fails with a *launch.ExecError
 // of code 127.
 func Run(opts Options) (*Summary, error) {
 	if len(opts.Argv) == 0 {
 		return nil, errors.New("no command given")
 	}
-	path, err := tracer.LookPath(opts.Argv[0], opts.Join)
+	path, err := launch.LookPath(opts.Argv[0], opts.Join)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +107,7 @@ func Run(opts Options) (*Summary, error) {
 	hdr := newHeader(table, opts.Exclude, opts.MaxCapture, opts.Join)
 	hdr.Command, hdr.Cwd = opts.Argv, cwd
 	hdr.ASLR, hdr.NoVDSO = opts.ASLR, opts.NoVDSO
-	hdr.Backend = tracer.BackendFor(opts.NoSeccomp)
+	hdr.Backend = ptrace.BackendFor(opts.NoSeccomp)
 	ebpf := opts.Backend == trace.BackendEBPF
 	if ebpf {
 		hdr.Backend = trace.BackendEBPF
@@ -119,30 +120,33 @@ func Run(opts Options) (*Summary, error) {
 	}
 	b := newBatcher(w)
 	spec := verdict.Spec{}
-	var watch tracer.Watch
+	var watch trace.Watch
 	if opts.Judge != nil {
 		spec, watch = *opts.Judge, opts.Judge.Watch()
 	}
-	cfg := tracer.Config{
-		Watch: watch,
-		Path:  path, Argv: opts.Argv, Env: env, Dir: opts.Dir, Join: opts.Join,
-		Table: table, NoSeccomp: opts.NoSeccomp, ASLR: opts.ASLR,
-		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, CPU: opts.CPU, NoVDSO: opts.NoVDSO,
-		Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
-		Observer: b, Interrupt: opts.Interrupt, Warn: opts.Warn,
+	cfg := ptrace.Config{
+		Config: launch.Config{
+			Watch: watch,
+			Path:  path, Argv: opts.Argv, Env: env, Dir: opts.Dir, Join: opts.Join,
+			Table: table, ASLR: opts.ASLR,
+			MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, CPU: opts.CPU,
+			Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
+			Observer: b, Interrupt: opts.Interrupt, Warn: opts.Warn,
+		},
+		NoSeccomp: opts.NoSeccomp, NoVDSO: opts.NoVDSO,
 	}
-	var res *tracer.Result
+	var res *trace.RunResult
 	var lost *trace.Losses
 	var runErr error
 	if ebpf {
-		res, lost, runErr = ebpfrec.Run(cfg, ebpfrec.Options{RingSize: opts.RingSize})
+		res, lost, runErr = ebpfrec.Run(cfg.Config, ebpfrec.Options{RingSize: opts.RingSize})
 	} else {
-		res, runErr = tracer.Run(cfg)
+		res, runErr = ptrace.Run(cfg)
 	}
 	written, writeErr := b.close()
 	if runErr != nil {
 		w.Abort()
-		var ee *tracer.ExecError
+		var ee *launch.ExecError
 		if written == 0 || errors.As(runErr, &ee) {
 			// Nothing ran: leave no empty trace behind.
 			os.Remove(opts.Output)
@@ -175,12 +179,12 @@ func Run(opts Options) (*Summary, error) {
 
 // newHeader starts the header of a trace recorded here now: who, where
 // and with what limits; the caller fills in the command and backend.
-func newHeader(table *systable.Table, exclude []string, maxCapture uint64, join *tracer.Join) *trace.Header {
+func newHeader(table *systable.Table, exclude []string, maxCapture uint64, join *trace.Join) *trace.Header {
 	host, _ := os.Hostname()
 	var u unix.Utsname
 	unix.Uname(&u)
 	h := &trace.Header{
-		Tool: Version, Arch: tracer.Arch, Kernel: unix.ByteSliceToString(u.Release[:]), Host: host,
+		Tool: Version, Arch: ptrace.Arch, Kernel: unix.ByteSliceToString(u.Release[:]), Host: host,
 		Started: time.Now().UTC(), Filtered: table.NoStop(), Exclude: exclude, MaxCapture: maxCapture,
 	}
 	if join != nil {

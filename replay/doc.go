@@ -28,7 +28,7 @@
 //
 // # Applying the plan
 //
-// The decision goes to the tracer as a tracer.Decision:
+// The decision goes to the ptrace engine as a ptrace.Decision:
 //   - Replay becomes Skip: the call does not run. A call that made an fd
 //     becomes an memfd_create instead, so that the fd number the program
 //     holds exists in the kernel (a stand-in) and the numbers the kernel

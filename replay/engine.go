@@ -5,16 +5,16 @@ import (
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // maxExtraReports bounds the extra calls reported per thread: a polling
 // loop that ran longer than recorded makes many, all alike.
 const maxExtraReports = 3
 
-// engine is the tracer.Replayer and tracer.Observer of one run: it
+// engine is the ptrace.Replayer and launch.Observer of one run: it
 // matches each live call to a recorded one and applies the plan.
 type engine struct {
 	rec   *Recording
@@ -38,10 +38,10 @@ func newEngine(rec *Recording, plan *depgraph.Plan, liveCwd string, window int, 
 	}
 }
 
-// Start is the tracer.Observer's: start events are not replayed.
+// Start is the launch.Observer's: start events are not replayed.
 func (e *engine) Start([]trace.StartEvent) {}
 
-// Event is the tracer.Observer's: process and thread life.
+// Event is the launch.Observer's: process and thread life.
 func (e *engine) Event(ev trace.Event) {
 	if ev.Proc != nil {
 		e.bind.procEvent(ev.Proc)
@@ -49,7 +49,7 @@ func (e *engine) Event(ev trace.Event) {
 }
 
 // Enter decides about a live call.
-func (e *engine) Enter(c *trace.Call) tracer.Decision {
+func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	row := e.tab.ByNr(int(c.Nr))
 	key := liveKey(e.keyer, row, &e.stdio, c)
 	lt, f, fed := e.bind.thread(c, key)
@@ -60,7 +60,7 @@ func (e *engine) Enter(c *trace.Call) tracer.Decision {
 		}
 		e.note(c, 0, depgraph.Execute, "unmatched")
 		e.res.Executed++
-		return tracer.Decision{Verb: tracer.Execute}
+		return ptrace.Decision{Verb: ptrace.Execute}
 	}
 	if !fed {
 		f = lt.stream.Feed(key)
@@ -74,7 +74,7 @@ func (e *engine) Enter(c *trace.Call) tracer.Decision {
 		lt.extras++
 		e.note(c, 0, depgraph.Execute, "extra")
 		e.res.Executed++
-		return tracer.Decision{Verb: tracer.Execute}
+		return ptrace.Decision{Verb: ptrace.Execute}
 	case align.Diverged:
 		if !lt.diverged {
 			lt.diverged = true
@@ -82,12 +82,12 @@ func (e *engine) Enter(c *trace.Call) tracer.Decision {
 		}
 		e.note(c, 0, depgraph.Execute, "diverged")
 		e.res.Executed++
-		return tracer.Decision{Verb: tracer.Execute}
+		return ptrace.Decision{Verb: ptrace.Execute}
 	}
 	e.res.Unmatched += f.Skipped
 	rc := lt.rec.calls[f.Rec]
 	action := e.plan.Action(rc.Seq)
-	verb := tracer.Execute
+	verb := ptrace.Execute
 	why := ""
 	switch {
 	case rc.NoReturn || rc.Restarted() || rc.Incomplete():
@@ -99,19 +99,19 @@ func (e *engine) Enter(c *trace.Call) tracer.Decision {
 		// The kernel's fd table must keep the program's shape: close,
 		// dup and friends run (on the stand-ins) and report the recorded
 		// result.
-		verb = tracer.Overwrite
+		verb = ptrace.Overwrite
 	case action == depgraph.Replay:
-		verb = tracer.Skip
+		verb = ptrace.Skip
 	case action == depgraph.ExecuteThenOverwrite:
-		verb = tracer.Overwrite
+		verb = ptrace.Overwrite
 	}
 	// Counted and listed by what happens, which for calls that reshape the
 	// fd table is not what the plan asked.
 	switch verb {
-	case tracer.Skip:
+	case ptrace.Skip:
 		e.res.Replayed++
 		action = depgraph.Replay
-	case tracer.Overwrite:
+	case ptrace.Overwrite:
 		e.res.Overwritten++
 		action = depgraph.ExecuteThenOverwrite
 	default:
@@ -119,7 +119,7 @@ func (e *engine) Enter(c *trace.Call) tracer.Decision {
 		action = depgraph.Execute
 	}
 	e.note(c, rc.Seq, action, why)
-	return tracer.Decision{Verb: verb, Rec: rc}
+	return ptrace.Decision{Verb: verb, Rec: rc}
 }
 
 // reshapesFDs reports whether a call changes which numbers the fd table
@@ -133,7 +133,7 @@ func reshapesFDs(row *systable.Syscall, c *trace.Call) bool {
 }
 
 // Exit keeps the live results of matched calls that ran.
-func (e *engine) Exit(c *trace.Call, d tracer.Decision) {
+func (e *engine) Exit(c *trace.Call, d ptrace.Decision) {
 	if d.Rec != nil {
 		e.res.Live[d.Rec.Seq] = c
 	}

@@ -8,7 +8,9 @@ import (
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/depgraph"
-	"github.com/envbisect/envbisect/tracer"
+	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/ptrace"
+	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/verdict"
 )
 
@@ -30,15 +32,15 @@ type Options struct {
 
 	Window    int  // see DefaultWindow; 0: the default
 	ListCalls bool // keep every live call in Result.Calls
-	CPU       int  // see tracer.Config.CPU; -1: no pinning
+	CPU       int  // see ptrace.Config.CPU; -1: no pinning
 	// NoSeccomp stops at every call (PTRACE_SYSCALL) instead of using a
 	// seccomp filter, as the tracer does by itself where seccomp is
 	// missing.
 	NoSeccomp bool
-	// Join runs the command inside a container (tracer.Config.Join);
+	// Join runs the command inside a container (ptrace.Config.Join);
 	// Env and Dir are then the container's, and Argv[0] is looked up
 	// in its PATH. A check still runs on the host.
-	Join *tracer.Join
+	Join *trace.Join
 
 	Stdin, Stdout, Stderr *os.File
 	Interrupt             <-chan os.Signal
@@ -54,7 +56,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	if len(o.Argv) == 0 {
 		return nil, errors.New("no command given")
 	}
-	path, err := tracer.LookPath(o.Argv[0], o.Join)
+	path, err := launch.LookPath(o.Argv[0], o.Join)
 	if err != nil {
 		return nil, err
 	}
@@ -84,19 +86,21 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	e := newEngine(r, o.Plan, cwd, window, o.ListCalls)
 	e.stdio = stdioTargets([3]*os.File{o.Stdin, o.Stdout, o.Stderr})
 	start := time.Now()
-	res, err := tracer.Run(tracer.Config{
-		Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir, Join: sc.creds.apply(o.Join),
-		Umask: sc.umask, Limits: sc.limits,
-		Table:     r.Table,
+	res, err := ptrace.Run(ptrace.Config{
+		Config: launch.Config{
+			Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir, Join: sc.creds.apply(o.Join),
+			Umask: sc.umask, Limits: sc.limits,
+			Table: r.Table,
+			CPU:   o.CPU,
+			Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
+			Observer:  e,
+			Watch:     o.Judge.Watch(),
+			Interrupt: o.Interrupt,
+			Warn:      o.Warn,
+		},
 		NoVDSO:    r.Trace.Header.NoVDSO, // time queries are calls in both runs, or in neither
 		NoSeccomp: o.NoSeccomp,
-		CPU:       o.CPU,
-		Stdin:     o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
-		Observer:  e,
 		Replayer:  e,
-		Watch:     o.Judge.Watch(),
-		Interrupt: o.Interrupt,
-		Warn:      o.Warn,
 	})
 	if err != nil {
 		return nil, err

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // Start items: what the command starts with that no system call shows
@@ -41,7 +41,7 @@ func (r *Recording) StartItems(env []string) []align.StartDiff {
 		}
 	}
 	var out []align.StartDiff
-	for _, d := range align.CompareStart(rec, tracer.InheritedStart(env), align.Options{}) {
+	for _, d := range align.CompareStart(rec, launch.InheritedStart(env), align.Options{}) {
 		if d.Kind == trace.StartEnv && shellVars[d.Name] {
 			continue
 		}
@@ -54,7 +54,7 @@ func (r *Recording) StartItems(env []string) []align.StartDiff {
 type startConfig struct {
 	env    []string
 	umask  *uint32
-	limits []tracer.Limit
+	limits []trace.Limit
 	creds  credsStart // with an exec spec (startspec.go)
 }
 
@@ -76,7 +76,7 @@ func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
 			if it.A == nil {
 				continue
 			}
-			u, err := tracer.ParseUmask(it.A.Value)
+			u, err := trace.ParseUmask(it.A.Value)
 			if err != nil {
 				return sc, err
 			}
@@ -85,7 +85,7 @@ func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
 			if it.A == nil {
 				continue
 			}
-			l, err := tracer.ParseLimit(it.Name, it.A.Value)
+			l, err := trace.ParseLimit(it.Name, it.A.Value)
 			if err != nil {
 				return sc, err
 			}

@@ -6,11 +6,11 @@ import (
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
+	"github.com/envbisect/envbisect/launch"
 )
 
 // Start items of a command started with an exec spec (a container's or a
-// process's, tracer.Join.Exec): the live side is what the spec gives the
+// process's, trace.Join.Exec): the live side is what the spec gives the
 // command, and the ids and groups are items a run can replay (the helper
 // takes the recorded ones instead of the spec's). The capability sets
 // (bounding, inheritable, ambient) and no_new_privs are compared too, but
@@ -40,7 +40,7 @@ func specCompared(e trace.StartEvent) bool {
 // and a command started here now with env through join: items a run can
 // replay, and items that differ but no run can give the good value of.
 // Without an exec spec it is StartItems, with nothing unapplied.
-func (r *Recording) StartItemsIn(env []string, join *tracer.Join) (items, unapplied []align.StartDiff) {
+func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unapplied []align.StartDiff) {
 	if join == nil || join.Exec == nil {
 		return r.StartItems(env), nil
 	}
@@ -51,7 +51,7 @@ func (r *Recording) StartItemsIn(env []string, join *tracer.Join) (items, unappl
 		}
 	}
 	var live []trace.StartEvent
-	for _, e := range tracer.SpecStart(env, join.Exec) {
+	for _, e := range launch.SpecStart(env, join.Exec) {
 		if specCompared(e) {
 			live = append(live, e)
 		}
@@ -106,7 +106,7 @@ func (c *credsStart) add(name, value string) error {
 
 // apply returns join with the replayed ids and groups in its exec spec
 // (a copy; join itself is shared by every run).
-func (c *credsStart) apply(join *tracer.Join) *tracer.Join {
+func (c *credsStart) apply(join *trace.Join) *trace.Join {
 	if join == nil || join.Exec == nil || c.uid == nil && c.gid == nil && !c.setGroup {
 		return join
 	}

@@ -10,6 +10,6 @@
 // pass (such a trace can locate nothing); replay and locate use it for
 // every semi-replay run. The parts that must happen while the command
 // runs (the deadline, the check against a live server) are carried out by
-// the tracer (tracer.Watch, which Spec.Watch fills in); Judge reads the
+// the launcher (trace.Watch, which Spec.Watch fills in); Judge reads the
 // outcome and runs a check that comes after the command's exit.
 package verdict

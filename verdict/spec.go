@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/envbisect/envbisect/systable"
-	"github.com/envbisect/envbisect/tracer"
+	"github.com/envbisect/envbisect/trace"
 )
 
 // Spec says how a run is judged.
@@ -41,8 +41,8 @@ func (s Spec) Validate() error {
 // Watch is what the tracer must do while the command runs. Without
 // Alive, the run ends when the command's own process exits: background
 // processes it left behind are stopped.
-func (s Spec) Watch() tracer.Watch {
-	w := tracer.Watch{Alive: s.Alive, Timeout: s.Timeout, EndWithRoot: s.Alive == 0}
+func (s Spec) Watch() trace.Watch {
+	w := trace.Watch{Alive: s.Alive, Timeout: s.Timeout, EndWithRoot: s.Alive == 0}
 	if s.Alive > 0 && s.Check != "" {
 		w.Check = []string{"/bin/sh", "-c", s.Check}
 	}
@@ -61,7 +61,7 @@ type Outcome struct {
 
 // Judge returns the verdict of a finished run. A check that comes after
 // the command's exit runs here, in dir with env.
-func (s Spec) Judge(ctx context.Context, res *tracer.Result, dir string, env []string) Outcome {
+func (s Spec) Judge(ctx context.Context, res *trace.RunResult, dir string, env []string) Outcome {
 	switch {
 	case res.TimedOut:
 		return Outcome{Verdict: Fail, Detail: fmt.Sprintf("timed out after %s", s.Timeout)}
@@ -81,7 +81,7 @@ func (s Spec) Judge(ctx context.Context, res *tracer.Result, dir string, env []s
 
 // exitText says how the command ended: "exit status 1", "killed by
 // SIGSEGV".
-func exitText(res *tracer.Result) string {
+func exitText(res *trace.RunResult) string {
 	if res.Signal != 0 {
 		return "killed by " + systable.SignalName(res.Signal)
 	}

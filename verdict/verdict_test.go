@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/envbisect/envbisect/tracer"
+	"github.com/envbisect/envbisect/trace"
 )
 
 func TestJudge(t *testing.T) {
@@ -13,20 +13,20 @@ func TestJudge(t *testing.T) {
 	cases := []struct {
 		name   string
 		spec   Spec
-		res    tracer.Result
+		res    trace.RunResult
 		want   Verdict
 		detail string
 	}{
-		{"exit 0", Spec{}, tracer.Result{ExitCode: 0}, Pass, "exit status 0"},
-		{"exit 125 skips", Spec{}, tracer.Result{ExitCode: 125}, Skip, "exit status 125"},
-		{"exit 1", Spec{}, tracer.Result{ExitCode: 1}, Fail, "exit status 1"},
-		{"killed", Spec{}, tracer.Result{ExitCode: 137, Signal: 9}, Fail, "killed by SIGKILL"},
-		{"timed out", Spec{Timeout: time.Second}, tracer.Result{TimedOut: true}, Fail, "timed out after 1s"},
-		{"daemon up", Spec{Alive: 2 * time.Second}, tracer.Result{AliveAt: true, ExitCode: 137, Signal: 9}, Pass, "still running after 2s"},
-		{"daemon died", Spec{Alive: 2 * time.Second}, tracer.Result{ExitCode: 1}, Fail, "exit status 1 before 2s"},
-		{"check while up", Spec{Alive: time.Second, Check: "x"}, tracer.Result{AliveAt: true, CheckStatus: 125}, Skip, "check exited 125 while running"},
-		{"check after exit", Spec{Check: "exit 3"}, tracer.Result{ExitCode: 0}, Fail, "check exited 3"},
-		{"check passes", Spec{Check: "true"}, tracer.Result{ExitCode: 1}, Pass, "check exited 0"},
+		{"exit 0", Spec{}, trace.RunResult{ExitCode: 0}, Pass, "exit status 0"},
+		{"exit 125 skips", Spec{}, trace.RunResult{ExitCode: 125}, Skip, "exit status 125"},
+		{"exit 1", Spec{}, trace.RunResult{ExitCode: 1}, Fail, "exit status 1"},
+		{"killed", Spec{}, trace.RunResult{ExitCode: 137, Signal: 9}, Fail, "killed by SIGKILL"},
+		{"timed out", Spec{Timeout: time.Second}, trace.RunResult{TimedOut: true}, Fail, "timed out after 1s"},
+		{"daemon up", Spec{Alive: 2 * time.Second}, trace.RunResult{AliveAt: true, ExitCode: 137, Signal: 9}, Pass, "still running after 2s"},
+		{"daemon died", Spec{Alive: 2 * time.Second}, trace.RunResult{ExitCode: 1}, Fail, "exit status 1 before 2s"},
+		{"check while up", Spec{Alive: time.Second, Check: "x"}, trace.RunResult{AliveAt: true, CheckStatus: 125}, Skip, "check exited 125 while running"},
+		{"check after exit", Spec{Check: "exit 3"}, trace.RunResult{ExitCode: 0}, Fail, "check exited 3"},
+		{"check passes", Spec{Check: "true"}, trace.RunResult{ExitCode: 1}, Pass, "check exited 0"},
 	}
 	for _, c := range cases {
 		got := c.spec.Judge(ctx, &c.res, "/", nil)

@@ -12,10 +12,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/record"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
 	"github.com/envbisect/envbisect/verdict"
 )
 
@@ -187,11 +188,11 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		Interrupt:  sigs,
 		Warn:       s.warn,
 	})
-	var ee *tracer.ExecError
+	var ee *launch.ExecError
 	if errors.As(err, &ee) {
 		return withCode(ee.Code, ee)
 	}
-	if errors.Is(err, tracer.ErrPtraceDenied) {
+	if errors.Is(err, ptrace.ErrPtraceDenied) {
 		return withCode(exitError, err)
 	}
 	if err != nil {
@@ -226,7 +227,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 func parseCPU(s string) (int, error) {
 	switch s {
 	case "auto", "":
-		return tracer.DefaultCPU(), nil
+		return launch.DefaultCPU(), nil
 	case "any", "none":
 		return -1, nil
 	}
@@ -238,7 +239,7 @@ func parseCPU(s string) (int, error) {
 }
 
 // runObserve records an observation trace of a container (--attach).
-func runObserve(s streams, opts recordOptions, join *tracer.Join, ringSize int, maxCapture uint64, sigs <-chan os.Signal) error {
+func runObserve(s streams, opts recordOptions, join *trace.Join, ringSize int, maxCapture uint64, sigs <-chan os.Signal) error {
 	if !opts.quiet {
 		until := "Ctrl-C"
 		if opts.duration > 0 {

@@ -13,8 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/replay"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 type replayOptions struct {
@@ -145,13 +146,13 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 
 // runError turns an error of a traced run into the CLI's.
 func runError(err error) error {
-	var ee *tracer.ExecError
+	var ee *launch.ExecError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &ee):
 		return withCode(exitError, ee)
-	case errors.Is(err, tracer.ErrPtraceDenied):
+	case errors.Is(err, ptrace.ErrPtraceDenied):
 		return withCode(exitError, err)
 	}
 	return withCode(exitError, fmt.Errorf("run: %w", err))

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/envbisect/envbisect/container"
+	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // containerFlags are --container and --pid, which record, replay and
@@ -41,7 +41,7 @@ func (c *containerFlags) given() bool { return c.container != "" || c.pid != 0 }
 // and "" dir when neither flag is given: CMD runs here, with envbisect's
 // own environment and working directory. A target that does not exist
 // or is not running is a usage error (exit 2).
-func (c *containerFlags) resolve() (*tracer.Join, []string, string, error) {
+func (c *containerFlags) resolve() (*trace.Join, []string, string, error) {
 	var t *container.Target
 	var err error
 	switch {
@@ -71,7 +71,7 @@ func (c *containerFlags) resolve() (*tracer.Join, []string, string, error) {
 	if env == nil {
 		env = []string{} // the container's: empty, not envbisect's
 	}
-	return &tracer.Join{PID: t.PID, CgroupDir: t.CgroupDir, CgroupID: t.CgroupID, Name: t.String(), Exec: t.Exec}, env, t.Dir, nil
+	return &trace.Join{PID: t.PID, CgroupDir: t.CgroupDir, CgroupID: t.CgroupID, Name: t.String(), Exec: t.Exec}, env, t.Dir, nil
 }
 
 // warnWhere warns when a trace recorded in a container is run on the
@@ -99,7 +99,7 @@ func (c *containerFlags) execSpec(t *container.Target) error {
 	if t.SeccompFilters == 0 {
 		return nil
 	}
-	filters, err := tracer.CopySeccompFilters(t.PID)
+	filters, err := ptrace.CopySeccompFilters(t.PID)
 	if err != nil {
 		return fmt.Errorf("%s runs under seccomp filters, which the command must run under too: %w", t, err)
 	}

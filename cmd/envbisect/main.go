@@ -5,10 +5,10 @@ package main
 import (
 	"os"
 
-	"github.com/envbisect/envbisect/tracer"
+	"github.com/envbisect/envbisect/launch"
 )
 
 func main() {
-	tracer.MaybeRunHelper()
+	launch.MaybeRunHelper()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
-	"github.com/envbisect/envbisect/tracer"
 )
 
 // readTrace reads a whole trace; a trace cut short is used with a
@@ -35,7 +34,7 @@ func readTrace(path string, s streams) (*tracefile.Trace, error) {
 // working directory the command gets there.
 type runSite struct {
 	cpu  int
-	join *tracer.Join
+	join *trace.Join
 	env  []string
 	dir  string
 }

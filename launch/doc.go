@@ -1,0 +1,94 @@
+// Package launch starts and watches the command of a run, for both
+// recorders: the ptrace engine (package ptrace) seizes what it starts,
+// the eBPF recorder (package ebpfrec) lets it run untraced. It owns the
+// re-exec helper, joining a container or process, the watch (alive,
+// check, timeout), the /proc readers and start items, CPU pinning, and
+// the conventions both recorders share when they fill in a call (its
+// paths, excluded contents). It knows nothing of ptrace stops, registers
+// or tracee memory.
+//
+// # The re-exec helper
+//
+// A command is started through a helper: envbisect runs its own binary
+// (/proc/self/exe) with ENVBISECT_HELPER set (HelperMarker). Every binary
+// that starts commands, test binaries included, calls MaybeRunHelper
+// first thing in main or TestMain; the package's init locks the helper's
+// main thread, the one that will exec, when the marker is set. Start
+// forks the helper, which blocks reading its configuration pipe: the
+// caller does what it must while the command has not started (the ptrace
+// engine seizes it, the eBPF recorder adds its pid to the probe) and then
+// calls Release. The helper sets the CPU, umask and limits the Config
+// asks for, turns address randomisation off with
+// personality(ADDR_NO_RANDOMIZE) unless ASLR is set, installs the
+// seccomp filter of TraceAllBut if asked (on its own thread only: its
+// other Go threads must not stop), and execs the command. An exec that
+// fails is reported on a second, close-on-exec pipe ("127 exec ...":
+// ExecError); a successful exec closes it, so the caller reads EOF.
+//
+// # Start items
+//
+// ReadStartEvents reads what a command inherits and no system call
+// shows (argv, environment, auxv, cwd, umask, credentials, limits, uname,
+// host name, personality) from /proc, at the command's first exec stop
+// (ptrace) or from the helper before its exec (Command.StartEvents, which
+// adds what the helper will set). InheritedStart gives the items a run
+// can set as envbisect would pass them on, to compare with a trace's.
+// Parsing recorded items back (trace.ParseLimit, trace.ParseUmask) is
+// plain data and lives in package trace.
+//
+// # The watch
+//
+// A Watcher enforces a trace.Watch for the recorder's wait loop, from a
+// goroutine of its own: at Timeout it kills the command; at Alive, if
+// the command still runs, it runs the check command and then kills the
+// command. The loop tells it which processes live (Add, Remove) and hands
+// it the status of children that are not the command's (Exited): the
+// check is envbisect's child and the loop's wait reaps it. Stop fills in
+// what it saw in a trace.RunResult.
+//
+// # Joining a container
+//
+// With Config.Join the command runs inside another process's namespaces
+// (mount, pid, net, uts, ipc, cgroup) and root, like docker exec, while
+// envbisect stays on the host (join*_linux.go). Two constraints shape it:
+// a pid namespace can only be entered for one's children (setns of a pid
+// namespace sets pid_for_children), and envbisect is dynamically linked
+// (cgo, through the net package), so the helper binary must be loaded
+// from the host's root, not from a container that may have no libc or
+// another one. So the work is split in two:
+//
+//   - spawnHelper opens /proc/PID/ns/* and /proc/PID/root first (keeping
+//     only the namespaces that differ from ours: same inode, same
+//     namespace), then forks the helper from a goroutine locked to a
+//     thread of its own that has entered the target's pid namespace. That
+//     thread is never unlocked: it exits with its goroutine rather than
+//     return to the scheduler in a foreign namespace. The helper is cloned
+//     straight into the target's cgroup v2 directory when Join.CgroupDir
+//     is set (CLONE_INTO_CGROUP), and is given the other descriptors.
+//     Its parent thread exits; the kernel hands the helper to another
+//     thread of envbisect, and any thread, the ptrace engine's locked one
+//     included, can wait4 for it and PTRACE_SEIZE it (same thread group).
+//   - the helper, first thing, on its locked main thread (the one that
+//     execs): unshare(CLONE_FS), because Go's threads share one fs_struct
+//     and setns of a mount namespace refuses a shared one; setns into the
+//     cgroup, ipc, uts, net and, last, mount namespaces; fchdir to the
+//     target's root and chroot("."); chdir to the working directory
+//     inside. It then says "joined" on its error pipe, and spawnHelper
+//     returns only after that, so /proc shows the helper inside from the
+//     start. Its other threads stay on the host and die at the exec.
+//
+// A target in another user namespace (a rootless container) cannot be
+// joined: setns of a user namespace requires a single-threaded caller,
+// which a Go program never is (ErrForeignUserNS); nor can a time
+// namespace (a warning). A joined command's Path is left empty: the
+// helper looks Argv[0] up in the PATH of the command's environment,
+// inside the target's root. The start events' host name is the target's
+// (read by a throwaway thread that enters its uts namespace).
+//
+// # CPU placement
+//
+// DefaultCPU picks the CPU a run shares between the command (pinned by
+// the helper before its exec) and the tracer thread (PinTracer), which
+// makes a ptrace stop a context switch instead of a cross-CPU wake-up
+// (see package ptrace and docs/performance.md).
+package launch

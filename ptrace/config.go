@@ -1,0 +1,19 @@
+package ptrace
+
+import "github.com/envbisect/envbisect/launch"
+
+// Config says what to run and how to trace it: the launcher's settings,
+// which the eBPF recorder shares, and the engine's own.
+type Config struct {
+	launch.Config
+
+	// NoSeccomp forces the PTRACE_SYSCALL fallback even where seccomp
+	// filters work.
+	NoSeccomp bool
+	// NoVDSO hides the vDSO from every image the command execs, so that
+	// time queries become system calls the trace holds.
+	NoVDSO bool
+	// Replayer, when set, makes the run a semi-replay run: it decides
+	// about every call as it enters (see Replayer). nil records.
+	Replayer Replayer
+}
