@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/envbisect/envbisect/align"
-	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/trace"
 )
 
 // Start items of a command started with an exec spec (a container's or a

@@ -4,7 +4,7 @@ package trace
 // process, as `docker exec` (runc) would start it there: who it runs as,
 // what it may do, and what bounds it. It is plain data: package container
 // reads it from the engine and /proc, package launch applies it in the
-// helper before the exec, in runc's order (see tracer's doc).
+// helper before the exec, in runc's order (see launch's doc).
 type ExecSpec struct {
 	// User is the user as given ("1000:1000", "app", "" for the
 	// container's default), for messages only.
