@@ -49,16 +49,6 @@ func FcntlFlags(cmd uint64) *FlagSet {
 	return nil
 }
 
-// SealFlags are the seals of fcntl F_ADD_SEALS and F_GET_SEALS.
-var SealFlags = &FlagSet{Name: "seals", Bits: []FlagValue{
-	fv("F_SEAL_SEAL", unix.F_SEAL_SEAL),
-	fv("F_SEAL_SHRINK", unix.F_SEAL_SHRINK),
-	fv("F_SEAL_GROW", unix.F_SEAL_GROW),
-	fv("F_SEAL_WRITE", unix.F_SEAL_WRITE),
-	fv("F_SEAL_FUTURE_WRITE", unix.F_SEAL_FUTURE_WRITE),
-	fv("F_SEAL_EXEC", unix.F_SEAL_EXEC),
-}}
-
 // fcntlConds are fcntl's effects that depend on the command.
 func fcntlConds() []CondEffect {
 	return []CondEffect{
@@ -85,75 +75,6 @@ func PrctlSize(op uint64) (size uint32, dir Kind) {
 	}
 	return 0, Int
 }
-
-// PrctlOptions are prctl's options.
-var PrctlOptions = &FlagSet{Name: "prctl_option", Enum: []FlagValue{
-	fv("PR_SET_PDEATHSIG", unix.PR_SET_PDEATHSIG),
-	fv("PR_GET_PDEATHSIG", unix.PR_GET_PDEATHSIG),
-	fv("PR_GET_DUMPABLE", unix.PR_GET_DUMPABLE),
-	fv("PR_SET_DUMPABLE", unix.PR_SET_DUMPABLE),
-	fv("PR_GET_UNALIGN", unix.PR_GET_UNALIGN),
-	fv("PR_SET_UNALIGN", unix.PR_SET_UNALIGN),
-	fv("PR_GET_KEEPCAPS", unix.PR_GET_KEEPCAPS),
-	fv("PR_SET_KEEPCAPS", unix.PR_SET_KEEPCAPS),
-	fv("PR_GET_FPEMU", unix.PR_GET_FPEMU),
-	fv("PR_SET_FPEMU", unix.PR_SET_FPEMU),
-	fv("PR_GET_FPEXC", unix.PR_GET_FPEXC),
-	fv("PR_SET_FPEXC", unix.PR_SET_FPEXC),
-	fv("PR_GET_TIMING", unix.PR_GET_TIMING),
-	fv("PR_SET_TIMING", unix.PR_SET_TIMING),
-	fv("PR_SET_NAME", unix.PR_SET_NAME),
-	fv("PR_GET_NAME", unix.PR_GET_NAME),
-	fv("PR_GET_ENDIAN", unix.PR_GET_ENDIAN),
-	fv("PR_SET_ENDIAN", unix.PR_SET_ENDIAN),
-	fv("PR_GET_SECCOMP", unix.PR_GET_SECCOMP),
-	fv("PR_SET_SECCOMP", unix.PR_SET_SECCOMP),
-	fv("PR_CAPBSET_READ", unix.PR_CAPBSET_READ),
-	fv("PR_CAPBSET_DROP", unix.PR_CAPBSET_DROP),
-	fv("PR_GET_TSC", unix.PR_GET_TSC),
-	fv("PR_SET_TSC", unix.PR_SET_TSC),
-	fv("PR_GET_SECUREBITS", unix.PR_GET_SECUREBITS),
-	fv("PR_SET_SECUREBITS", unix.PR_SET_SECUREBITS),
-	fv("PR_SET_TIMERSLACK", unix.PR_SET_TIMERSLACK),
-	fv("PR_GET_TIMERSLACK", unix.PR_GET_TIMERSLACK),
-	fv("PR_TASK_PERF_EVENTS_DISABLE", unix.PR_TASK_PERF_EVENTS_DISABLE),
-	fv("PR_TASK_PERF_EVENTS_ENABLE", unix.PR_TASK_PERF_EVENTS_ENABLE),
-	fv("PR_MCE_KILL", unix.PR_MCE_KILL),
-	fv("PR_MCE_KILL_GET", unix.PR_MCE_KILL_GET),
-	fv("PR_SET_MM", unix.PR_SET_MM),
-	fv("PR_SET_CHILD_SUBREAPER", unix.PR_SET_CHILD_SUBREAPER),
-	fv("PR_GET_CHILD_SUBREAPER", unix.PR_GET_CHILD_SUBREAPER),
-	fv("PR_SET_NO_NEW_PRIVS", unix.PR_SET_NO_NEW_PRIVS),
-	fv("PR_GET_NO_NEW_PRIVS", unix.PR_GET_NO_NEW_PRIVS),
-	fv("PR_GET_TID_ADDRESS", unix.PR_GET_TID_ADDRESS),
-	fv("PR_SET_THP_DISABLE", unix.PR_SET_THP_DISABLE),
-	fv("PR_GET_THP_DISABLE", unix.PR_GET_THP_DISABLE),
-	fv("PR_MPX_ENABLE_MANAGEMENT", unix.PR_MPX_ENABLE_MANAGEMENT),
-	fv("PR_MPX_DISABLE_MANAGEMENT", unix.PR_MPX_DISABLE_MANAGEMENT),
-	fv("PR_SET_FP_MODE", unix.PR_SET_FP_MODE),
-	fv("PR_GET_FP_MODE", unix.PR_GET_FP_MODE),
-	fv("PR_CAP_AMBIENT", unix.PR_CAP_AMBIENT),
-	fv("PR_GET_SPECULATION_CTRL", unix.PR_GET_SPECULATION_CTRL),
-	fv("PR_SET_SPECULATION_CTRL", unix.PR_SET_SPECULATION_CTRL),
-	fv("PR_SET_TAGGED_ADDR_CTRL", unix.PR_SET_TAGGED_ADDR_CTRL),
-	fv("PR_GET_TAGGED_ADDR_CTRL", unix.PR_GET_TAGGED_ADDR_CTRL),
-	fv("PR_SET_IO_FLUSHER", unix.PR_SET_IO_FLUSHER),
-	fv("PR_GET_IO_FLUSHER", unix.PR_GET_IO_FLUSHER),
-	fv("PR_SET_SYSCALL_USER_DISPATCH", unix.PR_SET_SYSCALL_USER_DISPATCH),
-	fv("PR_SCHED_CORE", unix.PR_SCHED_CORE),
-	fv("PR_SET_MDWE", unix.PR_SET_MDWE),
-	fv("PR_GET_MDWE", unix.PR_GET_MDWE),
-	fv("PR_SET_MEMORY_MERGE", unix.PR_SET_MEMORY_MERGE),
-	fv("PR_GET_MEMORY_MERGE", unix.PR_GET_MEMORY_MERGE),
-	fv("PR_GET_SHADOW_STACK_STATUS", unix.PR_GET_SHADOW_STACK_STATUS),
-	fv("PR_SET_SHADOW_STACK_STATUS", unix.PR_SET_SHADOW_STACK_STATUS),
-	fv("PR_LOCK_SHADOW_STACK_STATUS", unix.PR_LOCK_SHADOW_STACK_STATUS),
-	fv("PR_TIMER_CREATE_RESTORE_IDS", unix.PR_TIMER_CREATE_RESTORE_IDS),
-	fv("PR_FUTEX_HASH", unix.PR_FUTEX_HASH),
-	fv("PR_GET_AUXV", unix.PR_GET_AUXV),
-	fv("PR_SET_VMA", unix.PR_SET_VMA),
-	fv("PR_SET_PTRACER", unix.PR_SET_PTRACER),
-}}
 
 // prctlConds are prctl's effects that depend on the option: options that
 // read the process's privileges or limits read the environment; options
