@@ -1,11 +1,11 @@
 package systable
 
-import "golang.org/x/sys/unix"
+import "github.com/envbisect/envbisect/systable/internal/amd64"
 
 // Request numbers x/sys does not export (asm-generic/ioctls.h,
 // linux/fs.h, linux/nsfs.h).
 const (
-	ioFIONREAD  = unix.TIOCINQ // FIONREAD, TIOCINQ and SIOCINQ are one request
+	ioFIONREAD  = amd64.TIOCINQ // FIONREAD, TIOCINQ and SIOCINQ are one request
 	ioFIONBIO   = 0x5421
 	ioFIONCLEX  = 0x5450
 	ioFIOCLEX   = 0x5451
@@ -36,49 +36,49 @@ const (
 func amd64Ioctls() []IoctlRow {
 	return []IoctlRow{
 		// Terminals.
-		{unix.TCGETS, "TCGETS", termiosSize, OutBuf},
-		{unix.TCSETS, "TCSETS", termiosSize, InBuf},
-		{unix.TCSETSW, "TCSETSW", termiosSize, InBuf},
-		{unix.TCSETSF, "TCSETSF", termiosSize, InBuf},
-		{unix.TCGETS2, "TCGETS2", termios2Size, OutBuf},
-		{unix.TCSETS2, "TCSETS2", termios2Size, InBuf},
-		{unix.TCSETSW2, "TCSETSW2", termios2Size, InBuf},
-		{unix.TCSETSF2, "TCSETSF2", termios2Size, InBuf},
-		{unix.TIOCGLCKTRMIOS, "TIOCGLCKTRMIOS", termiosSize, OutBuf},
-		{unix.TIOCSLCKTRMIOS, "TIOCSLCKTRMIOS", termiosSize, InBuf},
-		{unix.TIOCGWINSZ, "TIOCGWINSZ", winsizeSize, OutBuf},
-		{unix.TIOCSWINSZ, "TIOCSWINSZ", winsizeSize, InBuf},
-		{unix.TIOCGPGRP, "TIOCGPGRP", 4, OutBuf},
-		{unix.TIOCSPGRP, "TIOCSPGRP", 4, InBuf},
-		{unix.TIOCGSID, "TIOCGSID", 4, OutBuf},
-		{unix.TIOCOUTQ, "TIOCOUTQ", 4, OutBuf},
-		{unix.TIOCGPTN, "TIOCGPTN", 4, OutBuf},
-		{unix.TIOCSPTLCK, "TIOCSPTLCK", 4, InBuf},
-		{unix.TIOCGPTLCK, "TIOCGPTLCK", 4, OutBuf},
-		{unix.TIOCGPKT, "TIOCGPKT", 4, OutBuf},
-		{unix.TIOCPKT, "TIOCPKT", 4, InBuf},
-		{unix.TIOCGEXCL, "TIOCGEXCL", 4, OutBuf},
-		{unix.TIOCGDEV, "TIOCGDEV", 4, OutBuf},
-		{unix.TIOCMGET, "TIOCMGET", 4, OutBuf},
-		{unix.TIOCMSET, "TIOCMSET", 4, InBuf},
-		{unix.TIOCMBIS, "TIOCMBIS", 4, InBuf},
-		{unix.TIOCMBIC, "TIOCMBIC", 4, InBuf},
-		{unix.TIOCGETD, "TIOCGETD", 4, OutBuf},
-		{unix.TIOCSETD, "TIOCSETD", 4, InBuf},
-		{unix.TIOCSTI, "TIOCSTI", 1, InBuf},
-		{unix.TIOCSCTTY, "TIOCSCTTY", 0, Int},
-		{unix.TIOCNOTTY, "TIOCNOTTY", 0, Int},
-		{unix.TIOCEXCL, "TIOCEXCL", 0, Int},
-		{unix.TIOCNXCL, "TIOCNXCL", 0, Int},
-		{unix.TIOCSBRK, "TIOCSBRK", 0, Int},
-		{unix.TIOCCBRK, "TIOCCBRK", 0, Int},
-		{unix.TIOCCONS, "TIOCCONS", 0, Int},
-		{unix.TIOCVHANGUP, "TIOCVHANGUP", 0, Int},
-		{unix.TIOCGPTPEER, "TIOCGPTPEER", 0, Int},
-		{unix.TCSBRK, "TCSBRK", 0, Int},
-		{unix.TCSBRKP, "TCSBRKP", 0, Int},
-		{unix.TCXONC, "TCXONC", 0, Int},
-		{unix.TCFLSH, "TCFLSH", 0, Int},
+		{amd64.TCGETS, "TCGETS", termiosSize, OutBuf},
+		{amd64.TCSETS, "TCSETS", termiosSize, InBuf},
+		{amd64.TCSETSW, "TCSETSW", termiosSize, InBuf},
+		{amd64.TCSETSF, "TCSETSF", termiosSize, InBuf},
+		{amd64.TCGETS2, "TCGETS2", termios2Size, OutBuf},
+		{amd64.TCSETS2, "TCSETS2", termios2Size, InBuf},
+		{amd64.TCSETSW2, "TCSETSW2", termios2Size, InBuf},
+		{amd64.TCSETSF2, "TCSETSF2", termios2Size, InBuf},
+		{amd64.TIOCGLCKTRMIOS, "TIOCGLCKTRMIOS", termiosSize, OutBuf},
+		{amd64.TIOCSLCKTRMIOS, "TIOCSLCKTRMIOS", termiosSize, InBuf},
+		{amd64.TIOCGWINSZ, "TIOCGWINSZ", winsizeSize, OutBuf},
+		{amd64.TIOCSWINSZ, "TIOCSWINSZ", winsizeSize, InBuf},
+		{amd64.TIOCGPGRP, "TIOCGPGRP", 4, OutBuf},
+		{amd64.TIOCSPGRP, "TIOCSPGRP", 4, InBuf},
+		{amd64.TIOCGSID, "TIOCGSID", 4, OutBuf},
+		{amd64.TIOCOUTQ, "TIOCOUTQ", 4, OutBuf},
+		{amd64.TIOCGPTN, "TIOCGPTN", 4, OutBuf},
+		{amd64.TIOCSPTLCK, "TIOCSPTLCK", 4, InBuf},
+		{amd64.TIOCGPTLCK, "TIOCGPTLCK", 4, OutBuf},
+		{amd64.TIOCGPKT, "TIOCGPKT", 4, OutBuf},
+		{amd64.TIOCPKT, "TIOCPKT", 4, InBuf},
+		{amd64.TIOCGEXCL, "TIOCGEXCL", 4, OutBuf},
+		{amd64.TIOCGDEV, "TIOCGDEV", 4, OutBuf},
+		{amd64.TIOCMGET, "TIOCMGET", 4, OutBuf},
+		{amd64.TIOCMSET, "TIOCMSET", 4, InBuf},
+		{amd64.TIOCMBIS, "TIOCMBIS", 4, InBuf},
+		{amd64.TIOCMBIC, "TIOCMBIC", 4, InBuf},
+		{amd64.TIOCGETD, "TIOCGETD", 4, OutBuf},
+		{amd64.TIOCSETD, "TIOCSETD", 4, InBuf},
+		{amd64.TIOCSTI, "TIOCSTI", 1, InBuf},
+		{amd64.TIOCSCTTY, "TIOCSCTTY", 0, Int},
+		{amd64.TIOCNOTTY, "TIOCNOTTY", 0, Int},
+		{amd64.TIOCEXCL, "TIOCEXCL", 0, Int},
+		{amd64.TIOCNXCL, "TIOCNXCL", 0, Int},
+		{amd64.TIOCSBRK, "TIOCSBRK", 0, Int},
+		{amd64.TIOCCBRK, "TIOCCBRK", 0, Int},
+		{amd64.TIOCCONS, "TIOCCONS", 0, Int},
+		{amd64.TIOCVHANGUP, "TIOCVHANGUP", 0, Int},
+		{amd64.TIOCGPTPEER, "TIOCGPTPEER", 0, Int},
+		{amd64.TCSBRK, "TCSBRK", 0, Int},
+		{amd64.TCSBRKP, "TCSBRKP", 0, Int},
+		{amd64.TCXONC, "TCXONC", 0, Int},
+		{amd64.TCFLSH, "TCFLSH", 0, Int},
 
 		// Any fd.
 		{ioFIONREAD, "FIONREAD", 4, OutBuf},
@@ -91,42 +91,42 @@ func amd64Ioctls() []IoctlRow {
 		// Files and block devices.
 		{ioFIBMAP, "FIBMAP", 4, InOutBuf},
 		{ioFIGETBSZ, "FIGETBSZ", 4, OutBuf},
-		{unix.FICLONE, "FICLONE", 0, Int}, // the argument is the source fd
-		{unix.FICLONERANGE, "FICLONERANGE", 32, InBuf},
-		{unix.FS_IOC_GETFLAGS, "FS_IOC_GETFLAGS", 4, OutBuf}, // declared long, the kernel copies an int
-		{unix.FS_IOC_SETFLAGS, "FS_IOC_SETFLAGS", 4, InBuf},
-		{unix.BLKGETSIZE64, "BLKGETSIZE64", 8, OutBuf},
-		{unix.BLKGETSIZE, "BLKGETSIZE", 8, OutBuf},
-		{unix.BLKSSZGET, "BLKSSZGET", 4, OutBuf},
-		{unix.BLKBSZGET, "BLKBSZGET", 4, OutBuf}, // declared size_t, the kernel copies an int
-		{unix.BLKROGET, "BLKROGET", 4, OutBuf},
-		{unix.RNDGETENTCNT, "RNDGETENTCNT", 4, OutBuf},
+		{amd64.FICLONE, "FICLONE", 0, Int}, // the argument is the source fd
+		{amd64.FICLONERANGE, "FICLONERANGE", 32, InBuf},
+		{amd64.FS_IOC_GETFLAGS, "FS_IOC_GETFLAGS", 4, OutBuf}, // declared long, the kernel copies an int
+		{amd64.FS_IOC_SETFLAGS, "FS_IOC_SETFLAGS", 4, InBuf},
+		{amd64.BLKGETSIZE64, "BLKGETSIZE64", 8, OutBuf},
+		{amd64.BLKGETSIZE, "BLKGETSIZE", 8, OutBuf},
+		{amd64.BLKSSZGET, "BLKSSZGET", 4, OutBuf},
+		{amd64.BLKBSZGET, "BLKBSZGET", 4, OutBuf}, // declared size_t, the kernel copies an int
+		{amd64.BLKROGET, "BLKROGET", 4, OutBuf},
+		{amd64.RNDGETENTCNT, "RNDGETENTCNT", 4, OutBuf},
 
 		// Sockets and network interfaces.
-		{unix.SIOCGIFFLAGS, "SIOCGIFFLAGS", ifreqSize, InOutBuf},
-		{unix.SIOCGIFINDEX, "SIOCGIFINDEX", ifreqSize, InOutBuf},
-		{unix.SIOCGIFNAME, "SIOCGIFNAME", ifreqSize, InOutBuf},
-		{unix.SIOCGIFHWADDR, "SIOCGIFHWADDR", ifreqSize, InOutBuf},
-		{unix.SIOCGIFMTU, "SIOCGIFMTU", ifreqSize, InOutBuf},
-		{unix.SIOCGIFADDR, "SIOCGIFADDR", ifreqSize, InOutBuf},
-		{unix.SIOCGIFNETMASK, "SIOCGIFNETMASK", ifreqSize, InOutBuf},
-		{unix.SIOCGIFBRDADDR, "SIOCGIFBRDADDR", ifreqSize, InOutBuf},
-		{unix.SIOCGIFDSTADDR, "SIOCGIFDSTADDR", ifreqSize, InOutBuf},
-		{unix.SIOCGIFTXQLEN, "SIOCGIFTXQLEN", ifreqSize, InOutBuf},
-		{unix.SIOCGIFMETRIC, "SIOCGIFMETRIC", ifreqSize, InOutBuf},
-		{unix.SIOCSIFFLAGS, "SIOCSIFFLAGS", ifreqSize, InBuf},
-		{unix.SIOCSIFADDR, "SIOCSIFADDR", ifreqSize, InBuf},
-		{unix.SIOCSIFMTU, "SIOCSIFMTU", ifreqSize, InBuf},
-		{unix.SIOCGSTAMP, "SIOCGSTAMP", 16, OutBuf},
-		{unix.SIOCGSTAMPNS, "SIOCGSTAMPNS", 16, OutBuf},
-		{unix.SIOCATMARK, "SIOCATMARK", 4, OutBuf},
-		{unix.SIOCOUTQNSD, "SIOCOUTQNSD", 4, OutBuf},
-		{unix.SIOCGPGRP, "SIOCGPGRP", 4, OutBuf},
-		{unix.SIOCSPGRP, "SIOCSPGRP", 4, InBuf},
+		{amd64.SIOCGIFFLAGS, "SIOCGIFFLAGS", ifreqSize, InOutBuf},
+		{amd64.SIOCGIFINDEX, "SIOCGIFINDEX", ifreqSize, InOutBuf},
+		{amd64.SIOCGIFNAME, "SIOCGIFNAME", ifreqSize, InOutBuf},
+		{amd64.SIOCGIFHWADDR, "SIOCGIFHWADDR", ifreqSize, InOutBuf},
+		{amd64.SIOCGIFMTU, "SIOCGIFMTU", ifreqSize, InOutBuf},
+		{amd64.SIOCGIFADDR, "SIOCGIFADDR", ifreqSize, InOutBuf},
+		{amd64.SIOCGIFNETMASK, "SIOCGIFNETMASK", ifreqSize, InOutBuf},
+		{amd64.SIOCGIFBRDADDR, "SIOCGIFBRDADDR", ifreqSize, InOutBuf},
+		{amd64.SIOCGIFDSTADDR, "SIOCGIFDSTADDR", ifreqSize, InOutBuf},
+		{amd64.SIOCGIFTXQLEN, "SIOCGIFTXQLEN", ifreqSize, InOutBuf},
+		{amd64.SIOCGIFMETRIC, "SIOCGIFMETRIC", ifreqSize, InOutBuf},
+		{amd64.SIOCSIFFLAGS, "SIOCSIFFLAGS", ifreqSize, InBuf},
+		{amd64.SIOCSIFADDR, "SIOCSIFADDR", ifreqSize, InBuf},
+		{amd64.SIOCSIFMTU, "SIOCSIFMTU", ifreqSize, InBuf},
+		{amd64.SIOCGSTAMP, "SIOCGSTAMP", 16, OutBuf},
+		{amd64.SIOCGSTAMPNS, "SIOCGSTAMPNS", 16, OutBuf},
+		{amd64.SIOCATMARK, "SIOCATMARK", 4, OutBuf},
+		{amd64.SIOCOUTQNSD, "SIOCOUTQNSD", 4, OutBuf},
+		{amd64.SIOCGPGRP, "SIOCGPGRP", 4, OutBuf},
+		{amd64.SIOCSPGRP, "SIOCSPGRP", 4, InBuf},
 
 		// Namespaces: these return a new fd.
-		{unix.NS_GET_USERNS, "NS_GET_USERNS", 0, Int},
-		{unix.NS_GET_PARENT, "NS_GET_PARENT", 0, Int},
+		{amd64.NS_GET_USERNS, "NS_GET_USERNS", 0, Int},
+		{amd64.NS_GET_PARENT, "NS_GET_PARENT", 0, Int},
 		{ioNSGetType, "NS_GET_NSTYPE", 0, Int},
 	}
 }
@@ -139,9 +139,9 @@ func amd64IoctlNames(rows []IoctlRow) *FlagSet {
 		fs.Enum = append(fs.Enum, fv(r.Name, r.Req))
 	}
 	fs.Enum = append(fs.Enum,
-		fv("SIOCGIFCONF", unix.SIOCGIFCONF),
-		fv("FIDEDUPERANGE", unix.FIDEDUPERANGE),
-		fv("TIOCGICOUNT", unix.TIOCGICOUNT),
+		fv("SIOCGIFCONF", amd64.SIOCGIFCONF),
+		fv("FIDEDUPERANGE", amd64.FIDEDUPERANGE),
+		fv("TIOCGICOUNT", amd64.TIOCGICOUNT),
 	)
 	return fs
 }
@@ -150,14 +150,14 @@ func amd64IoctlNames(rows []IoctlRow) *FlagSet {
 func amd64IoctlConds() []CondEffect {
 	return []CondEffect{
 		{Arg: 1, Values: []uint64{ioFIOCLEX, ioFIONCLEX, ioFIONBIO, ioFIOASYNC}, Effect: ChangesFDFlags},
-		{Arg: 1, Values: []uint64{unix.TIOCGPTPEER, unix.NS_GET_USERNS, unix.NS_GET_PARENT}, Effect: CreatesFD},
+		{Arg: 1, Values: []uint64{amd64.TIOCGPTPEER, amd64.NS_GET_USERNS, amd64.NS_GET_PARENT}, Effect: CreatesFD},
 		{Arg: 1, Values: []uint64{
-			unix.TCSETS, unix.TCSETSW, unix.TCSETSF, unix.TCSETS2, unix.TCSETSW2, unix.TCSETSF2,
-			unix.TIOCSWINSZ, unix.TIOCSPGRP, unix.TIOCSTI, unix.TCFLSH,
-			unix.FICLONE, unix.FICLONERANGE, unix.FS_IOC_SETFLAGS,
-			unix.SIOCSIFFLAGS, unix.SIOCSIFADDR, unix.SIOCSIFMTU,
+			amd64.TCSETS, amd64.TCSETSW, amd64.TCSETSF, amd64.TCSETS2, amd64.TCSETSW2, amd64.TCSETSF2,
+			amd64.TIOCSWINSZ, amd64.TIOCSPGRP, amd64.TIOCSTI, amd64.TCFLSH,
+			amd64.FICLONE, amd64.FICLONERANGE, amd64.FS_IOC_SETFLAGS,
+			amd64.SIOCSIFFLAGS, amd64.SIOCSIFADDR, amd64.SIOCSIFMTU,
 		}, Effect: ModifiesFile},
-		{Arg: 1, Values: []uint64{unix.TIOCSCTTY, unix.TIOCNOTTY}, Effect: ChangesProcess},
-		{Arg: 1, Values: []uint64{unix.RNDGETENTCNT}, Effect: ReadsEnvironment},
+		{Arg: 1, Values: []uint64{amd64.TIOCSCTTY, amd64.TIOCNOTTY}, Effect: ChangesProcess},
+		{Arg: 1, Values: []uint64{amd64.RNDGETENTCNT}, Effect: ReadsEnvironment},
 	}
 }
