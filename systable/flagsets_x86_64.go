@@ -27,8 +27,7 @@ var AccessModes = &FlagSet{
 	},
 }
 
-// ArchPrctlCodes are arch_prctl's codes (asm/prctl.h; x/sys does not
-// export them).
+// ArchPrctlCodes are arch_prctl's codes (asm/prctl.h).
 //
 // From <asm/prctl.h> (xlat/arch_prctl_code.in).
 var ArchPrctlCodes = &FlagSet{
@@ -401,7 +400,7 @@ var FlockOps = &FlagSet{
 
 // FutexOps are futex's operations: the command in the low bits
 // (linux/futex.h FUTEX_CMD_MASK), FUTEX_PRIVATE_FLAG and
-// FUTEX_CLOCK_REALTIME above it. x/sys does not export these.
+// FUTEX_CLOCK_REALTIME above it.
 //
 // From <linux/futex.h> (xlat/futex_op.in).
 var FutexOps = &FlagSet{
