@@ -1,6 +1,6 @@
 package systable
 
-import "golang.org/x/sys/unix"
+import "github.com/envbisect/envbisect/systable/internal/amd64"
 
 // CloneShares is what a process or thread made by clone (or clone3,
 // fork, vfork) shares with its parent, from its clone flags: the one
@@ -16,10 +16,10 @@ type CloneShares struct {
 // CloneSharing returns what a child made with clone flags shares.
 func CloneSharing(flags uint64) CloneShares {
 	return CloneShares{
-		FDs:    flags&unix.CLONE_FILES != 0,
-		FS:     flags&unix.CLONE_FS != 0,
-		VM:     flags&unix.CLONE_VM != 0,
-		Thread: flags&unix.CLONE_THREAD != 0,
-		Vfork:  flags&unix.CLONE_VFORK != 0,
+		FDs:    flags&amd64.CLONE_FILES != 0,
+		FS:     flags&amd64.CLONE_FS != 0,
+		VM:     flags&amd64.CLONE_VM != 0,
+		Thread: flags&amd64.CLONE_THREAD != 0,
+		Vfork:  flags&amd64.CLONE_VFORK != 0,
 	}
 }

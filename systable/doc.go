@@ -39,4 +39,71 @@
 // Numbers are per architecture: the rows live in table_<arch>.go. Calls
 // the table does not describe are still recorded with raw arguments; ByNr
 // returns an Unknown row for them.
+//
+// # One table per architecture, chosen by the trace
+//
+// A trace's header names the architecture it was recorded on, and a
+// reader builds its table with New(header.Arch): a trace recorded on
+// x86-64 is shown, diffed and analysed the same on any host. So the
+// per-architecture files carry no build constraint (table_x86_64.go,
+// ioctls_x86_64.go, not _amd64.go, as gVisor keeps its tables) and take
+// no value from golang.org/x/sys/unix, whose constants follow the
+// architecture the binary is built for. Only recording and replay, which
+// trace live processes, use Native. New returns an error wrapping
+// ErrNoTable for an architecture without a table (only amd64 has one).
+//
+// # Generated values: xlat lists
+//
+// The x86-64 values are generated, as strace's src/xlat is. Each file
+// xlat/<set>.in lists the names of one flag set; `go generate ./systable`
+// runs internal/xlatgen, which compiles one small C program per list with
+// an x86-64 gcc against the Linux UAPI and glibc headers (linux-libc-dev,
+// libc6-dev), runs it, and writes, all committed:
+//
+//   - flagsets_x86_64.go: the FlagSet variables (OpenFlags, ...), values
+//     as literals, each with its list and headers as provenance;
+//   - syscalls_x86_64.go: every x86-64 call's number from
+//     <asm/unistd_64.h> (xlat/syscalls.in); a test checks each row's
+//     number against it;
+//   - internal/amd64/consts.go: every listed value as a Go constant
+//     (amd64.O_CREAT, amd64.TCGETS, amd64.SYS_READ), for the table code;
+//   - xlat_xsys_amd64_test.go: an amd64-only test that every generated
+//     value x/sys/unix also defines equals it (a second source).
+//
+// CI regenerates and fails on any difference. A .in file has one entry or
+// directive a line; /* ... */ comments end on their line:
+//
+//	#Doc text        a line of the Go variable's doc comment
+//	#Var Name        the Go variable (a flag set; its Name is the file name)
+//	#From header.h   a header to #include (several allowed, in order)
+//	#Mask EXPR       the set's Mask, a C expression (O_ACCMODE, 0xff)
+//	#Enum            the entries that follow are Enum values
+//	#Bits            the entries that follow are Bits, in print order
+//	                 (composite values before their parts)
+//	#Combos ZERO     the Enum is every combination of the entries that
+//	                 follow, zero named ZERO (F_OK, PROT_NONE)
+//	#EnumSignals     the Enum is the signal names (clone's CSIGNAL)
+//	#Include set     the Bits of xlat/<set>.in, here
+//	#Consts          constants only, no flag set (ioctl requests, signals)
+//	#Syscalls        syscall names: values of __NR_<name>, constants SYS_<NAME>
+//	#NoXsysCheck N   N's value differs from x/sys's on purpose (say why)
+//	NAME             the value the headers give NAME
+//	NAME EXPR        EXPR when the headers lack NAME (newer than the
+//	                 installed headers, or a kernel name libc hides); when
+//	                 they define it, generation fails unless it equals EXPR
+//	0 0              a display name that is no C name (mknod's file type
+//	                 0) takes its value as given
+//
+// A negative value (RUSAGE_CHILDREN) is stored as the 32-bit two's
+// complement, as the flag sets hold C int arguments. Where the kernel has
+// a name for zero (O_RDONLY, PROT_NONE, F_OK), the set lists the field as
+// an Enum under a Mask so that 0 prints by name; for small bit sets with
+// such a name, #Combos lists every combination.
+//
+// To add a flag set: write xlat/<set>.in with #Var, #From and the names,
+// run `go generate ./systable`, and point the rows' flg(...) arguments at
+// the new variable. To add a name to a set or a constant the table code
+// needs as amd64.NAME: add the line, regenerate, commit the .in and the
+// generated files together. Generating needs an x86-64 C compiler (set
+// CC=x86_64-linux-gnu-gcc on another host).
 package systable

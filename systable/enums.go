@@ -1,6 +1,6 @@
 package systable
 
-import "golang.org/x/sys/unix"
+import "github.com/envbisect/envbisect/systable/internal/amd64"
 
 // Rules that depend on the value of an enum argument, for the stages
 // that would otherwise compare the value's name.
@@ -24,20 +24,20 @@ func (s *Syscall) enumIs(fs *FlagSet, args [6]uint64, want uint64) bool {
 // SeeksAbsolute reports whether a call made with args sets its fd's
 // offset whatever it was (lseek with SEEK_SET).
 func (s *Syscall) SeeksAbsolute(args [6]uint64) bool {
-	return s.enumIs(Whence, args, unix.SEEK_SET)
+	return s.enumIs(Whence, args, amd64.SEEK_SET)
 }
 
 // AddsWatch reports whether a call made with args adds the fd of its
 // second fd argument to the set behind its first (epoll_ctl with
 // EPOLL_CTL_ADD).
 func (s *Syscall) AddsWatch(args [6]uint64) bool {
-	return s.enumIs(EpollCtlOps, args, unix.EPOLL_CTL_ADD)
+	return s.enumIs(EpollCtlOps, args, amd64.EPOLL_CTL_ADD)
 }
 
 // MakesFIFO reports whether a call made with args makes a FIFO (mknod
 // with S_IFIFO).
 func (s *Syscall) MakesFIFO(args [6]uint64) bool {
-	return s.enumIs(FileTypes, args, unix.S_IFIFO)
+	return s.enumIs(FileTypes, args, amd64.S_IFIFO)
 }
 
 // bitsSet reports whether the first argument whose flag set is fs has
@@ -54,19 +54,19 @@ func (s *Syscall) bitsSet(fs *FlagSet, args [6]uint64, mask uint64) bool {
 // MapsAnonymous reports whether a memory call made with args maps
 // anonymous memory (MAP_ANONYMOUS): its fd argument is not used.
 func (s *Syscall) MapsAnonymous(args [6]uint64) bool {
-	return s.bitsSet(MapFlags, args, unix.MAP_ANONYMOUS)
+	return s.bitsSet(MapFlags, args, amd64.MAP_ANONYMOUS)
 }
 
 // OpensDirectory reports whether an open made with args asks for a
 // directory (O_DIRECTORY).
 func (s *Syscall) OpensDirectory(args [6]uint64) bool {
-	return s.bitsSet(OpenFlags, args, unix.O_DIRECTORY)
+	return s.bitsSet(OpenFlags, args, amd64.O_DIRECTORY)
 }
 
 // RemovesDirectory reports whether an unlinkat made with args removes a
 // directory (AT_REMOVEDIR).
 func (s *Syscall) RemovesDirectory(args [6]uint64) bool {
-	return s.bitsSet(UnlinkatFlags, args, unix.AT_REMOVEDIR)
+	return s.bitsSet(UnlinkatFlags, args, amd64.AT_REMOVEDIR)
 }
 
 // OpenHowCloexec reports whether the struct open_how in b (openat2's
@@ -74,5 +74,5 @@ func (s *Syscall) RemovesDirectory(args [6]uint64) bool {
 func OpenHowCloexec(b []byte) bool {
 	st := StructOf("struct open_how")
 	f := st.Field("flags")
-	return len(b) >= f.Off+f.Size && f.Uint(b)&unix.O_CLOEXEC != 0
+	return len(b) >= f.Off+f.Size && f.Uint(b)&amd64.O_CLOEXEC != 0
 }

@@ -1,6 +1,6 @@
 package systable
 
-import "golang.org/x/sys/unix"
+import "github.com/envbisect/envbisect/systable/internal/amd64"
 
 // Sizes of the structs behind fcntl's third argument (x86-64 and every
 // other 64-bit Linux ABI).
@@ -17,17 +17,17 @@ const (
 // F_SETFL, F_SETFD, ...) or that take none it returns 0 and Int.
 func FcntlSize(cmd uint64) (size uint32, dir Kind) {
 	switch uint32(cmd) {
-	case unix.F_GETLK, unix.F_OFD_GETLK:
+	case amd64.F_GETLK, amd64.F_OFD_GETLK:
 		return flockSize, InOutBuf
-	case unix.F_SETLK, unix.F_SETLKW, unix.F_OFD_SETLK, unix.F_OFD_SETLKW:
+	case amd64.F_SETLK, amd64.F_SETLKW, amd64.F_OFD_SETLK, amd64.F_OFD_SETLKW:
 		return flockSize, InBuf
-	case unix.F_GETOWN_EX:
+	case amd64.F_GETOWN_EX:
 		return fOwnerExSize, OutBuf
-	case unix.F_SETOWN_EX:
+	case amd64.F_SETOWN_EX:
 		return fOwnerExSize, InBuf
-	case unix.F_GET_RW_HINT, unix.F_GET_FILE_RW_HINT:
+	case amd64.F_GET_RW_HINT, amd64.F_GET_FILE_RW_HINT:
 		return rwHintSize, OutBuf
-	case unix.F_SET_RW_HINT, unix.F_SET_FILE_RW_HINT:
+	case amd64.F_SET_RW_HINT, amd64.F_SET_FILE_RW_HINT:
 		return rwHintSize, InBuf
 	}
 	return 0, Int
@@ -39,31 +39,21 @@ func FcntlSize(cmd uint64) (size uint32, dir Kind) {
 // F_ADD_SEALS and F_GET_SEALS; nil for other commands.
 func FcntlFlags(cmd uint64) *FlagSet {
 	switch uint32(cmd) {
-	case unix.F_GETFL, unix.F_SETFL:
+	case amd64.F_GETFL, amd64.F_SETFL:
 		return OpenFlags
-	case unix.F_GETFD, unix.F_SETFD:
+	case amd64.F_GETFD, amd64.F_SETFD:
 		return FDFlags
-	case unix.F_ADD_SEALS, unix.F_GET_SEALS:
+	case amd64.F_ADD_SEALS, amd64.F_GET_SEALS:
 		return SealFlags
 	}
 	return nil
 }
 
-// SealFlags are the seals of fcntl F_ADD_SEALS and F_GET_SEALS.
-var SealFlags = &FlagSet{Name: "seals", Bits: []FlagValue{
-	fv("F_SEAL_SEAL", unix.F_SEAL_SEAL),
-	fv("F_SEAL_SHRINK", unix.F_SEAL_SHRINK),
-	fv("F_SEAL_GROW", unix.F_SEAL_GROW),
-	fv("F_SEAL_WRITE", unix.F_SEAL_WRITE),
-	fv("F_SEAL_FUTURE_WRITE", unix.F_SEAL_FUTURE_WRITE),
-	fv("F_SEAL_EXEC", unix.F_SEAL_EXEC),
-}}
-
 // fcntlConds are fcntl's effects that depend on the command.
 func fcntlConds() []CondEffect {
 	return []CondEffect{
-		{Arg: 1, Values: []uint64{unix.F_DUPFD, unix.F_DUPFD_CLOEXEC}, Effect: DupsFD | CreatesFD},
-		{Arg: 1, Values: []uint64{unix.F_SETFD, unix.F_SETFL}, Effect: ChangesFDFlags},
+		{Arg: 1, Values: []uint64{amd64.F_DUPFD, amd64.F_DUPFD_CLOEXEC}, Effect: DupsFD | CreatesFD},
+		{Arg: 1, Values: []uint64{amd64.F_SETFD, amd64.F_SETFL}, Effect: ChangesFDFlags},
 	}
 }
 
@@ -73,87 +63,18 @@ func fcntlConds() []CondEffect {
 // Int.
 func PrctlSize(op uint64) (size uint32, dir Kind) {
 	switch uint32(op) {
-	case unix.PR_GET_NAME:
+	case amd64.PR_GET_NAME:
 		return prctlNameSize, OutBuf
-	case unix.PR_SET_NAME:
+	case amd64.PR_SET_NAME:
 		return prctlNameSize, InBuf
-	case unix.PR_GET_PDEATHSIG, unix.PR_GET_CHILD_SUBREAPER, unix.PR_GET_TSC,
-		unix.PR_GET_ENDIAN, unix.PR_GET_FPEMU, unix.PR_GET_FPEXC, unix.PR_GET_UNALIGN:
+	case amd64.PR_GET_PDEATHSIG, amd64.PR_GET_CHILD_SUBREAPER, amd64.PR_GET_TSC,
+		amd64.PR_GET_ENDIAN, amd64.PR_GET_FPEMU, amd64.PR_GET_FPEXC, amd64.PR_GET_UNALIGN:
 		return 4, OutBuf
-	case unix.PR_GET_TID_ADDRESS:
+	case amd64.PR_GET_TID_ADDRESS:
 		return 8, OutBuf
 	}
 	return 0, Int
 }
-
-// PrctlOptions are prctl's options.
-var PrctlOptions = &FlagSet{Name: "prctl_option", Enum: []FlagValue{
-	fv("PR_SET_PDEATHSIG", unix.PR_SET_PDEATHSIG),
-	fv("PR_GET_PDEATHSIG", unix.PR_GET_PDEATHSIG),
-	fv("PR_GET_DUMPABLE", unix.PR_GET_DUMPABLE),
-	fv("PR_SET_DUMPABLE", unix.PR_SET_DUMPABLE),
-	fv("PR_GET_UNALIGN", unix.PR_GET_UNALIGN),
-	fv("PR_SET_UNALIGN", unix.PR_SET_UNALIGN),
-	fv("PR_GET_KEEPCAPS", unix.PR_GET_KEEPCAPS),
-	fv("PR_SET_KEEPCAPS", unix.PR_SET_KEEPCAPS),
-	fv("PR_GET_FPEMU", unix.PR_GET_FPEMU),
-	fv("PR_SET_FPEMU", unix.PR_SET_FPEMU),
-	fv("PR_GET_FPEXC", unix.PR_GET_FPEXC),
-	fv("PR_SET_FPEXC", unix.PR_SET_FPEXC),
-	fv("PR_GET_TIMING", unix.PR_GET_TIMING),
-	fv("PR_SET_TIMING", unix.PR_SET_TIMING),
-	fv("PR_SET_NAME", unix.PR_SET_NAME),
-	fv("PR_GET_NAME", unix.PR_GET_NAME),
-	fv("PR_GET_ENDIAN", unix.PR_GET_ENDIAN),
-	fv("PR_SET_ENDIAN", unix.PR_SET_ENDIAN),
-	fv("PR_GET_SECCOMP", unix.PR_GET_SECCOMP),
-	fv("PR_SET_SECCOMP", unix.PR_SET_SECCOMP),
-	fv("PR_CAPBSET_READ", unix.PR_CAPBSET_READ),
-	fv("PR_CAPBSET_DROP", unix.PR_CAPBSET_DROP),
-	fv("PR_GET_TSC", unix.PR_GET_TSC),
-	fv("PR_SET_TSC", unix.PR_SET_TSC),
-	fv("PR_GET_SECUREBITS", unix.PR_GET_SECUREBITS),
-	fv("PR_SET_SECUREBITS", unix.PR_SET_SECUREBITS),
-	fv("PR_SET_TIMERSLACK", unix.PR_SET_TIMERSLACK),
-	fv("PR_GET_TIMERSLACK", unix.PR_GET_TIMERSLACK),
-	fv("PR_TASK_PERF_EVENTS_DISABLE", unix.PR_TASK_PERF_EVENTS_DISABLE),
-	fv("PR_TASK_PERF_EVENTS_ENABLE", unix.PR_TASK_PERF_EVENTS_ENABLE),
-	fv("PR_MCE_KILL", unix.PR_MCE_KILL),
-	fv("PR_MCE_KILL_GET", unix.PR_MCE_KILL_GET),
-	fv("PR_SET_MM", unix.PR_SET_MM),
-	fv("PR_SET_CHILD_SUBREAPER", unix.PR_SET_CHILD_SUBREAPER),
-	fv("PR_GET_CHILD_SUBREAPER", unix.PR_GET_CHILD_SUBREAPER),
-	fv("PR_SET_NO_NEW_PRIVS", unix.PR_SET_NO_NEW_PRIVS),
-	fv("PR_GET_NO_NEW_PRIVS", unix.PR_GET_NO_NEW_PRIVS),
-	fv("PR_GET_TID_ADDRESS", unix.PR_GET_TID_ADDRESS),
-	fv("PR_SET_THP_DISABLE", unix.PR_SET_THP_DISABLE),
-	fv("PR_GET_THP_DISABLE", unix.PR_GET_THP_DISABLE),
-	fv("PR_MPX_ENABLE_MANAGEMENT", unix.PR_MPX_ENABLE_MANAGEMENT),
-	fv("PR_MPX_DISABLE_MANAGEMENT", unix.PR_MPX_DISABLE_MANAGEMENT),
-	fv("PR_SET_FP_MODE", unix.PR_SET_FP_MODE),
-	fv("PR_GET_FP_MODE", unix.PR_GET_FP_MODE),
-	fv("PR_CAP_AMBIENT", unix.PR_CAP_AMBIENT),
-	fv("PR_GET_SPECULATION_CTRL", unix.PR_GET_SPECULATION_CTRL),
-	fv("PR_SET_SPECULATION_CTRL", unix.PR_SET_SPECULATION_CTRL),
-	fv("PR_SET_TAGGED_ADDR_CTRL", unix.PR_SET_TAGGED_ADDR_CTRL),
-	fv("PR_GET_TAGGED_ADDR_CTRL", unix.PR_GET_TAGGED_ADDR_CTRL),
-	fv("PR_SET_IO_FLUSHER", unix.PR_SET_IO_FLUSHER),
-	fv("PR_GET_IO_FLUSHER", unix.PR_GET_IO_FLUSHER),
-	fv("PR_SET_SYSCALL_USER_DISPATCH", unix.PR_SET_SYSCALL_USER_DISPATCH),
-	fv("PR_SCHED_CORE", unix.PR_SCHED_CORE),
-	fv("PR_SET_MDWE", unix.PR_SET_MDWE),
-	fv("PR_GET_MDWE", unix.PR_GET_MDWE),
-	fv("PR_SET_MEMORY_MERGE", unix.PR_SET_MEMORY_MERGE),
-	fv("PR_GET_MEMORY_MERGE", unix.PR_GET_MEMORY_MERGE),
-	fv("PR_GET_SHADOW_STACK_STATUS", unix.PR_GET_SHADOW_STACK_STATUS),
-	fv("PR_SET_SHADOW_STACK_STATUS", unix.PR_SET_SHADOW_STACK_STATUS),
-	fv("PR_LOCK_SHADOW_STACK_STATUS", unix.PR_LOCK_SHADOW_STACK_STATUS),
-	fv("PR_TIMER_CREATE_RESTORE_IDS", unix.PR_TIMER_CREATE_RESTORE_IDS),
-	fv("PR_FUTEX_HASH", unix.PR_FUTEX_HASH),
-	fv("PR_GET_AUXV", unix.PR_GET_AUXV),
-	fv("PR_SET_VMA", unix.PR_SET_VMA),
-	fv("PR_SET_PTRACER", unix.PR_SET_PTRACER),
-}}
 
 // prctlConds are prctl's effects that depend on the option: options that
 // read the process's privileges or limits read the environment; options
@@ -162,20 +83,20 @@ var PrctlOptions = &FlagSet{Name: "prctl_option", Enum: []FlagValue{
 func prctlConds() []CondEffect {
 	return []CondEffect{
 		{Arg: 0, Values: []uint64{
-			unix.PR_CAPBSET_READ, unix.PR_GET_SECUREBITS, unix.PR_GET_KEEPCAPS,
-			unix.PR_GET_NO_NEW_PRIVS, unix.PR_CAP_AMBIENT, unix.PR_GET_SECCOMP,
-			unix.PR_GET_SPECULATION_CTRL, unix.PR_GET_SHADOW_STACK_STATUS,
+			amd64.PR_CAPBSET_READ, amd64.PR_GET_SECUREBITS, amd64.PR_GET_KEEPCAPS,
+			amd64.PR_GET_NO_NEW_PRIVS, amd64.PR_CAP_AMBIENT, amd64.PR_GET_SECCOMP,
+			amd64.PR_GET_SPECULATION_CTRL, amd64.PR_GET_SHADOW_STACK_STATUS,
 		}, Effect: ReadsEnvironment},
 		{Arg: 0, Values: []uint64{
-			unix.PR_CAPBSET_DROP, unix.PR_SET_SECUREBITS, unix.PR_SET_KEEPCAPS,
-			unix.PR_SET_NO_NEW_PRIVS, unix.PR_CAP_AMBIENT,
+			amd64.PR_CAPBSET_DROP, amd64.PR_SET_SECUREBITS, amd64.PR_SET_KEEPCAPS,
+			amd64.PR_SET_NO_NEW_PRIVS, amd64.PR_CAP_AMBIENT,
 		}, Effect: ChangesCreds},
 		{Arg: 0, Values: []uint64{
-			unix.PR_SET_PDEATHSIG, unix.PR_SET_DUMPABLE, unix.PR_SET_NAME,
-			unix.PR_SET_TIMERSLACK, unix.PR_SET_CHILD_SUBREAPER, unix.PR_SET_THP_DISABLE,
-			unix.PR_SET_SECCOMP, unix.PR_SET_MM, unix.PR_SET_PTRACER, unix.PR_SET_VMA,
-			unix.PR_SET_TSC, unix.PR_SET_SPECULATION_CTRL, unix.PR_SET_IO_FLUSHER,
-			unix.PR_SET_MDWE, unix.PR_SET_MEMORY_MERGE, unix.PR_SET_TAGGED_ADDR_CTRL,
+			amd64.PR_SET_PDEATHSIG, amd64.PR_SET_DUMPABLE, amd64.PR_SET_NAME,
+			amd64.PR_SET_TIMERSLACK, amd64.PR_SET_CHILD_SUBREAPER, amd64.PR_SET_THP_DISABLE,
+			amd64.PR_SET_SECCOMP, amd64.PR_SET_MM, amd64.PR_SET_PTRACER, amd64.PR_SET_VMA,
+			amd64.PR_SET_TSC, amd64.PR_SET_SPECULATION_CTRL, amd64.PR_SET_IO_FLUSHER,
+			amd64.PR_SET_MDWE, amd64.PR_SET_MEMORY_MERGE, amd64.PR_SET_TAGGED_ADDR_CTRL,
 		}, Effect: ChangesProcess},
 	}
 }

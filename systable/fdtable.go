@@ -3,7 +3,7 @@ package systable
 import (
 	"maps"
 
-	"golang.org/x/sys/unix"
+	"github.com/envbisect/envbisect/systable/internal/amd64"
 )
 
 // FDTable is a process's fd table as a tracker models it: for each fd
@@ -77,14 +77,14 @@ func (t *FDTable[T]) Close(fd int32) { delete(t.m, fd) }
 // copy of a shared table: the returned table is the process's from then
 // on.
 func (t *FDTable[T]) CloseRange(first, last uint32, flags uint64) *FDTable[T] {
-	if flags&unix.CLOSE_RANGE_UNSHARE != 0 {
+	if flags&amd64.CLOSE_RANGE_UNSHARE != 0 {
 		t = t.Copy()
 	}
 	for fd, e := range t.m {
 		if uint32(fd) < first || uint32(fd) > last {
 			continue
 		}
-		if flags&unix.CLOSE_RANGE_CLOEXEC != 0 {
+		if flags&amd64.CLOSE_RANGE_CLOEXEC != 0 {
 			e.cloexec = true
 			t.m[fd] = e
 		} else {

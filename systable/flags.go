@@ -87,3 +87,10 @@ func (f *FlagSet) Has(v uint64, name string) bool {
 	}
 	return false
 }
+
+// fv is one named value.
+func fv(name string, value uint64) FlagValue { return FlagValue{Name: name, Value: value} }
+
+// neg32 is how a negative value of a 32-bit C int argument is listed:
+// its two's complement in the low 32 bits (see Arg.Int32).
+func neg32(v int32) uint64 { return uint64(uint32(v)) }

@@ -6,7 +6,7 @@
 //		"$(go env GOMODCACHE)/golang.org/x/sys@v0.49.0/unix/zsysnum_linux_amd64.go"
 //
 // Regenerate when x/sys is upgraded, then add rows for the new numbers to
-// table_amd64.go.
+// table_x86_64.go and their names to xlat/syscalls.in (go generate ./systable).
 
 package systable
 

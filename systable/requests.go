@@ -1,6 +1,6 @@
 package systable
 
-import "golang.org/x/sys/unix"
+import "github.com/envbisect/envbisect/systable/internal/amd64"
 
 // Requests of multiplexing calls: fcntl's command, ioctl's request and
 // prctl's option decide what the call's other arguments mean and what it
@@ -85,12 +85,12 @@ func (t *Table) Request(s *Syscall, args [6]uint64) (r Request, ok bool) {
 // effects.
 func fcntlEffect(cmd uint64) RequestEffect {
 	switch uint32(cmd) {
-	case unix.F_SETFD:
+	case amd64.F_SETFD:
 		return ReqSetsFDFlags
-	case unix.F_SETFL, unix.F_SETLK, unix.F_SETLKW, unix.F_SETOWN, unix.F_SETSIG,
-		unix.F_SETOWN_EX, unix.F_OFD_SETLK, unix.F_OFD_SETLKW, unix.F_SETLEASE,
-		unix.F_NOTIFY, unix.F_SETPIPE_SZ, unix.F_ADD_SEALS, unix.F_SET_RW_HINT,
-		unix.F_SET_FILE_RW_HINT, unix.F_SETDELEG:
+	case amd64.F_SETFL, amd64.F_SETLK, amd64.F_SETLKW, amd64.F_SETOWN, amd64.F_SETSIG,
+		amd64.F_SETOWN_EX, amd64.F_OFD_SETLK, amd64.F_OFD_SETLKW, amd64.F_SETLEASE,
+		amd64.F_NOTIFY, amd64.F_SETPIPE_SZ, amd64.F_ADD_SEALS, amd64.F_SET_RW_HINT,
+		amd64.F_SET_FILE_RW_HINT, amd64.F_SETDELEG:
 		return ReqChangesDescription
 	}
 	return 0
@@ -112,7 +112,7 @@ func ioctlEffect(req uint64) RequestEffect {
 
 // prctlEffect returns what prctl option op does beyond the row's effects.
 func prctlEffect(op uint64) RequestEffect {
-	if uint32(op) == unix.PR_SET_NAME {
+	if uint32(op) == amd64.PR_SET_NAME {
 		return ReqNamesThread
 	}
 	return 0
@@ -145,7 +145,7 @@ func (s *Syscall) CloexecChange(args [6]uint64) (changes, cloexec bool) {
 	i, _, _ := s.RequestArg()
 	switch {
 	case eff&ReqSetsFDFlags != 0 && i+1 < len(s.Args):
-		return true, args[i+1]&unix.FD_CLOEXEC != 0
+		return true, args[i+1]&amd64.FD_CLOEXEC != 0
 	case eff&ReqSetsCloexec != 0:
 		return true, true
 	case eff&ReqClearsCloexec != 0:

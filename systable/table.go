@@ -1,6 +1,7 @@
 package systable
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sort"
@@ -24,17 +25,27 @@ type Ioctl struct {
 	Dir  Kind // InBuf or OutBuf
 }
 
-// New returns the table for arch ("amd64").
+// ErrNoTable is the error (wrapped) of New for an architecture that has
+// no table.
+var ErrNoTable = errors.New("no syscall table for this architecture")
+
+// New returns the table for arch, a GOARCH name as a trace header's Arch
+// field gives it ("amd64"). Every table builds on every host: a tool that
+// reads a trace (show, diff, deps) passes the trace's architecture, not
+// the one it runs on.
 func New(arch string) (*Table, error) {
 	switch arch {
 	case "amd64":
 		return build(arch, amd64Rows(), amd64Ioctls())
+	case "":
+		return nil, fmt.Errorf("%w: none named (a trace header without an architecture?)", ErrNoTable)
 	default:
-		return nil, fmt.Errorf("syscall table: architecture %q is not supported (supported: amd64)", arch)
+		return nil, fmt.Errorf("%w: %q is not supported (this envbisect has tables for: amd64)", ErrNoTable, arch)
 	}
 }
 
-// Native returns the table for the architecture this binary runs on.
+// Native returns the table for the architecture this binary runs on: the
+// one that recording and replay, which trace live processes, use.
 func Native() (*Table, error) { return New(runtime.GOARCH) }
 
 func build(arch string, rows []Syscall, ioctls []IoctlRow) (*Table, error) {

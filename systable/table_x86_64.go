@@ -1,6 +1,6 @@
 package systable
 
-import "golang.org/x/sys/unix"
+import "github.com/envbisect/envbisect/systable/internal/amd64"
 
 // Sizes of the kernel structs x86-64 calls read and write.
 const (
@@ -80,12 +80,12 @@ func amd64Rows() []Syscall {
 	ioctlNames := amd64IoctlNames(ioctlRows)
 	openConds := func(flagsArg uint8) []CondEffect {
 		return []CondEffect{
-			ifBits(flagsArg, unix.O_CREAT, CreatesPath),
-			ifBits(flagsArg, unix.O_TRUNC, ModifiesFile),
+			ifBits(flagsArg, amd64.O_CREAT, CreatesPath),
+			ifBits(flagsArg, amd64.O_TRUNC, ModifiesFile),
 		}
 	}
-	const newNS = unix.CLONE_NEWNS | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC | unix.CLONE_NEWUSER |
-		unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWCGROUP
+	const newNS = amd64.CLONE_NEWNS | amd64.CLONE_NEWUTS | amd64.CLONE_NEWIPC | amd64.CLONE_NEWUSER |
+		amd64.CLONE_NEWPID | amd64.CLONE_NEWNET | amd64.CLONE_NEWCGROUP
 	sigset := func(name string, sizeArg uint8) Arg { return inb(name, byArg(sizeArg), "sigset_t") }
 	oldSigset := func(name string, sizeArg uint8) Arg { return outb(name, byArg(sizeArg), "sigset_t") }
 	stat := func(name string) Arg { return outb(name, fixed(statSize), "struct stat") }
@@ -404,7 +404,7 @@ func amd64Rows() []Syscall {
 		sc(269, "faccessat", Int, UsesFD|pathEff, dirfd("dirfd"), path("pathname"), enm("mode", AccessModes)),
 		sc(270, "pselect6", Int, 0, i32("nfds"), inoutb("readfds", byFdSet(0), "fd_set"), inoutb("writefds", byFdSet(0), "fd_set"), inoutb("exceptfds", byFdSet(0), "fd_set"), inoutb("timeout", fixed(timespecSize), "struct timespec"), inb("sigmask", fixed(psel6SigSize), "struct { const sigset_t *ss; size_t ss_len; }")).volatileArgs(4),
 		sc(271, "ppoll", Int, 0, inoutb("fds", byArgN(1, pollfdSize), "struct pollfd[]"), i32("nfds"), inoutb("tmo_p", fixed(timespecSize), "struct timespec"), sigset("sigmask", 4), i64("sigsetsize")).volatileArgs(2),
-		sc(272, "unshare", Int, 0, flg("flags", NamespaceFlags)).when(ifBits(0, newNS|unix.CLONE_NEWTIME, ChangesNamespace)),
+		sc(272, "unshare", Int, 0, flg("flags", NamespaceFlags)).when(ifBits(0, newNS|amd64.CLONE_NEWTIME, ChangesNamespace)),
 		sc(273, "set_robust_list", Int, 0, ptr("head"), i64("len")).nostop(whyThreadLS).routine(),
 		sc(274, "get_robust_list", Int, 0, pid("pid"), outb("head_ptr", fixed(longSize), "struct robust_list_head *"), outb("len_ptr", fixed(longSize), "size_t")).always(),
 		sc(275, "splice", Int, UsesFD|ModifiesFile, fd("fd_in"), inoutb("off_in", fixed(longSize), "loff_t"), fd("fd_out"), inoutb("off_out", fixed(longSize), "loff_t"), i64("len"), flg("flags", SpliceFlags)).also(MovesOffset).writesFD(2),
@@ -485,7 +485,7 @@ func amd64Rows() []Syscall {
 		unknown(433, "fspick"),
 		sc(434, "pidfd_open", FD, CreatesFD, pid("pid"), flg("flags", PidfdFlags)).makes("pidfd", false),
 		sc(435, "clone3", PID, CreatesProcess, inb("cl_args", byArg(1), "struct clone_args"), i64("size")).always(),
-		sc(436, "close_range", Int, ClosesFDRange, fd("first"), fd("last"), flg("flags", CloseRangeFlags)).when(ifBits(2, unix.CLOSE_RANGE_CLOEXEC, ChangesFDFlags)),
+		sc(436, "close_range", Int, ClosesFDRange, fd("first"), fd("last"), flg("flags", CloseRangeFlags)).when(ifBits(2, amd64.CLOSE_RANGE_CLOEXEC, ChangesFDFlags)),
 		sc(437, "openat2", FD, CreatesFD|UsesFD|pathEff, dirfd("dirfd"), path("pathname"), inb("how", byArg(3), "struct open_how"), i64("size")),
 		sc(438, "pidfd_getfd", FD, UsesFD|CreatesFD, fd("pidfd"), i32("targetfd"), i32("flags")).makes("fd taken by pidfd_getfd", true),
 		sc(439, "faccessat2", Int, UsesFD|pathEff, dirfd("dirfd"), path("pathname"), enm("mode", AccessModes), flg("flags", FaccessatFlags)),
