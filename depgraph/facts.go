@@ -24,17 +24,6 @@ func arg(row *systable.Syscall, c *trace.Call, i int) uint64 {
 	return v
 }
 
-// memOf returns the memory of argument arg, part p, captured in
-// direction dir (an InOutBuf has both), or nil.
-func memOf(c *trace.Call, arg int, p trace.Part, dir trace.Dir) *trace.Mem {
-	for i := range c.Mem {
-		if m := &c.Mem[i]; int(m.Arg) == arg && m.Part == p && m.Dir == dir {
-			return m
-		}
-	}
-	return nil
-}
-
 // fdArg returns argument i as an fd.
 func fdArg(c *trace.Call, i int) int32 { return int32(uint32(c.Args[i])) }
 
@@ -48,7 +37,7 @@ func makesCloexec(row *systable.Syscall, c *trace.Call) bool {
 	}
 	for i, a := range row.Args {
 		if systable.StructOf(a.Struct).Is == systable.StructOpenHow {
-			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil && systable.OpenHowCloexec(m.Data) {
+			if m := c.MemOfDir(uint8(i), trace.PartWhole, trace.In); m != nil && systable.OpenHowCloexec(m.Data) {
 				return true
 			}
 		}
