@@ -1,6 +1,12 @@
 package trace
 
-import "testing"
+import (
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/systable"
+)
 
 func TestMemOfDir(t *testing.T) {
 	c := &Call{Mem: []Mem{
@@ -36,5 +42,24 @@ func TestMemOfDir(t *testing.T) {
 	}
 	if m := c.MemOf(1, PartWhole); m == nil || string(m.Data) != "in" {
 		t.Errorf("MemOf(1, PartWhole) = %v, want the first", m)
+	}
+}
+
+func TestCallFDChange(t *testing.T) {
+	tab, err := systable.Native()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pipe2, _ := tab.ByName("pipe2")
+	c := &Call{Nr: uint32(pipe2.Nr), Args: [6]uint64{0x1000, unix.O_CLOEXEC}, Mem: []Mem{
+		{Arg: 0, Part: PartWhole, Dir: Out, Data: []byte{5, 0, 0, 0, 6, 0, 0, 0}},
+	}}
+	want := systable.FDChange{Op: systable.FDMadePair, From: -1, Pair: [2]int32{5, 6}, Cloexec: true}
+	if got := c.FDChange(pipe2); got != want {
+		t.Errorf("pipe2: FDChange = %+v, want %+v", got, want)
+	}
+	c.NoReturn = true
+	if got := c.FDChange(pipe2); got.Op != systable.FDKept {
+		t.Errorf("a call that did not return: FDChange = %+v, want nothing", got)
 	}
 }
