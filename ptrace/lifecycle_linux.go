@@ -68,9 +68,9 @@ func (s *session) spawn(t *task, event int) error {
 func (s *session) cloneFlags(t *task, event int) uint64 {
 	switch event {
 	case unix.PTRACE_EVENT_FORK:
-		return uint64(unix.SIGCHLD)
+		return systable.ForkFlags
 	case unix.PTRACE_EVENT_VFORK:
-		return unix.CLONE_VM | unix.CLONE_VFORK | uint64(unix.SIGCHLD)
+		return systable.VforkFlags
 	}
 	var r regs
 	if getRegs(t.tid, &r) != nil {

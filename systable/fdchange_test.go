@@ -79,3 +79,12 @@ func TestFDTableApply(t *testing.T) {
 		t.Errorf("close_range UNSHARE: %d fds in the process's new table, %d in the old", own.Len(), tab.Len())
 	}
 }
+
+func TestForkVforkFlags(t *testing.T) {
+	if ForkFlags != uint64(unix.SIGCHLD) || VforkFlags != unix.CLONE_VM|unix.CLONE_VFORK|uint64(unix.SIGCHLD) {
+		t.Errorf("ForkFlags %#x, VforkFlags %#x: not what the kernel's fork and vfork pass", ForkFlags, VforkFlags)
+	}
+	if s := CloneSharing(VforkFlags); !s.VM || !s.Vfork || s.FDs || s.FS {
+		t.Errorf("vfork shares %+v", s)
+	}
+}
