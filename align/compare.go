@@ -172,20 +172,11 @@ func (c *Comparer) memDiffs(row *systable.Syscall, x, y *trace.Call, dir trace.D
 		if !c.compared(row, x, k, dir) {
 			continue
 		}
-		if d, ok := c.memDiff(row, memOf(x, k, dir), memOf(y, k, dir), x, y, k, dir); !ok {
+		if d, ok := c.memDiff(row, x.MemOfDir(k.arg, k.part, dir), y.MemOfDir(k.arg, k.part, dir), x, y, k, dir); !ok {
 			out = append(out, d)
 		}
 	}
 	return out
-}
-
-func memOf(c *trace.Call, k memKey, dir trace.Dir) *trace.Mem {
-	for i := range c.Mem {
-		if m := &c.Mem[i]; m.Arg == k.arg && m.Part == k.part && m.Dir == dir {
-			return m
-		}
-	}
-	return nil
 }
 
 // compared reports whether a buffer takes part in the comparison.

@@ -24,37 +24,13 @@ func arg(row *systable.Syscall, c *trace.Call, i int) uint64 {
 	return v
 }
 
-// memOf returns the memory of argument arg, part p, captured in
-// direction dir (an InOutBuf has both), or nil.
-func memOf(c *trace.Call, arg int, p trace.Part, dir trace.Dir) *trace.Mem {
-	for i := range c.Mem {
-		if m := &c.Mem[i]; int(m.Arg) == arg && m.Part == p && m.Dir == dir {
-			return m
-		}
-	}
-	return nil
-}
-
 // fdArg returns argument i as an fd.
 func fdArg(c *trace.Call, i int) int32 { return int32(uint32(c.Args[i])) }
 
-// makesCloexec reports whether an fd-making call asks for close-on-exec:
-// a set flag bit named *_CLOEXEC (O_CLOEXEC, SOCK_CLOEXEC, EFD_CLOEXEC
-// ...), an enum value named so (F_DUPFD_CLOEXEC), or O_CLOEXEC in
-// openat2's struct open_how.
-func makesCloexec(row *systable.Syscall, c *trace.Call) bool {
-	if row.AsksCloexec(c.Args) {
-		return true
-	}
-	for i, a := range row.Args {
-		if systable.StructOf(a.Struct).Is == systable.StructOpenHow {
-			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil && systable.OpenHowCloexec(m.Data) {
-				return true
-			}
-		}
-	}
-	return false
-}
+// makesCloexec reports whether a successful fd-making call asks for
+// close-on-exec, as systable reads it for every fd tracker (FDChange: a
+// *_CLOEXEC flag bit or enum value, or O_CLOEXEC in openat2's open_how).
+func makesCloexec(row *systable.Syscall, c *trace.Call) bool { return c.FDChange(row).Cloexec }
 
 // setsCloexec reports whether the call changes the close-on-exec flag of
 // its fd (fcntl F_SETFD, ioctl FIOCLEX and FIONCLEX) and to what.

@@ -33,7 +33,7 @@ func (b *builder) useFDs(x *callCtx) {
 				b.useFD(x, i, fd, true)
 			}
 		case systable.StructOf(a.Struct).Is == systable.StructPollfd:
-			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil {
+			if m := c.MemOfDir(uint8(i), trace.PartWhole, trace.In); m != nil {
 				st := systable.StructOf(a.Struct)
 				fd := st.Field("fd")
 				for k := 0; k+st.Size <= len(m.Data); k += st.Size {
@@ -41,7 +41,7 @@ func (b *builder) useFDs(x *callCtx) {
 				}
 			}
 		case systable.StructOf(a.Struct).Is == systable.StructFdSet:
-			if m := memOf(c, i, trace.PartWhole, trace.In); m != nil {
+			if m := c.MemOfDir(uint8(i), trace.PartWhole, trace.In); m != nil {
 				for k, by := range m.Data {
 					for bit := 0; bit < 8; bit++ {
 						if by&(1<<bit) != 0 {
@@ -282,7 +282,7 @@ func (b *builder) newPair(x *callCtx) {
 	var m *trace.Mem
 	for i, a := range row.Args {
 		if systable.StructOf(a.Struct).Is == systable.StructFDPair {
-			m = memOf(c, i, trace.PartWhole, trace.Out)
+			m = c.MemOfDir(uint8(i), trace.PartWhole, trace.Out)
 		}
 	}
 	pair := systable.StructOf("int[2]")

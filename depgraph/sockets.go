@@ -99,9 +99,9 @@ func sockaddrMem(row *systable.Syscall, c *trace.Call, dir trace.Dir) []byte {
 		var m *trace.Mem
 		switch {
 		case systable.StructOf(a.Struct).Is == systable.StructSockaddr:
-			m = memOf(c, i, trace.PartWhole, dir)
+			m = c.MemOfDir(uint8(i), trace.PartWhole, dir)
 		case a.Kind == systable.InMsghdr && dir == trace.In:
-			m = memOf(c, i, trace.PartName, trace.In)
+			m = c.MemOfDir(uint8(i), trace.PartName, trace.In)
 		}
 		if m != nil {
 			return m.Data

@@ -45,7 +45,7 @@ func newAssembler(tab *systable.Table, obs launch.Observer, filter launch.Conten
 
 // command prepares for the command started as pid: its fd table and cwd
 // as the helper holds them before its exec, and its start events.
-func (a *assembler) command(pid int32, fds *fdTable, cwd string, start []trace.StartEvent) {
+func (a *assembler) command(pid int32, fds *systable.FDTable[string], cwd string, start []trace.StartEvent) {
 	a.root = pid
 	p := &process{pid: pid, fds: fds, cwd: cwd}
 	a.procs[pid] = p

@@ -46,8 +46,8 @@ func newTestAssembler(t *testing.T) (*assembler, *collected) {
 	obs := &collected{}
 	a := newAssembler(tab, obs, launch.ContentFilter{}, 0)
 	a.helperExe = helperExe
-	fds := newFDTable()
-	fds.m[1] = fdEntry{name: "/dev/pts/0"}
+	fds := systable.NewFDTable[string]()
+	fds.Open(1, "/dev/pts/0", false)
 	a.command(rootPID, fds, "/work", []trace.StartEvent{{Kind: trace.StartCwd, Value: "/work"}})
 	return a, obs
 }

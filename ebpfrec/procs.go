@@ -3,6 +3,7 @@ package ebpfrec
 import (
 	"github.com/envbisect/envbisect/bpf"
 	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -12,7 +13,7 @@ type process struct {
 	pid   int32
 	id    uint32 // logical, 0 until the process is shown
 	execd bool   // the command's image is in: its calls are recorded
-	fds   *fdTable
+	fds   *systable.FDTable[string]
 	cwd   string
 	// children and threadsMade number the process's spawns (lineage).
 	children, threadsMade uint32
@@ -48,7 +49,7 @@ func (a *assembler) threadFor(tid, tgid uint32) *thread {
 	}
 	p := a.procs[int32(tgid)]
 	if p == nil {
-		p = &process{pid: int32(tgid), fds: newFDTable(), execd: a.attached}
+		p = &process{pid: int32(tgid), fds: systable.NewFDTable[string](), execd: a.attached}
 		if a.attached {
 			p.fds = readFDTable(int(tgid))
 			p.cwd = readCwd(int(tgid))
@@ -122,7 +123,10 @@ func (a *assembler) fork(r *bpf.Fork) {
 		return
 	}
 	pp := parent.proc
-	p := &process{pid: int32(r.ChildTGID), fds: pp.fds.clone(), cwd: pp.cwd, execd: pp.execd}
+	// The fork record does not say the clone's flags (which come with
+	// the clone's call record, later): the child gets a copy of the
+	// table, as without CLONE_FILES.
+	p := &process{pid: int32(r.ChildTGID), fds: pp.fds.Copy(), cwd: pp.cwd, execd: pp.execd}
 	a.procs[p.pid] = p
 	a.showProc(p, pp, parent)
 	t := a.addThread(p, int32(r.ChildTID), nil)
@@ -160,8 +164,8 @@ func (a *assembler) execd(r *bpf.Exec) {
 		a.helperExe = ""
 		return
 	}
-	// The exec closed the close-on-exec fds.
-	p.fds.exec()
+	// The exec closed the close-on-exec fds and unshared the table.
+	p.fds = p.fds.Exec()
 	if first {
 		p.execd = true
 		a.showProc(p, nil, nil)

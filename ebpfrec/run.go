@@ -65,8 +65,8 @@ func Run(cfg launch.Config, o Options) (*trace.RunResult, *trace.Losses, error) 
 	began := time.Now()
 	asm := newAssembler(cfg.Table, cfg.Observer, filter, monotonic())
 	fds := readFDTable(u.PID)
-	delete(fds.m, 3) // the helper's pipes, gone at its exec
-	delete(fds.m, 4)
+	fds.Close(3) // the helper's pipes, gone at its exec
+	fds.Close(4)
 	asm.helperExe = u.HelperExe()
 	asm.command(int32(u.PID), fds, readCwd(u.PID), u.StartEvents(&cfg))
 

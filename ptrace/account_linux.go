@@ -1,7 +1,6 @@
 package ptrace
 
 import (
-	"encoding/binary"
 	"fmt"
 	"os"
 	"strings"
@@ -23,67 +22,41 @@ func (s *session) account(t *task, row *systable.Syscall, c *trace.Call) {
 }
 
 // applyEffects keeps the process's fd and cwd tables in step with what a
-// completed call did, and drops the contents of excluded paths. believed,
-// when set, is what the program believes the fd the call made refers to,
-// or the directory it moved to (a replayed call's recorded path); else
-// /proc says.
+// completed call did (the fd table's rules are systable's: FDChange),
+// and drops the contents of excluded paths. believed, when set, is what
+// the program believes the fd the call made refers to, or the directory
+// it moved to (a replayed call's recorded path); else /proc says.
 func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call, believed string) {
 	p := t.proc
 	if c.NoReturn || c.Ret < 0 {
 		s.content.Apply(row, c)
 		return
 	}
-	eff := row.EffectsFor(c.Args)
-	switch {
-	case eff&systable.DupsFD != 0:
-		if old := row.FirstFD(c.Args); old >= 0 {
-			p.fds.m[int32(c.Ret)] = s.fdPath(t, old)
-		}
-	case eff&systable.CreatesFD != 0:
-		fd := int32(c.Ret)
-		// A recorded Path names the made fd when the call names a path
-		// (open) or no fd (socket); accept's names the listener.
-		if !row.HasPath() && row.FirstFD(c.Args) >= 0 {
-			believed = ""
-		}
-		name := believed
-		if name == "" {
-			name = c.Path
-		}
-		if believed == "" && (!row.HasPath() || name == "") {
-			name = readFDLink(t.tid, fd)
-		}
-		p.fds.m[fd] = name
-		if c.Path == "" {
-			c.Path = name
-		}
-	}
-	if eff&systable.CreatesFDPair != 0 {
-		for i := range c.Mem {
-			m := &c.Mem[i]
-			if m.Dir == trace.Out && len(m.Data) == 8 {
-				for _, fd := range []int32{int32(binary.LittleEndian.Uint32(m.Data)), int32(binary.LittleEndian.Uint32(m.Data[4:]))} {
-					p.fds.m[fd] = readFDLink(t.tid, fd)
-				}
-				if c.Path == "" {
-					c.Path = p.fds.m[int32(binary.LittleEndian.Uint32(m.Data))]
-				}
-				break
+	ch := c.FDChange(row)
+	if ch.Op != systable.FDKept {
+		// close_range may give the process a table of its own
+		// (CLOSE_RANGE_UNSHARE).
+		p.fds = p.fds.Apply(ch, func(fd, from int32) string {
+			switch {
+			case from >= 0:
+				return s.fdPath(t, from)
+			case ch.Op == systable.FDMadePair:
+				return readFDLink(t.tid, fd)
+			}
+			return s.madeFDName(t, row, c, believed)
+		})
+		switch ch.Op {
+		case systable.FDMade:
+			if c.Path == "" {
+				c.Path, _ = p.fds.Get(ch.FD)
+			}
+		case systable.FDMadePair:
+			if c.Path == "" {
+				c.Path, _ = p.fds.Get(ch.Pair[0])
 			}
 		}
 	}
-	if eff&systable.ClosesFD != 0 {
-		if fd := row.FirstFD(c.Args); fd >= 0 {
-			delete(p.fds.m, fd)
-		}
-	}
-	if eff&systable.ClosesFDRange != 0 {
-		// close_range(first, last, flags): CLOSE_RANGE_CLOEXEC only marks
-		// them; either way /proc has the truth after the call. Update in
-		// place: processes sharing the table (CLONE_FILES) see it too.
-		*p.fds = *readFDTable(p.pid)
-	}
-	if eff&systable.ChangesCwd != 0 {
+	if row.EffectsFor(c.Args)&systable.ChangesCwd != 0 {
 		if believed != "" {
 			// The program believes it moved there, whatever the kernel
 			// did: its relative paths resolve against it.
@@ -95,6 +68,24 @@ func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call, be
 	s.content.Apply(row, c)
 }
 
+// madeFDName returns what the fd a call made refers to: the path a
+// replayed call recorded (believed), else the path the call names (open;
+// a recorded Path also names the fd of a call that names no fd, socket),
+// else what /proc says (accept's Path names the listener).
+func (s *session) madeFDName(t *task, row *systable.Syscall, c *trace.Call, believed string) string {
+	if !row.HasPath() && row.FirstFD(c.Args) >= 0 {
+		believed = ""
+	}
+	name := believed
+	if name == "" {
+		name = c.Path
+	}
+	if believed == "" && (!row.HasPath() || name == "") {
+		name = readFDLink(t.tid, int32(c.Ret))
+	}
+	return name
+}
+
 // callPaths sets Path and Path2 (see CallPaths) from t's tables.
 func (s *session) callPaths(t *task, row *systable.Syscall, c *trace.Call) {
 	launch.CallPaths(row, c, t.proc.fs.cwd, func(fd int32) string { return s.fdPath(t, fd) })
@@ -103,12 +94,12 @@ func (s *session) callPaths(t *task, row *systable.Syscall, c *trace.Call) {
 // fdPath returns what fd refers to in t's process, asking /proc when the
 // table does not know (fds inherited or made by calls that do not stop).
 func (s *session) fdPath(t *task, fd int32) string {
-	if name, ok := t.proc.fds.m[fd]; ok {
+	if name, ok := t.proc.fds.Get(fd); ok {
 		return name
 	}
 	name := standsFor(readFDLink(t.tid, fd))
 	if name != "" {
-		t.proc.fds.m[fd] = name
+		t.proc.fds.Open(fd, name, false)
 	}
 	return name
 }

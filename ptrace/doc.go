@@ -38,7 +38,8 @@
 //     across the call) and its result; one vectored process_vm_readv then
 //     copies every string and buffer the table names, what the call read
 //     (still in place) and what it wrote. The fd and cwd tables are
-//     updated, and the thread resumes with PTRACE_CONT, running untouched
+//     updated (the fd table is a systable.FDTable, changed as
+//     systable.FDChangeOf says; an exec rereads it from /proc), and the thread resumes with PTRACE_CONT, running untouched
 //     until its next traced call.
 //   - PTRACE_EVENT_EXIT: a thread is about to die with its registers
 //     intact; the call it is in (exit, exit_group, or one it was killed

@@ -20,12 +20,13 @@ func (s *session) spawn(t *task, event int) error {
 	}
 	newTid := int(msg)
 	flags := s.cloneFlags(t, event)
+	share := systable.CloneSharing(flags)
 	var nt *task
 	switch {
 	case t.hidden() || !t.proc.execd:
 		// A thread of the helper's Go runtime: it dies at the exec.
 		nt = &task{tid: newTid, proc: &proc{pid: t.proc.pid}, fresh: true}
-	case event == unix.PTRACE_EVENT_CLONE && (flags&unix.CLONE_THREAD != 0 || launch.Tgid(newTid) == t.proc.pid):
+	case event == unix.PTRACE_EVENT_CLONE && (share.Thread || launch.Tgid(newTid) == t.proc.pid):
 		p := t.proc
 		p.threads++
 		p.live++
@@ -39,12 +40,8 @@ func (s *session) spawn(t *task, event int) error {
 		s.procs++
 		s.threads++
 		np := &proc{pid: newTid, id: s.procs, parent: parent.id, live: 1, exe: parent.exe, execd: true}
-		if flags&unix.CLONE_FILES != 0 {
-			np.fds = parent.fds
-		} else {
-			np.fds = parent.fds.clone()
-		}
-		if flags&unix.CLONE_FS != 0 {
+		np.fds = parent.fds.Fork(flags)
+		if share.FS {
 			np.fs = parent.fs
 		} else {
 			np.fs = &fsState{cwd: parent.fs.cwd}
@@ -71,9 +68,9 @@ func (s *session) spawn(t *task, event int) error {
 func (s *session) cloneFlags(t *task, event int) uint64 {
 	switch event {
 	case unix.PTRACE_EVENT_FORK:
-		return uint64(unix.SIGCHLD)
+		return systable.ForkFlags
 	case unix.PTRACE_EVENT_VFORK:
-		return unix.CLONE_VM | unix.CLONE_VFORK | uint64(unix.SIGCHLD)
+		return systable.VforkFlags
 	}
 	var r regs
 	if getRegs(t.tid, &r) != nil {
@@ -143,7 +140,7 @@ func (s *session) exec(t *task) error {
 	ev := &trace.ProcEvent{Kind: trace.Exec, Proc: p.id, Thread: t.id, PID: int32(p.pid), TID: int32(t.tid), Exe: p.exe,
 		Argv: splitStrings(t.exec.argv)}
 	// The exec closed the close-on-exec fds and unshared the table.
-	p.fds = p.fds.reread(p.pid)
+	p.fds = rereadFDTable(p.fds, p.pid)
 	if first {
 		p.fs.cwd, _ = os.Readlink(fmt.Sprintf("/proc/%d/cwd", p.pid))
 		s.cfg.Observer.Start(launch.ReadStartEvents(&s.cfg.Config, p.pid))

@@ -6,19 +6,27 @@ import (
 	"strconv"
 
 	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/systable"
 )
 
 // readFDLink returns what /proc says fd of tid refers to, or "".
 func readFDLink(tid int, fd int32) string { return launch.ProcFD(tid, fd) }
 
 // readFDTable reads a process's open fds from /proc.
-func readFDTable(pid int) *fdTable { return &fdTable{m: launch.ProcFDs(pid)} }
+func readFDTable(pid int) *systable.FDTable[string] {
+	t := systable.NewFDTable[string]()
+	for fd, name := range launch.ProcFDs(pid) {
+		t.Open(fd, name, false)
+	}
+	return t
+}
 
-// reread returns a new table holding the fds /proc lists for pid now,
-// keeping what t knew of those it had, so that only new fds cost a
-// readlink. Used after an exec, which closes the close-on-exec fds.
-func (t *fdTable) reread(pid int) *fdTable {
-	n := newFDTable()
+// rereadFDTable returns a new table holding the fds /proc lists for pid
+// now, keeping what old knew of those it had, so that only new fds cost
+// a readlink. Used after an exec, which closes the close-on-exec fds and
+// unshares the table.
+func rereadFDTable(old *systable.FDTable[string], pid int) *systable.FDTable[string] {
+	n := systable.NewFDTable[string]()
 	dir := fmt.Sprintf("/proc/%d/fd", pid)
 	f, err := os.Open(dir)
 	if err != nil {
@@ -31,10 +39,10 @@ func (t *fdTable) reread(pid int) *fdTable {
 		if err != nil {
 			continue
 		}
-		if name, ok := t.m[int32(fd)]; ok {
-			n.m[int32(fd)] = name
+		if name, ok := old.Get(int32(fd)); ok {
+			n.Open(int32(fd), name, false)
 		} else if name, err := os.Readlink(dir + "/" + e); err == nil {
-			n.m[int32(fd)] = name
+			n.Open(int32(fd), name, false)
 		}
 	}
 	return n

@@ -170,7 +170,7 @@ func (s *session) run() (*trace.RunResult, error) {
 		}
 	}
 	s.procs, s.threads = 1, 1
-	s.root = &proc{pid: pid, id: 1, live: 1, fds: newFDTable(), fs: &fsState{}}
+	s.root = &proc{pid: pid, id: 1, live: 1, fds: systable.NewFDTable[string](), fs: &fsState{}}
 	s.tasks[pid] = &task{tid: pid, proc: s.root, id: 1, fresh: !s.seccomp}
 	s.emit(&trace.ProcEvent{Kind: trace.Spawn, Proc: 1, Thread: 1, PID: int32(pid), TID: int32(pid), Index: 1})
 

@@ -1,6 +1,9 @@
 package ptrace
 
-import "github.com/envbisect/envbisect/trace"
+import (
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
 
 // proc is a traced process (thread group).
 type proc struct {
@@ -10,12 +13,21 @@ type proc struct {
 	children uint32 // processes spawned so far, for lineage indexes
 	threads  uint32 // threads spawned so far, for lineage indexes
 	live     int    // tasks alive
-	fds      *fdTable
-	fs       *fsState
-	exe      string
+	// fds maps the process's fds to what they refer to: an absolute
+	// path, or the kernel's name for an anonymous object ("pipe:[1234]").
+	// Processes made with CLONE_FILES share one table.
+	fds *systable.FDTable[string]
+	fs  *fsState
+	exe string
 	// execd is false for the helper until it execs the target: calls
 	// made before then are envbisect's own and are not recorded.
 	execd bool
+}
+
+// fsState is a process's working directory. Processes made with
+// CLONE_FS share one.
+type fsState struct {
+	cwd string
 }
 
 // task is a traced thread.

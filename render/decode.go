@@ -52,7 +52,7 @@ func (d *decoder) arg(c *trace.Call, a *systable.Arg, i int) value {
 	case systable.Hex:
 		return lit{hex(v), v}
 	case systable.Ptr:
-		if m := memOf(c, i, trace.PartLen, 0); m != nil {
+		if m := c.MemOfDir(uint8(i), trace.PartLen, 0); m != nil {
 			return buf{m: m, addr: v, dec: d.decodeStruct("socklen_t", m.Data)}
 		}
 		return pointer(v)
@@ -66,7 +66,7 @@ func (d *decoder) arg(c *trace.Call, a *systable.Arg, i int) value {
 		}
 		return lit{strconv.Itoa(int(n)), n}
 	case systable.Path, systable.String:
-		m := memOf(c, i, trace.PartWhole, trace.In)
+		m := c.MemOfDir(uint8(i), trace.PartWhole, trace.In)
 		if m == nil || m.Flag&(trace.Fault|trace.Excluded) != 0 {
 			return buf{m: m, addr: v}
 		}
@@ -83,16 +83,16 @@ func (d *decoder) arg(c *trace.Call, a *systable.Arg, i int) value {
 	case systable.OutBuf:
 		return d.buffer(c, a, i, trace.Out)
 	case systable.InOutBuf:
-		if memOf(c, i, trace.PartWhole, trace.Out) != nil {
+		if c.MemOfDir(uint8(i), trace.PartWhole, trace.Out) != nil {
 			return d.buffer(c, a, i, trace.Out)
 		}
 		return d.buffer(c, a, i, trace.In)
 	case systable.StrArray:
 		return strArray(c, a, i)
 	case systable.InIovec:
-		return buf{m: memOf(c, i, trace.PartIovData, trace.In), addr: v, iov: true}
+		return buf{m: c.MemOfDir(uint8(i), trace.PartIovData, trace.In), addr: v, iov: true}
 	case systable.OutIovec:
-		return buf{m: memOf(c, i, trace.PartIovData, trace.Out), addr: v, iov: true}
+		return buf{m: c.MemOfDir(uint8(i), trace.PartIovData, trace.Out), addr: v, iov: true}
 	case systable.InMsghdr:
 		return d.msghdr(c, i, trace.In)
 	case systable.OutMsghdr:
@@ -119,7 +119,7 @@ func (d *decoder) flags(a *systable.Arg, v uint64) value {
 
 // buffer decodes the memory behind a buffer argument.
 func (d *decoder) buffer(c *trace.Call, a *systable.Arg, i int, dir trace.Dir) value {
-	b := buf{m: memOf(c, i, trace.PartWhole, dir), addr: c.Args[i], st: a.Struct}
+	b := buf{m: c.MemOfDir(uint8(i), trace.PartWhole, dir), addr: c.Args[i], st: a.Struct}
 	if b.m == nil || b.m.Flag&(trace.Excluded|trace.Fault|trace.Truncated) != 0 || a.Struct == "" {
 		return b
 	}
@@ -131,17 +131,17 @@ func (d *decoder) buffer(c *trace.Call, a *systable.Arg, i int, dir trace.Dir) v
 // msghdr decodes the pieces of a struct msghdr the recorder captured.
 func (d *decoder) msghdr(c *trace.Call, i int, dir trace.Dir) value {
 	var o object
-	if m := memOf(c, i, trace.PartName, dir); m != nil {
+	if m := c.MemOfDir(uint8(i), trace.PartName, dir); m != nil {
 		b := buf{m: m, st: "struct sockaddr"}
 		if m.Flag&(trace.Excluded|trace.Fault|trace.Truncated) == 0 {
 			b.dec = d.sockaddr(m.Data)
 		}
 		o = append(o, field{name: "msg_name", v: b})
 	}
-	if m := memOf(c, i, trace.PartIovData, dir); m != nil {
+	if m := c.MemOfDir(uint8(i), trace.PartIovData, dir); m != nil {
 		o = append(o, field{name: "msg_iov", v: buf{m: m, iov: true}})
 	}
-	if m := memOf(c, i, trace.PartControl, dir); m != nil {
+	if m := c.MemOfDir(uint8(i), trace.PartControl, dir); m != nil {
 		o = append(o, field{name: "msg_control", v: buf{m: m, sizeOf: m.Flag&(trace.Excluded|trace.Fault) == 0}})
 	}
 	if o == nil {
@@ -154,7 +154,7 @@ func (d *decoder) msghdr(c *trace.Call, i int, dir trace.Dir) value {
 // environment prints as strace does, as its address and count; JSON has
 // every string.
 func strArray(c *trace.Call, a *systable.Arg, i int) value {
-	m := memOf(c, i, trace.PartStrings, trace.In)
+	m := c.MemOfDir(uint8(i), trace.PartStrings, trace.In)
 	if m == nil || m.Flag&(trace.Excluded|trace.Fault) != 0 {
 		return buf{m: m, addr: c.Args[i]}
 	}
@@ -208,18 +208,6 @@ func (s strs) json(lim int) any {
 		out[i] = it
 	}
 	return out
-}
-
-// memOf returns the memory captured for argument arg, part p and
-// direction dir (0: either).
-func memOf(c *trace.Call, arg int, p trace.Part, dir trace.Dir) *trace.Mem {
-	for j := range c.Mem {
-		m := &c.Mem[j]
-		if int(m.Arg) == arg && m.Part == p && (dir == 0 || m.Dir == dir) {
-			return m
-		}
-	}
-	return nil
 }
 
 // ret decodes the return value of c.

@@ -23,3 +23,11 @@ func CloneSharing(flags uint64) CloneShares {
 		Vfork:  flags&amd64.CLONE_VFORK != 0,
 	}
 }
+
+// The clone flags fork and vfork imply, which take none: a child with its
+// own copy of everything, and one that borrows the parent's memory while
+// the parent waits, both signalling SIGCHLD when they end.
+const (
+	ForkFlags  uint64 = amd64.SIGCHLD
+	VforkFlags uint64 = amd64.CLONE_VM | amd64.CLONE_VFORK | amd64.SIGCHLD
+)

@@ -33,8 +33,11 @@
 // architecture, from which show, diff and the dependency tracker all
 // decode; socket addresses (sockaddr.go) and directory records
 // (dirents.go) are decoded once here. CloneSharing says what a clone's
-// flags share, and FDTable applies the kernel's rules for how calls
-// change an fd table, for every tracker that keeps one.
+// flags share. FDTable applies the kernel's rules for how calls change
+// an fd table (copies, close_range, exec, CLONE_FILES) for every tracker
+// that keeps one, and FDChangeOf reads from a row which fds a completed
+// call made, copied, closed or flagged close-on-exec; both recorders
+// apply that with FDTable.Apply and say only what a new fd refers to.
 //
 // Numbers are per architecture: the rows live in table_<arch>.go. Calls
 // the table does not describe are still recorded with raw arguments; ByNr

@@ -116,6 +116,32 @@ func (t *FDTable[T]) Fork(flags uint64) *FDTable[T] {
 	return t.Copy()
 }
 
+// Apply applies what a completed call did to the table (see FDChangeOf)
+// and returns the process's table from then on: close_range with
+// CLOSE_RANGE_UNSHARE gives it its own. ref says what a new fd refers
+// to; from is the fd it copies (dup), or -1 for a new object.
+func (t *FDTable[T]) Apply(ch FDChange, ref func(fd, from int32) T) *FDTable[T] {
+	switch ch.Op {
+	case FDMade:
+		t.Open(ch.FD, ref(ch.FD, -1), ch.Cloexec)
+	case FDCopied:
+		if ch.FD != ch.From {
+			t.Dup(ch.From, ch.FD, ref(ch.FD, ch.From), ch.Cloexec)
+		}
+	case FDMadePair:
+		for _, fd := range ch.Pair {
+			t.Open(fd, ref(fd, -1), ch.Cloexec)
+		}
+	case FDClosed:
+		t.Close(ch.FD)
+	case FDClosedRange:
+		return t.CloseRange(ch.First, ch.Last, ch.RangeFlags)
+	case FDFlagged:
+		t.SetCloexec(ch.FD, ch.Cloexec)
+	}
+	return t
+}
+
 // Copy returns a copy of the table.
 func (t *FDTable[T]) Copy() *FDTable[T] { return &FDTable[T]{m: maps.Clone(t.m)} }
 

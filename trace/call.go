@@ -61,10 +61,17 @@ func (c *Call) Errno() int {
 func (c *Call) Restarted() bool { return c.Ret <= -512 && c.Ret >= -516 }
 
 // MemOf returns the captured memory of argument arg and part p, or nil.
-func (c *Call) MemOf(arg uint8, p Part) *Mem {
+// An argument the kernel reads and writes (an InOutBuf) has a Mem of
+// each direction; MemOf returns the first, MemOfDir the one asked for.
+func (c *Call) MemOf(arg uint8, p Part) *Mem { return c.MemOfDir(arg, p, 0) }
+
+// MemOfDir returns the memory of argument arg and part p captured in
+// direction dir (0: either), or nil: the one place that finds a call's
+// captured memory for an argument.
+func (c *Call) MemOfDir(arg uint8, p Part, dir Dir) *Mem {
 	for i := range c.Mem {
-		if c.Mem[i].Arg == arg && c.Mem[i].Part == p {
-			return &c.Mem[i]
+		if m := &c.Mem[i]; m.Arg == arg && m.Part == p && (dir == 0 || m.Dir == dir) {
+			return m
 		}
 	}
 	return nil
