@@ -50,15 +50,8 @@ func (a *assembler) account(t *thread, row *systable.Syscall, c *trace.Call) {
 			}
 			return launch.ProcFD(int(t.tid), fd)
 		})
-		switch ch.Op {
-		case systable.FDMade:
-			if c.Path == "" {
-				c.Path, _ = p.fds.Get(ch.FD)
-			}
-		case systable.FDMadePair:
-			if c.Path == "" {
-				c.Path, _ = p.fds.Get(ch.Pair[0])
-			}
+		if made, ok := p.fds.Made(ch); ok && c.Path == "" {
+			c.Path = made
 		}
 	}
 	if row.EffectsFor(c.Args)&systable.ChangesCwd != 0 && c.Path != "" {

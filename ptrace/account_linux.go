@@ -45,15 +45,8 @@ func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call, be
 			}
 			return s.madeFDName(t, row, c, believed)
 		})
-		switch ch.Op {
-		case systable.FDMade:
-			if c.Path == "" {
-				c.Path, _ = p.fds.Get(ch.FD)
-			}
-		case systable.FDMadePair:
-			if c.Path == "" {
-				c.Path, _ = p.fds.Get(ch.Pair[0])
-			}
+		if made, ok := p.fds.Made(ch); ok && c.Path == "" {
+			c.Path = made
 		}
 	}
 	if row.EffectsFor(c.Args)&systable.ChangesCwd != 0 {

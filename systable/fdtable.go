@@ -116,6 +116,19 @@ func (t *FDTable[T]) Fork(flags uint64) *FDTable[T] {
 	return t.Copy()
 }
 
+// Made returns what the fd a change made refers to (the first of a
+// pair), once the change is applied; false when it made none. A call
+// that names no path is shown with it.
+func (t *FDTable[T]) Made(ch FDChange) (ref T, ok bool) {
+	switch ch.Op {
+	case FDMade:
+		return t.Get(ch.FD)
+	case FDMadePair:
+		return t.Get(ch.Pair[0])
+	}
+	return ref, false
+}
+
 // Apply applies what a completed call did to the table (see FDChangeOf)
 // and returns the process's table from then on: close_range with
 // CLOSE_RANGE_UNSHARE gives it its own. ref says what a new fd refers

@@ -58,3 +58,29 @@ func TestFDTableRules(t *testing.T) {
 		t.Errorf("close_range UNSHARE: got %d fds in a new table, %d in the old", own.Len(), tab.Len())
 	}
 }
+
+// TestFDTableMade: the fd a change made, or the first of a pair, is what
+// a call that names no path is shown with; a change that made none has
+// none.
+func TestFDTableMade(t *testing.T) {
+	tab := NewFDTable[string]()
+	tab.Open(3, "socket:[1]", false)
+	tab.Open(4, "pipe:[2]", false)
+	tab.Open(5, "pipe:[2]", false)
+	for _, c := range []struct {
+		name string
+		ch   FDChange
+		want string
+		ok   bool
+	}{
+		{"made", FDChange{Op: FDMade, FD: 3, From: -1}, "socket:[1]", true},
+		{"pair", FDChange{Op: FDMadePair, From: -1, Pair: [2]int32{4, 5}}, "pipe:[2]", true},
+		{"closed", FDChange{Op: FDClosed, FD: 3}, "", false},
+		{"kept", FDChange{Op: FDKept}, "", false},
+	} {
+		got, ok := tab.Made(c.ch)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: Made = %q, %v; want %q, %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
