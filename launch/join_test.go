@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,20 +13,6 @@ import (
 	"github.com/envbisect/envbisect/internal/testutil"
 	"github.com/envbisect/envbisect/trace"
 )
-
-// privateConf starts a process in mount and pid namespaces of its own in
-// which a tmpfs hides dir's app.conf ("host") behind another
-// ("inside"), and returns its pid and dir.
-func privateConf(t *testing.T) (int, string) {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "app.conf"), []byte("host\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pid := testutil.Unshare(t, []string{"--mount", "--pid", "--uts", "--mount-proc"},
-		fmt.Sprintf("mount -t tmpfs none %[1]s && echo inside >%[1]s/app.conf && hostname joined-test && cd %[1]s", dir))
-	return pid, dir
-}
 
 // nsOf returns the inode of pid's namespace of kind name.
 func nsOf(t *testing.T, pid int, name string) uint64 {
@@ -45,7 +30,7 @@ func nsOf(t *testing.T, pid int, name string) uint64 {
 // 1's), the host name, and the working directory.
 func TestJoinUntraced(t *testing.T) {
 	testutil.Require(t, testutil.Root)
-	target, dir := privateConf(t)
+	target, dir := testutil.PrivateConf(t)
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +84,7 @@ func TestJoinUntraced(t *testing.T) {
 func TestJoinErrors(t *testing.T) {
 	testutil.Require(t, testutil.Root)
 	userns := testutil.Unshare(t, []string{"--user", "--map-root-user"}, "true")
-	mntns, _ := privateConf(t)
+	mntns, _ := testutil.PrivateConf(t)
 	cases := []struct {
 		name string
 		cfg  Config

@@ -1,7 +1,6 @@
 package ptrace
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -13,27 +12,13 @@ import (
 	"github.com/envbisect/envbisect/trace"
 )
 
-// privateConf starts a process in mount and pid namespaces of its own in
-// which a tmpfs hides dir's app.conf ("host") behind another
-// ("inside"), and returns its pid and dir.
-func privateConf(t *testing.T) (int, string) {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "app.conf"), []byte("host\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pid := testutil.Unshare(t, []string{"--mount", "--pid", "--uts", "--mount-proc"},
-		fmt.Sprintf("mount -t tmpfs none %[1]s && echo inside >%[1]s/app.conf && hostname joined-test && cd %[1]s", dir))
-	return pid, dir
-}
-
 // TestJoinTraced records a command joined to another process's
 // namespaces under ptrace: the session thread seizes and waits for a
 // helper that another thread forked, and the trace holds the private
 // file's path and content.
 func TestJoinTraced(t *testing.T) {
 	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
-	target, dir := privateConf(t)
+	target, dir := testutil.PrivateConf(t)
 	table, err := systable.Native()
 	if err != nil {
 		t.Fatal(err)

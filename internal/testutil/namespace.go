@@ -66,3 +66,19 @@ func childOf(pid int) int {
 	}
 	return 0
 }
+
+// PrivateConf starts a process in mount, pid and uts namespaces of its
+// own in which a tmpfs hides a temporary directory's app.conf ("host")
+// behind another ("inside"), with the hostname joined-test, and returns
+// its pid and the directory: a target whose file system view differs
+// from the test's.
+func PrivateConf(t testing.TB) (int, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.conf"), []byte("host\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pid := Unshare(t, []string{"--mount", "--pid", "--uts", "--mount-proc"},
+		fmt.Sprintf("mount -t tmpfs none %[1]s && echo inside >%[1]s/app.conf && hostname joined-test && cd %[1]s", dir))
+	return pid, dir
+}
