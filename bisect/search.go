@@ -61,6 +61,7 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	if rep.Command == nil && o.Header != nil {
 		rep.Command = o.Header.Command
 	}
+	s.explainIdentity(rep)
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
 }

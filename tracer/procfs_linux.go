@@ -226,7 +226,7 @@ func startEvents(cfg *Config, pid int) []trace.StartEvent {
 			add(trace.StartPersonality, "", "0x"+strconv.FormatUint(v, 16))
 		}
 	}
-	return ev
+	return append(ev, identityStart(pid, cfg.Join)...)
 }
 
 func limitString(v uint64) string {
