@@ -8,21 +8,27 @@ import (
 	"github.com/envbisect/envbisect/trace"
 )
 
-// Cause is the item of the process's identity that explains the
-// culprit's error here: no run could give it its good value, and it
-// alone makes the call fail the way it did (EPERM from a capability or
-// the seccomp filter, EROFS from a read-only mount, EACCES from a noexec
-// mount). The call is the evidence.
+// Cause is the item of the process's identity that explains a failing
+// call's error here: no run could give it its good value, and it alone
+// makes the call fail the way it did (EPERM from a capability or the
+// seccomp filter, EROFS from a read-only mount, EACCES from a noexec
+// mount). The call is the evidence: the located culprit, or, when the
+// search could not name one (the call always executes, as an execve
+// does), a call that failed in the run with everything replayed.
 type Cause struct {
 	// Item is the differing item, as listed in LocateReport.Unapplied.
 	Item StartItem `json:"item"`
+	// Seq and Call are the evidence: the recorded call's number and the
+	// call as show prints it.
+	Seq  uint64 `json:"seq"`
+	Call string `json:"call,omitempty"`
 	// Text says why: "chown(/tmp/owned) = EPERM here: this process's
 	// bounding set lacks CAP_CHOWN (good: present)".
 	Text string `json:"text"`
 }
 
-// CallFacts are what ExplainCulprit needs to know of the culprit call
-// beyond its report: from the syscall table and the live run.
+// CallFacts are what ExplainCall needs to know of a call beyond its
+// result: from the syscall table.
 type CallFacts struct {
 	// Capabilities are those whose absence makes the call fail with EPERM
 	// or EACCES (systable's Capabilities column), as bit numbers.
@@ -31,32 +37,54 @@ type CallFacts struct {
 	Execs bool
 }
 
-// ExplainCulprit returns the item of unapplied that explains c's error
-// here, or nil: the seccomp filter when the live call was denied by it,
-// a capability the call needs that a capability set lacks here, a
-// read-only mount for EROFS, a noexec mount for an exec's EACCES.
+// FailedCall is a call that failed here, as ExplainCall reads it.
+type FailedCall struct {
+	Seq     uint64
+	Syscall string
+	Path    string
+	Call    string // as show prints it
+	Errno   string // "EPERM"
+	Denied  bool   // the process's seccomp filter answered it
+}
+
+// ExplainCulprit is ExplainCall for the located culprit's live result.
 func ExplainCulprit(c *Culprit, unapplied []StartItem, f CallFacts) *Cause {
-	if c == nil || c.Start != nil || c.Bad.Missing || c.Bad.Errno == "" {
+	if c == nil || c.Start != nil || c.Bad.Missing {
 		return nil
 	}
-	errno := c.Bad.Errno
-	call := c.Syscall
-	if c.Path != "" {
-		call += "(" + c.Path + ")"
+	return ExplainCall(FailedCall{Seq: c.Seq, Syscall: c.Syscall, Path: c.Path, Call: c.Call, Errno: c.Bad.Errno, Denied: c.Bad.Denied},
+		unapplied, f)
+}
+
+// ExplainCall returns the item of unapplied that explains the call's
+// error here, or nil: the seccomp filter when the call was denied by it,
+// a capability the call needs that a capability set lacks here, a
+// read-only mount for EROFS, a noexec mount for an exec's EACCES.
+func ExplainCall(fc FailedCall, unapplied []StartItem, f CallFacts) *Cause {
+	if fc.Errno == "" {
+		return nil
+	}
+	errno := fc.Errno
+	call := fc.Syscall
+	if fc.Path != "" {
+		call += "(" + fc.Path + ")"
 	}
 	call += " = " + errno + " here: "
-	if c.Bad.Denied {
+	cause := func(it StartItem, text string) *Cause {
+		return &Cause{Item: it, Seq: fc.Seq, Call: fc.Call, Text: call + text}
+	}
+	if fc.Denied {
 		for _, it := range unapplied {
 			if trace.StartKind(it.Kind) == trace.StartSeccompFilter || trace.StartKind(it.Kind) == trace.StartSeccomp {
 				if it.Docker != "" {
-					it.Docker += " (denies " + c.Syscall + ")"
+					it.Docker += " (denies " + fc.Syscall + ")"
 				}
-				return &Cause{Item: it, Text: call + fmt.Sprintf("this process's seccomp filter denies %s (%s: here %s, good %s)",
-					c.Syscall, it.Label(), valueOr(it.Here, "none"), valueOr(it.Good, "none"))}
+				return cause(it, fmt.Sprintf("this process's seccomp filter denies %s (%s: here %s, good %s)",
+					fc.Syscall, it.Label(), valueOr(it.Here, "none"), valueOr(it.Good, "none")))
 			}
 		}
-		it := StartItem{Kind: string(trace.StartSeccompFilter)}
-		return &Cause{Item: it, Text: call + fmt.Sprintf("this process's seccomp filter denies %s (the recording's did not)", c.Syscall)}
+		return cause(StartItem{Kind: string(trace.StartSeccompFilter)},
+			fmt.Sprintf("this process's seccomp filter denies %s (the recording's did not)", fc.Syscall))
 	}
 	if errno == "EPERM" || errno == "EACCES" {
 		for _, it := range unapplied {
@@ -70,8 +98,7 @@ func ExplainCulprit(c *Culprit, unapplied []StartItem, f CallFacts) *Cause {
 			}
 			for _, bit := range f.Capabilities {
 				if g&(1<<bit) != 0 && h&(1<<bit) == 0 {
-					name := trace.CapabilityName(bit)
-					return &Cause{Item: it, Text: call + fmt.Sprintf("this process's %s set lacks %s (good: present)", it.Name, name)}
+					return cause(it, fmt.Sprintf("this process's %s set lacks %s (good: present)", it.Name, trace.CapabilityName(bit)))
 				}
 			}
 		}
@@ -93,7 +120,7 @@ func ExplainCulprit(c *Culprit, unapplied []StartItem, f CallFacts) *Cause {
 			byPoint[it.Name] = it
 		}
 	}
-	m := trace.MountOf(c.Path, points)
+	m := trace.MountOf(fc.Path, points)
 	if m == "" {
 		return nil
 	}
@@ -102,8 +129,7 @@ func ExplainCulprit(c *Culprit, unapplied []StartItem, f CallFacts) *Cause {
 		return nil
 	}
 	what := map[string]string{trace.MountReadOnly: "read-only", trace.MountNoExec: "noexec"}[flag]
-	return &Cause{Item: it, Text: call + fmt.Sprintf("the mount at %s is %s here (%s; good: %s)",
-		m, what, *it.Here, valueOr(it.Good, "not a mount"))}
+	return cause(it, fmt.Sprintf("the mount at %s is %s here (%s; good: %s)", m, what, *it.Here, valueOr(it.Good, "not a mount")))
 }
 
 // valueOr is *v, or or when v is nil.

@@ -64,7 +64,7 @@ func TestLocateTextListsUnapplied(t *testing.T) {
 	r := &LocateReport{Status: Located, Runs: 3, RecordedCalls: 9, Unapplied: []StartItem{root},
 		Culprit: &Culprit{Seq: 4, Who: "[1]", Syscall: "openat", Call: `openat(AT_FDCWD, "/new", O_WRONLY|O_CREAT, 0666)`, Path: "/new",
 			Good: CallResult{Return: "3"}, Bad: CallResult{Errno: "EROFS", Return: "-1 EROFS (Read-only file system)"}}}
-	r.Culprit.Cause = ExplainCulprit(r.Culprit, r.Unapplied, CallFacts{})
+	r.Cause = ExplainCulprit(r.Culprit, r.Unapplied, CallFacts{})
 	var b strings.Builder
 	if err := r.WriteText(&b); err != nil {
 		t.Fatal(err)
@@ -72,6 +72,26 @@ func TestLocateTextListsUnapplied(t *testing.T) {
 	for _, want := range []string{"cause     mount / (--read-only)\n", "Differs here and could not be applied by a run:\n  mount /: good rw, here ro (here: --read-only)\n",
 		"the mount at / is read-only here"} {
 		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestStillFailsTextNamesCause(t *testing.T) {
+	s := func(v string) *string { return &v }
+	tmp := StartItem{Kind: string(trace.StartMount), Name: "/tmp", Good: s("rw"), Here: s("noexec,nosuid,nodev"), Docker: "--tmpfs /tmp (noexec)"}
+	r := &LocateReport{Status: ReplayStillFails, Runs: 2, Unapplied: []StartItem{tmp}}
+	r.Cause = ExplainCall(FailedCall{Seq: 7, Syscall: "execve", Path: "/tmp/s.sh", Call: `execve("/tmp/s.sh", ["/tmp/s.sh"], ...) = -1 EACCES`,
+		Errno: "EACCES"}, r.Unapplied, CallFacts{Execs: true})
+	if r.Cause == nil || r.Cause.Seq != 7 {
+		t.Fatalf("cause %+v", r.Cause)
+	}
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Cause: mount /tmp (--tmpfs /tmp (noexec)).", "evidence  call 7: execve(", "the mount at /tmp is noexec here"} {
+		if !strings.Contains(strings.ReplaceAll(b.String(), "\n", " "), want) {
 			t.Errorf("text lacks %q:\n%s", want, b.String())
 		}
 	}

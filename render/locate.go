@@ -47,6 +47,10 @@ type LocateReport struct {
 	// mount, a cgroup limit): they were not candidates, and are listed so
 	// that none is dropped silently.
 	Unapplied []StartItem `json:"unapplied,omitempty"`
+	// Cause is set when an item of Unapplied explains the error of the
+	// culprit, or, without one, of a call that failed in the run with
+	// everything replayed (ExplainCall).
+	Cause *Cause `json:"cause,omitempty"`
 
 	// For the text form: the candidates as show prints them, and the
 	// trace's name for suggested commands. Not in JSON.
@@ -129,9 +133,6 @@ type Culprit struct {
 	Start *StartItem `json:"start,omitempty"`
 	// DataDiff is set when the call's output data differs.
 	DataDiff *DataDiff `json:"data_diff,omitempty"`
-	// Cause is set when an item of Unapplied explains the call's error
-	// here (ExplainCulprit).
-	Cause *Cause `json:"cause,omitempty"`
 }
 
 // CallResult is what one call gave: in the recording (good) or live here

@@ -135,7 +135,7 @@ func (t *textWriter) located(r *LocateReport) {
 	if g := r.Group; g != nil {
 		t.printf("group     %s: %s\n", g.Title, groupCalls(g))
 	}
-	t.cause(c)
+	t.cause(r)
 	t.para(fmt.Sprintf("With the recorded result of call %d replayed (and every call before it that replay "+
 		"can change), the command passes here; with it executed for real, it fails.", c.Seq))
 }

@@ -51,19 +51,7 @@ func (r *Recording) identityUnapplied(join *tracer.Join) []align.StartDiff {
 }
 
 // callPaths returns the paths the recorded calls name.
-func (r *Recording) callPaths() []string {
-	var out []string
-	for _, ev := range r.Trace.Events {
-		if c := ev.Call; c != nil {
-			for _, p := range []string{c.Path, c.Path2} {
-				if p != "" {
-					out = append(out, p)
-				}
-			}
-		}
-	}
-	return out
-}
+func (r *Recording) callPaths() []string { return trace.CallPaths(r.Trace.Events) }
 
 // mountDiffs compares the flags of the mounts that hold paths, in the
 // recording (rec) and here (live): a mount point on one side only is

@@ -144,3 +144,32 @@ func MountsTouched(start []StartEvent, paths []string) map[string]bool {
 	}
 	return out
 }
+
+// CallPaths returns the paths the calls among events name.
+func CallPaths(events []Event) []string {
+	var out []string
+	for _, ev := range events {
+		if c := ev.Call; c != nil {
+			for _, p := range []string{c.Path, c.Path2} {
+				if p != "" {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TouchedMountsOnly returns start without the StartMount events of
+// mounts that hold none of paths: what diff compares, where every other
+// mount of two machines would differ for nothing.
+func TouchedMountsOnly(start []StartEvent, paths []string) []StartEvent {
+	touched := MountsTouched(start, paths)
+	out := make([]StartEvent, 0, len(start))
+	for _, e := range start {
+		if e.Kind != StartMount || touched[e.Name] {
+			out = append(out, e)
+		}
+	}
+	return out
+}
