@@ -40,7 +40,7 @@ func identityStart(pid int, join *Join) []trace.StartEvent {
 	}
 	if join != nil && join.Exec != nil {
 		for i, p := range join.Exec.Seccomp {
-			add(trace.StartSeccompFilter, strconv.Itoa(i+1), trace.FilterHash(p))
+			add(trace.StartSeccompFilter, strconv.Itoa(i+1), filterBehaviour(p))
 		}
 	}
 	ev = append(ev, cgroupLimits(pid)...)
@@ -67,8 +67,8 @@ func identityStart(pid int, join *Join) []trace.StartEvent {
 // LiveIdentity returns the identity start items a command started here
 // now through join (nil: as envbisect) would start with, as
 // identityStart reads them: from the joined process for what it shares
-// with it (mounts, and the cgroup when the helper is cloned into it), from
-// envbisect itself for the rest.
+// with it (mounts, and its cgroup v2 directory when the helper is cloned
+// into it), from envbisect itself for the rest.
 func LiveIdentity(join *Join) []trace.StartEvent {
 	self := os.Getpid()
 	ev := identityStart(self, join)
@@ -83,7 +83,11 @@ func LiveIdentity(join *Join) []trace.StartEvent {
 	}
 	out = append(out, mountItems(join.PID)...)
 	if join.CgroupDir != "" {
-		out = append(out, cgroupLimits(join.PID)...)
+		// The helper is cloned into the target's cgroup v2 directory; its
+		// v1 cgroups (a hybrid host) stay envbisect's.
+		unified, _ := cgroupPaths(join.PID)
+		_, v1 := cgroupPaths(self)
+		out = append(out, cgroupLimitsAt("/sys/fs/cgroup", unified, v1)...)
 	}
 	return out
 }
@@ -175,12 +179,18 @@ func unescapeMountinfo(s string) string {
 // process pid is in, on cgroup v2 (the unified hierarchy) or v1 (one
 // hierarchy per controller, the limits converted to v2's words).
 func cgroupLimits(pid int) []trace.StartEvent {
+	unified, v1 := cgroupPaths(pid)
+	return cgroupLimitsAt("/sys/fs/cgroup", unified, v1)
+}
+
+// cgroupPaths returns the cgroups of process pid from /proc/PID/cgroup:
+// its unified (v2) one and its v1 ones by controller.
+func cgroupPaths(pid int) (unified string, v1 map[string]string) {
+	v1 = map[string]string{}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
 	if err != nil {
-		return nil
+		return "", v1
 	}
-	v1 := map[string]string{} // controller -> path
-	unified := ""
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		parts := strings.SplitN(l, ":", 3)
 		if len(parts) != 3 {
@@ -194,7 +204,7 @@ func cgroupLimits(pid int) []trace.StartEvent {
 			v1[c] = parts[2]
 		}
 	}
-	return cgroupLimitsAt("/sys/fs/cgroup", unified, v1)
+	return unified, v1
 }
 
 // cgroupLimitsAt reads the limits under the cgroup file system root:

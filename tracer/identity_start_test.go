@@ -62,3 +62,25 @@ func TestCgroupLimitsAt(t *testing.T) {
 		t.Errorf("v2: %v", got)
 	}
 }
+
+func TestFilterBehaviour(t *testing.T) {
+	const (
+		ldNr  = 0x20 // BPF_LD|BPF_W|BPF_ABS
+		jeqK  = 0x15 // BPF_JMP|BPF_JEQ|BPF_K
+		retK  = 0x06
+		allow = 0x7fff0000
+		deny  = 0x00050001 // SECCOMP_RET_ERRNO|EPERM
+	)
+	denies90 := trace.BPFProgram{{Code: ldNr}, {Code: jeqK, Jt: 0, Jf: 1, K: 90}, {Code: retK, K: deny}, {Code: retK, K: allow}}
+	sameLaidOut := trace.BPFProgram{{Code: ldNr}, {Code: jeqK, Jt: 1, Jf: 0, K: 90}, {Code: retK, K: allow}, {Code: retK, K: deny}}
+	denies91 := trace.BPFProgram{{Code: ldNr}, {Code: jeqK, Jt: 0, Jf: 1, K: 91}, {Code: retK, K: deny}, {Code: retK, K: allow}}
+	if trace.FilterHash(denies90) == trace.FilterHash(sameLaidOut) {
+		t.Fatal("the two layouts have the same instructions")
+	}
+	if filterBehaviour(denies90) != filterBehaviour(sameLaidOut) {
+		t.Errorf("one behaviour, two layouts: %s and %s", filterBehaviour(denies90), filterBehaviour(sameLaidOut))
+	}
+	if filterBehaviour(denies90) == filterBehaviour(denies91) {
+		t.Errorf("filters denying different calls hash alike")
+	}
+}

@@ -152,3 +152,26 @@ func listed(items []identityItem, kind, name string) bool {
 	}
 	return false
 }
+
+// TestContainerCapDropNamed: with --cap-drop CHOWN the chown fails with
+// EPERM; locate names it (no run can give a capability back that the
+// container's bounding set lacks) and, as its cause, the bounding set,
+// said as --cap-drop CHOWN.
+func TestContainerCapDropNamed(t *testing.T) {
+	requireDockerTracing(t)
+	image := testutil.ImportImage(t, identityRoot(t), "/")
+	good := startWith(t, image, "good")
+	bad := startWith(t, image, "bad", "--cap-drop", "CHOWN")
+	for _, c := range []string{good, bad} {
+		testutil.RunDocker(t, nil, "exec", c, "touch", "/tmp/owned")
+	}
+	rep := locateIdentity(t, good, bad, 0, "chown", "1000", "/tmp/owned")
+	if rep.Status != "located" || rep.Culprit == nil || rep.Culprit.Bad.Errno != "EPERM" {
+		t.Fatalf("locate: status %q (%s), culprit %+v, want the chown's EPERM", rep.Status, rep.Message, rep.Culprit)
+	}
+	c := rep.Cause
+	if c == nil || c.Item.Kind != "caps" || c.Item.Name != "bounding" || c.Item.Docker != "--cap-drop CHOWN" ||
+		!strings.Contains(c.Text, "lacks CAP_CHOWN") {
+		t.Errorf("cause %+v, want the bounding set lacking CAP_CHOWN, said as --cap-drop CHOWN", c)
+	}
+}
