@@ -45,6 +45,9 @@ func DockerWords(it StartItem, all []StartItem) string {
 	case trace.StartMount:
 		return mountWords(it.Name, good, here)
 	case trace.StartSeccompFilter, trace.StartSeccomp:
+		if len(it.Denies) > 0 {
+			return "--security-opt seccomp=... (denies " + strings.Join(it.Denies, ", ") + ")"
+		}
 		return "--security-opt seccomp=..."
 	case trace.StartCgroup:
 		return cgroupWords(it.Name, here)

@@ -29,6 +29,8 @@ func TestDockerWords(t *testing.T) {
 		{"read-only root", StartItem{Kind: string(trace.StartMount), Name: "/", Good: s("rw"), Here: s("ro")}, nil, "--read-only"},
 		{"tmpfs noexec", StartItem{Kind: string(trace.StartMount), Name: "/tmp", Good: s("rw"), Here: s("noexec,nosuid,nodev")}, nil, "--tmpfs /tmp (noexec)"},
 		{"seccomp", StartItem{Kind: string(trace.StartSeccompFilter), Name: "1", Good: s("sha256:00"), Here: s("sha256:11")}, nil, "--security-opt seccomp=..."},
+		{"seccomp denying", StartItem{Kind: string(trace.StartSeccompFilter), Name: "1", Good: s("sha256:00"), Here: s("sha256:11"),
+			Denies: []string{"chmod", "fchmodat"}}, nil, "--security-opt seccomp=... (denies chmod, fchmodat)"},
 		{"pids", StartItem{Kind: string(trace.StartCgroup), Name: trace.CgroupPidsMax, Good: s("max"), Here: s("20")}, nil, "--pids-limit 20"},
 		{"cpus", StartItem{Kind: string(trace.StartCgroup), Name: trace.CgroupCPUMax, Good: s("max 100000"), Here: s("50000 100000")}, nil, "--cpus 0.5"},
 		{"cpuset", StartItem{Kind: string(trace.StartAffinity), Good: s("0-3"), Here: s("1")}, nil, "--cpuset-cpus 1"},

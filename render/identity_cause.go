@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -76,8 +77,11 @@ func ExplainCall(fc FailedCall, unapplied []StartItem, f CallFacts) *Cause {
 	if fc.Denied {
 		for _, it := range unapplied {
 			if trace.StartKind(it.Kind) == trace.StartSeccompFilter || trace.StartKind(it.Kind) == trace.StartSeccomp {
+				if !slices.Contains(it.Denies, fc.Syscall) {
+					it.Denies = append(slices.Clip(it.Denies), fc.Syscall)
+				}
 				if it.Docker != "" {
-					it.Docker += " (denies " + fc.Syscall + ")"
+					it.Docker = DockerWords(it, nil)
 				}
 				return cause(it, fmt.Sprintf("this process's seccomp filter denies %s (%s: here %s, good %s)",
 					fc.Syscall, it.Label(), valueOr(it.Here, "none"), valueOr(it.Good, "none")))

@@ -105,3 +105,41 @@ func mountDiffs(rec, live []trace.StartEvent, paths []string) []align.StartDiff 
 	}
 	return out
 }
+
+// DeniedHere returns the names of the system calls the command made in
+// the recording, not denied there, that the seccomp filters of join's
+// exec spec deny (run in a BPF interpreter with the recorded arguments),
+// in the order first made: what `--security-opt seccomp=...` takes from
+// the command here.
+func (r *Recording) DeniedHere(join *tracer.Join) []string {
+	if join == nil || join.Exec == nil || len(join.Exec.Seccomp) == 0 {
+		return nil
+	}
+	type key struct {
+		nr   uint32
+		args [6]uint64
+	}
+	denies := tracer.FilterDenies(join.Exec.Seccomp)
+	seen := map[key]bool{}
+	named := map[string]bool{}
+	var out []string
+	for _, ev := range r.Trace.Events {
+		c := ev.Call
+		if c == nil || c.Denied {
+			continue
+		}
+		k := key{c.Nr, c.Args}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if denies(c.Nr, c.Args) == 0 {
+			continue
+		}
+		if row := r.Table.ByNr(int(c.Nr)); row != nil && !named[row.Name] {
+			named[row.Name] = true
+			out = append(out, row.Name)
+		}
+	}
+	return out
+}

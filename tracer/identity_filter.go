@@ -87,3 +87,29 @@ func seccompData(nr int, args [6]uint64) []byte {
 	}
 	return d
 }
+
+// seccompRetActionOnly masks the action of a seccomp return value
+// (SECCOMP_RET_ACTION_FULL).
+const seccompRetActionOnly = 0xffff0000
+
+// FilterDenies returns a function that says which errno the filters
+// progs answer call nr with args with (SECCOMP_RET_ERRNO), or 0 when none
+// of them denies it that way. A program the interpreter does not take
+// denies nothing.
+func FilterDenies(progs []trace.BPFProgram) func(nr uint32, args [6]uint64) int {
+	var vms []*bpf.VM
+	for _, p := range progs {
+		if vm, ok := filterVM(p); ok {
+			vms = append(vms, vm)
+		}
+	}
+	return func(nr uint32, args [6]uint64) int {
+		for _, vm := range vms {
+			ret, err := vm.Run(seccompData(int(nr), args))
+			if err == nil && uint32(ret)&seccompRetActionOnly == seccompRetErrno {
+				return int(uint32(ret) & seccompRetData)
+			}
+		}
+		return 0
+	}
+}

@@ -84,3 +84,13 @@ func TestFilterBehaviour(t *testing.T) {
 		t.Errorf("filters denying different calls hash alike")
 	}
 }
+
+func TestFilterDenies(t *testing.T) {
+	denies90 := trace.BPFProgram{{Code: 0x20}, {Code: 0x15, Jt: 0, Jf: 1, K: 90}, {Code: 0x06, K: 0x00050001}, {Code: 0x06, K: 0x7fff0000}}
+	if e := FilterDenies([]trace.BPFProgram{denies90})(90, [6]uint64{}); e != 1 {
+		t.Errorf("call 90: errno %d, want 1", e)
+	}
+	if e := FilterDenies([]trace.BPFProgram{denies90})(91, [6]uint64{}); e != 0 {
+		t.Errorf("call 91: errno %d, want 0", e)
+	}
+}

@@ -130,7 +130,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	}()
 
 	start, unapplied := rec.StartItemsIn(site.env, site.join)
-	startList, notApplied := identityItems(start, unapplied, o.where.container != "")
+	startList, notApplied := identityItems(start, unapplied, rec.DeniedHere(site.join), o.where.container != "")
 	noteUnapplied(s, notApplied)
 	runner := bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {

@@ -5,14 +5,23 @@ import (
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/trace"
 )
 
 // identityItems turns the start items a run can replay (start) and those
 // that differ but no run can give the good value of (unapplied) into the
-// report's items; with docker set each is also said in docker run's words
+// report's items; denied are the calls the command made that the seccomp
+// filters here deny (replay's DeniedHere), given to the first differing
+// filter. With docker set each item is also said in docker run's words
 // where the mapping is unambiguous (render.DockerWords).
-func identityItems(start, unapplied []align.StartDiff, docker bool) (items, notApplied []render.StartItem) {
+func identityItems(start, unapplied []align.StartDiff, denied []string, docker bool) (items, notApplied []render.StartItem) {
 	items, notApplied = startItems(start), startItems(unapplied)
+	for i := range notApplied {
+		if notApplied[i].Kind == string(trace.StartSeccompFilter) {
+			notApplied[i].Denies = denied
+			break
+		}
+	}
 	if docker {
 		all := append(append([]render.StartItem(nil), items...), notApplied...)
 		render.SayInDockerWords(items, all)

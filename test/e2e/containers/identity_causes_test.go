@@ -2,6 +2,7 @@ package containers
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,11 +35,12 @@ type identityReport struct {
 
 // identityItem is one start item of the report.
 type identityItem struct {
-	Kind   string  `json:"kind"`
-	Name   string  `json:"name"`
-	Good   *string `json:"good"`
-	Here   *string `json:"here"`
-	Docker string  `json:"docker"`
+	Kind   string   `json:"kind"`
+	Name   string   `json:"name"`
+	Good   *string  `json:"good"`
+	Here   *string  `json:"here"`
+	Docker string   `json:"docker"`
+	Denies []string `json:"denies"`
 }
 
 // locateIdentity records cmd in the good container and locates it in
@@ -135,6 +137,15 @@ func TestContainerSeccompFilterNamed(t *testing.T) {
 	if !strings.Contains(cu.Syscall, "chmod") || cu.Path != "/etc/passwd" || cu.Bad.Errno != "EPERM" || !cu.Bad.Denied {
 		t.Errorf("culprit %s %s = %s denied=%v (%s), want the chmod of /etc/passwd denied with EPERM", cu.Syscall, cu.Path,
 			cu.Bad.Errno, cu.Bad.Denied, cu.Call)
+	}
+	var filter *identityItem
+	for i := range rep.Unapplied {
+		if rep.Unapplied[i].Kind == "seccomp_filter" {
+			filter = &rep.Unapplied[i]
+		}
+	}
+	if filter == nil || !slices.Contains(filter.Denies, cu.Syscall) || !strings.Contains(filter.Docker, "denies "+cu.Syscall) {
+		t.Errorf("unapplied %+v: want the seccomp filter listed, denying %s", rep.Unapplied, cu.Syscall)
 	}
 	c := rep.Cause
 	if c == nil || c.Item.Kind != "seccomp_filter" || !strings.HasPrefix(c.Item.Docker, "--security-opt seccomp=") ||
