@@ -56,7 +56,7 @@ func callString(rows render.Rows, c *trace.Call) string {
 
 // result is what c gave.
 func result(rows render.Rows, c *trace.Call) Result {
-	r := Result{NoReturn: c.NoReturn, Call: callString(rows, c), Return: returnString(rows, c)}
+	r := Result{NoReturn: c.NoReturn, Call: callString(rows, c), Return: returnString(rows, c), Denied: c.Denied}
 	if !c.NoReturn {
 		ret := c.Ret
 		r.Ret = &ret

@@ -43,6 +43,11 @@ type Options struct {
 	// exec would, as its configured user"); the no-failure report says
 	// it. "": nothing to add.
 	RanAs string
+	// Unapplied are the identity start items that differ here and no
+	// run could apply (the caller may have said them in docker's words):
+	// the report lists them and names one as the cause when it explains
+	// the culprit's error (identity.go).
+	Unapplied []StartItem
 }
 
 // Progress tells the caller where the search is. It is sent twice per

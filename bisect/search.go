@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/trace"
 )
 
 // search is the state of one Locate.
@@ -20,6 +21,9 @@ type search struct {
 	steps   []Step   // one per run
 	step    int      // search steps begun
 	est     int      // about how many steps in all, for Progress
+	// failedLive are the live calls of the run that ended the search
+	// without a culprit (identity.go).
+	failedLive map[uint64]*trace.Call
 }
 
 // Locate finds the first recorded call whose replay makes the command
@@ -61,6 +65,7 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	if rep.Command == nil && o.Header != nil {
 		rep.Command = o.Header.Command
 	}
+	s.explainIdentity(rep)
 	rep.Seconds = time.Since(start).Seconds()
 	return rep, nil
 }
@@ -80,6 +85,7 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 		return s.undecidedEnd(0, fail), nil
 	}
 	if m == 0 {
+		s.keepFailedLive(fail.out.Live)
 		return s.nothingReplayable(fail), nil
 	}
 	pass, err := s.endpoint(ctx, m)
@@ -88,6 +94,7 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 	}
 	switch pass.v {
 	case Fail:
+		s.keepFailedLive(pass.out.Live)
 		return s.stillFails(pass), nil
 	case Skip:
 		return s.undecidedEnd(m, pass), nil

@@ -181,7 +181,7 @@ func ReadStartEvents(cfg *Config, pid int) []trace.StartEvent {
 			add(trace.StartPersonality, "", "0x"+strconv.FormatUint(v, 16))
 		}
 	}
-	return ev
+	return append(ev, identityStart(pid, cfg.Join)...)
 }
 
 // FDOpen reports whether process pid has fd open, as the kernel says.

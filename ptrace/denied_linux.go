@@ -50,6 +50,7 @@ func (s *session) deniedStop(t *task, errno int) error {
 		return err
 	}
 	c.Ret = -int64(errno)
+	c.Denied = true
 	c.Exit = s.since()
 	if !row.Unknown {
 		s.cap.capture(memReader{pid: t.tid}, row, c, false)

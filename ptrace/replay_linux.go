@@ -50,6 +50,7 @@ func (s *session) replayEnter(t *task, r *regs) error {
 			if err := denyCall(t, r, denied); err != nil {
 				return err
 			}
+			c.Denied = true
 		}
 	}
 	if d.Verb == Execute {

@@ -53,6 +53,9 @@ type JSONCall struct {
 	// (eBPF ring buffer full); Incomplete: some of its memory was lost.
 	Gap        uint64 `json:"gap,omitempty"`
 	Incomplete bool   `json:"incomplete,omitempty"`
+	// Denied: the process's seccomp filter answered the call with its
+	// errno; it never ran.
+	Denied bool `json:"denied,omitempty"`
 }
 
 // NewJSONCall returns the JSON object of c. Strings and buffers are cut
@@ -68,7 +71,7 @@ func jsonCall(d *decoder, c *trace.Call, lim int) JSONCall {
 		Event: "call", Seq: c.Seq, Proc: c.Proc, TID: c.Thread, TSeq: c.TSeq, PID: c.PID, KernelTID: c.TID,
 		Syscall: row.Name, Nr: c.Nr, Args: make([]any, len(args)), RawArgs: c.Args,
 		NoReturn: c.NoReturn, Unknown: row.Unknown, Path: c.Path, Path2: c.Path2, Time: seconds(c.Enter),
-		Gap: c.Gap, Incomplete: c.Incomplete(),
+		Gap: c.Gap, Incomplete: c.Incomplete(), Denied: c.Denied,
 	}
 	for i, a := range args {
 		j.Args[i] = a.json(lim)

@@ -41,6 +41,16 @@ type LocateReport struct {
 	// filled): lost and incomplete calls execute in every run, so none
 	// of them can be the culprit named.
 	Lost *trace.Losses `json:"lost,omitempty"`
+	// Unapplied are the start items of the process's identity that differ
+	// here and that no run could give their good value (a capability
+	// outside envbisect's bounding set, a seccomp filter, a read-only
+	// mount, a cgroup limit): they were not candidates, and are listed so
+	// that none is dropped silently.
+	Unapplied []StartItem `json:"unapplied,omitempty"`
+	// Cause is set when an item of Unapplied explains the error of the
+	// culprit, or, without one, of a call that failed in the run with
+	// everything replayed (ExplainCall).
+	Cause *Cause `json:"cause,omitempty"`
 
 	// For the text form: the candidates as show prints them, and the
 	// trace's name for suggested commands. Not in JSON.
@@ -137,6 +147,9 @@ type CallResult struct {
 	NoReturn bool   `json:"no_return,omitempty"`
 	// Errno is the error's name, "ENOENT", or "" on success.
 	Errno string `json:"errno"`
+	// Denied: the process's seccomp filter answered the call with the
+	// error; it never ran.
+	Denied bool `json:"denied,omitempty"`
 	// Return is the result as show prints it: "10", "-1 ENOENT (No such
 	// file or directory)", "?".
 	Return string `json:"return"`

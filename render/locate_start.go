@@ -17,6 +17,13 @@ type StartItem struct {
 	// the variable is not set there.
 	Good *string `json:"good"`
 	Here *string `json:"here"`
+	// Docker says the difference the way a docker run flag sets it,
+	// where the mapping is unambiguous ("--cap-drop CHOWN"); set by
+	// SayInDockerWords for a run in a container.
+	Docker string `json:"docker,omitempty"`
+	// Denies are, for a seccomp filter, the system calls the command made
+	// that the filter here denies.
+	Denies []string `json:"denies,omitempty"`
 }
 
 // Label names the item as the report prints it: "env LANG", "umask".

@@ -43,6 +43,7 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 			"can be named here; record again with a larger --ring-size, or with the ptrace backend, which loses nothing.",
 			l.Calls, l.Incomplete))
 	}
+	t.unapplied(r)
 	t.steps(r.Steps)
 	return t.err
 }
@@ -113,6 +114,9 @@ func (t *textWriter) located(r *LocateReport) {
 		t.printf("culprit   %s, as the command starts\n", it.Label())
 		t.printf("good      %s\n", StartValue(it.Good))
 		t.printf("here      %s\n", StartValue(it.Here))
+		if it.Docker != "" {
+			t.printf("docker    %s\n", it.Docker)
+		}
 		t.para(fmt.Sprintf("With %s as recorded (and no call replayed), the command passes here; with this "+
 			"environment's value it fails.", it.Label()))
 		return
@@ -131,6 +135,7 @@ func (t *textWriter) located(r *LocateReport) {
 	if g := r.Group; g != nil {
 		t.printf("group     %s: %s\n", g.Title, groupCalls(g))
 	}
+	t.cause(r)
 	t.para(fmt.Sprintf("With the recorded result of call %d replayed (and every call before it that replay "+
 		"can change), the command passes here; with it executed for real, it fails.", c.Seq))
 }

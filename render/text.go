@@ -51,6 +51,9 @@ func callString(d *decoder, c *trace.Call, lim int) string {
 		// The table does not describe it: arguments raw, no memory captured.
 		b.WriteString(" /* unknown syscall */")
 	}
+	if c.Denied {
+		b.WriteString(" /* denied by seccomp */")
+	}
 	return b.String()
 }
 

@@ -39,10 +39,11 @@ func specCompared(e trace.StartEvent) bool {
 // StartItemsIn returns the start items that differ between the recording
 // and a command started here now with env through join: items a run can
 // replay, and items that differ but no run can give the good value of.
-// Without an exec spec it is StartItems, with nothing unapplied.
+// Without an exec spec it is StartItems; the identity items no run can
+// change are unapplied either way (identity_items.go).
 func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unapplied []align.StartDiff) {
 	if join == nil || join.Exec == nil {
-		return r.StartItems(env), nil
+		return r.StartItems(env), r.identityUnapplied(join)
 	}
 	var rec []trace.StartEvent
 	for _, e := range r.Trace.Start {
@@ -69,7 +70,7 @@ func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unappli
 			unapplied = append(unapplied, d)
 		}
 	}
-	return items, unapplied
+	return items, append(unapplied, r.identityUnapplied(join)...)
 }
 
 // credsStart is what replaying creds start items sets: nil fields are

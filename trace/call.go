@@ -31,6 +31,9 @@ type Call struct {
 	// this one: the eBPF recorder's ring buffer was full. Those calls are
 	// not in the trace.
 	Gap uint64 `cbor:"16,keyasint,omitempty"`
+	// Denied is set when the process's own seccomp filter answered the
+	// call with its errno (Ret): the call never ran.
+	Denied bool `cbor:"17,keyasint,omitempty"`
 }
 
 // Incomplete reports whether part of the call's recorded memory was lost

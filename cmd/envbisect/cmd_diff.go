@@ -11,6 +11,7 @@ import (
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
 )
 
@@ -144,8 +145,8 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 		return withCode(diffTrouble, errors.New("interrupted"))
 	}
 	res := align.Diff(tab,
-		align.Run{Header: &ta.Header, Start: ta.Start, Events: ta.Events},
-		align.Run{Header: &tb.Header, Start: tb.Start, Events: tb.Events},
+		align.Run{Header: &ta.Header, Start: touchedMounts(ta.Start, ta.Events, tb.Events), Events: ta.Events},
+		align.Run{Header: &tb.Header, Start: touchedMounts(tb.Start, ta.Events, tb.Events), Events: tb.Events},
 		align.Options{AllFields: o.allFields, Window: o.window})
 
 	out := bufio.NewWriterSize(s.out, 64<<10)
@@ -178,4 +179,10 @@ func readDiffTrace(path string, s streams) (*tracefile.Trace, error) {
 		return nil, withCode(diffTrouble, err)
 	}
 	return t, nil
+}
+
+// touchedMounts keeps, of the mounts among start, those that hold a path
+// the calls of either trace name.
+func touchedMounts(start []trace.StartEvent, a, b []trace.Event) []trace.StartEvent {
+	return trace.TouchedMountsOnly(start, append(trace.CallPaths(a), trace.CallPaths(b)...))
 }

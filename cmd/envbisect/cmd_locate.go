@@ -130,7 +130,8 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	}()
 
 	start, unapplied := rec.StartItemsIn(site.env, site.join)
-	noteUnapplied(s, unapplied, o.where.container != "")
+	startList, notApplied := identityItems(start, unapplied, rec.DeniedHere(site.join), o.where.container != "")
+	noteUnapplied(s, notApplied)
 	runner := bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
@@ -162,8 +163,8 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	}
 	rep, err := bisect.Locate(ctx, rec.Graph, runner, bisect.Options{
 		Command: argv,
-		Start:   startItems(start),
-		Repeat:  o.repeat, Progress: progress, Header: &t.Header, Events: t.Events, TracePath: path, Lost: lostOf(t),
+		Start:   startList,
+		Repeat:  o.repeat, Unapplied: notApplied, Progress: progress, Header: &t.Header, Events: t.Events, TracePath: path, Lost: lostOf(t),
 		RunFlags: append(o.where.args(), o.verdict.args()...), RanAs: o.where.describe(),
 	})
 	if err != nil {

@@ -1,0 +1,65 @@
+package bisect
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// explainIdentity puts the identity items no run could apply
+// (Options.Unapplied) into the report, and names the one that explains
+// the culprit's error here, with the call as evidence; without a
+// culprit, the first call of the failing run live (the run with
+// everything replayed, or with nothing) whose error one of them explains.
+func (s *search) explainIdentity(rep *Report) {
+	if len(s.o.Unapplied) == 0 {
+		return
+	}
+	rep.Unapplied = s.o.Unapplied
+	if c := rep.Culprit; c != nil {
+		if c.Start == nil {
+			rep.Cause = render.ExplainCulprit(c, rep.Unapplied, s.facts(c.Seq))
+		}
+		return
+	}
+	seqs := make([]uint64, 0, len(s.failedLive))
+	for q := range s.failedLive {
+		seqs = append(seqs, q)
+	}
+	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
+	rows := s.rows()
+	for _, q := range seqs {
+		live := s.failedLive[q]
+		rec, ok := s.g.Call(q)
+		if !ok || live.Errno() == 0 || live.Errno() == rec.Errno() {
+			continue
+		}
+		fc := render.FailedCall{Seq: q, Syscall: rows.ByNr(int(rec.Nr)).Name, Path: rec.Path, Call: callString(rows, live),
+			Denied: live.Denied}
+		fc.Errno, _, _ = strings.Cut(render.ErrnoText(live.Errno()), " ")
+		if cause := render.ExplainCall(fc, rep.Unapplied, s.facts(q)); cause != nil {
+			rep.Cause = cause
+			return
+		}
+	}
+}
+
+// facts are the syscall table's facts about recorded call seq.
+func (s *search) facts(seq uint64) render.CallFacts {
+	var f render.CallFacts
+	if call, ok := s.g.Call(seq); ok {
+		if row := s.rows().ByNr(int(call.Nr)); row != nil {
+			f.Capabilities = row.Capabilities()
+			f.Execs = row.Effects&systable.ExecsImage != 0
+		}
+	}
+	return f
+}
+
+// keepFailedLive keeps the live calls of a run that failed with
+// nothing left to search (the report then names no culprit), for
+// explainIdentity.
+func (s *search) keepFailedLive(live map[uint64]*trace.Call) { s.failedLive = live }

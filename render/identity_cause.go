@@ -1,0 +1,172 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/envbisect/envbisect/trace"
+)
+
+// Cause is the item of the process's identity that explains a failing
+// call's error here: no run could give it its good value, and it alone
+// makes the call fail the way it did (EPERM from a capability or the
+// seccomp filter, EROFS from a read-only mount, EACCES from a noexec
+// mount). The call is the evidence: the located culprit, or, when the
+// search could not name one (the call always executes, as an execve
+// does), a call that failed in the run with everything replayed.
+type Cause struct {
+	// Item is the differing item, as listed in LocateReport.Unapplied.
+	Item StartItem `json:"item"`
+	// Seq and Call are the evidence: the recorded call's number and the
+	// call as show prints it.
+	Seq  uint64 `json:"seq"`
+	Call string `json:"call,omitempty"`
+	// Text says why: "chown(/tmp/owned) = EPERM here: this process's
+	// bounding set lacks CAP_CHOWN (good: present)".
+	Text string `json:"text"`
+}
+
+// CallFacts are what ExplainCall needs to know of a call beyond its
+// result: from the syscall table.
+type CallFacts struct {
+	// Capabilities are those whose absence makes the call fail with EPERM
+	// or EACCES (systable's Capabilities column), as bit numbers.
+	Capabilities []int
+	// Execs: the call executes a file (execve, execveat).
+	Execs bool
+}
+
+// FailedCall is a call that failed here, as ExplainCall reads it.
+type FailedCall struct {
+	Seq     uint64
+	Syscall string
+	Path    string
+	Call    string // as show prints it
+	Errno   string // "EPERM"
+	Denied  bool   // the process's seccomp filter answered it
+}
+
+// ExplainCulprit is ExplainCall for the located culprit's live result.
+func ExplainCulprit(c *Culprit, unapplied []StartItem, f CallFacts) *Cause {
+	if c == nil || c.Start != nil || c.Bad.Missing {
+		return nil
+	}
+	return ExplainCall(FailedCall{Seq: c.Seq, Syscall: c.Syscall, Path: c.Path, Call: c.Call, Errno: c.Bad.Errno, Denied: c.Bad.Denied},
+		unapplied, f)
+}
+
+// ExplainCall returns the item of unapplied that explains the call's
+// error here, or nil: the seccomp filter when the call was denied by it,
+// a capability the call needs that a capability set lacks here, a
+// read-only mount for EROFS, a noexec mount for an exec's EACCES.
+func ExplainCall(fc FailedCall, unapplied []StartItem, f CallFacts) *Cause {
+	if fc.Errno == "" {
+		return nil
+	}
+	errno := fc.Errno
+	call := fc.Syscall
+	if fc.Path != "" {
+		call += "(" + fc.Path + ")"
+	}
+	call += " = " + errno + " here: "
+	cause := func(it StartItem, text string) *Cause {
+		return &Cause{Item: it, Seq: fc.Seq, Call: fc.Call, Text: call + text}
+	}
+	if fc.Denied {
+		for _, it := range unapplied {
+			if trace.StartKind(it.Kind) == trace.StartSeccompFilter || trace.StartKind(it.Kind) == trace.StartSeccomp {
+				if !slices.Contains(it.Denies, fc.Syscall) {
+					it.Denies = append(slices.Clip(it.Denies), fc.Syscall)
+				}
+				if it.Docker != "" {
+					it.Docker = DockerWords(it, nil)
+				}
+				return cause(it, fmt.Sprintf("this process's seccomp filter denies %s (%s: here %s, good %s)",
+					fc.Syscall, it.Label(), valueOr(it.Here, "none"), valueOr(it.Good, "none")))
+			}
+		}
+		return cause(StartItem{Kind: string(trace.StartSeccompFilter)},
+			fmt.Sprintf("this process's seccomp filter denies %s (the recording's did not)", fc.Syscall))
+	}
+	if errno == "EPERM" || errno == "EACCES" {
+		for _, it := range unapplied {
+			if trace.StartKind(it.Kind) != trace.StartCaps || it.Good == nil || it.Here == nil {
+				continue
+			}
+			g, err1 := strconv.ParseUint(*it.Good, 16, 64)
+			h, err2 := strconv.ParseUint(*it.Here, 16, 64)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			for _, bit := range f.Capabilities {
+				if g&(1<<bit) != 0 && h&(1<<bit) == 0 {
+					return cause(it, fmt.Sprintf("this process's %s set lacks %s (good: present)", it.Name, trace.CapabilityName(bit)))
+				}
+			}
+		}
+	}
+	var flag string
+	switch {
+	case errno == "EROFS":
+		flag = trace.MountReadOnly
+	case errno == "EACCES" && f.Execs:
+		flag = trace.MountNoExec
+	default:
+		return nil
+	}
+	var points []string
+	byPoint := map[string]StartItem{}
+	for _, it := range unapplied {
+		if trace.StartKind(it.Kind) == trace.StartMount {
+			points = append(points, it.Name)
+			byPoint[it.Name] = it
+		}
+	}
+	m := trace.MountOf(fc.Path, points)
+	if m == "" {
+		return nil
+	}
+	it := byPoint[m]
+	if it.Here == nil || !trace.HasMountFlag(*it.Here, flag) || it.Good != nil && trace.HasMountFlag(*it.Good, flag) {
+		return nil
+	}
+	what := map[string]string{trace.MountReadOnly: "read-only", trace.MountNoExec: "noexec"}[flag]
+	return cause(it, fmt.Sprintf("the mount at %s is %s here (%s; good: %s)", m, what, *it.Here, valueOr(it.Good, "not a mount")))
+}
+
+// valueOr is *v, or or when v is nil.
+func valueOr(v *string, or string) string {
+	if v == nil {
+		return or
+	}
+	return *v
+}
+
+// unappliedText lists the unapplied items, one a line: "caps bounding:
+// good 00000000a80425fb, here 00000000a80425fa (here: --cap-drop CHOWN)".
+func unappliedText(items []StartItem) []string {
+	var out []string
+	for _, it := range items {
+		line := fmt.Sprintf("%s: good %s, here %s", it.Label(), valueOr(it.Good, "(not recorded)"), valueOr(it.Here, "(none)"))
+		if it.Docker != "" {
+			line += " (here: " + it.Docker + ")"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// UnappliedLines is what the report prints under "differs here and
+// could not be applied by a run", for the same listing elsewhere (the
+// warning locate prints on stderr before it starts).
+func UnappliedLines(items []StartItem) []string { return unappliedText(items) }
+
+// dockerSuffix is " (--cap-drop CHOWN)" for an item with Docker words.
+func dockerSuffix(it StartItem) string {
+	if it.Docker == "" {
+		return ""
+	}
+	return " (" + strings.TrimSpace(it.Docker) + ")"
+}

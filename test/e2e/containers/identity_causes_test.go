@@ -1,0 +1,188 @@
+package containers
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/envbisect/envbisect/internal/testutil"
+)
+
+// identityReport is what these tests read of `locate --json`: the
+// status, the culprit, the identity items that differ here and could not
+// be applied, and the one named as the cause.
+type identityReport struct {
+	Status  string `json:"status"`
+	Message string `json:"message"`
+	Culprit *struct {
+		Syscall string `json:"syscall"`
+		Path    string `json:"path"`
+		Call    string `json:"call"`
+		Bad     struct {
+			Errno  string `json:"errno"`
+			Denied bool   `json:"denied"`
+		} `json:"bad"`
+	} `json:"culprit"`
+	Unapplied []identityItem `json:"unapplied"`
+	Cause     *struct {
+		Item identityItem `json:"item"`
+		Seq  uint64       `json:"seq"`
+		Call string       `json:"call"`
+		Text string       `json:"text"`
+	} `json:"cause"`
+}
+
+// identityItem is one start item of the report.
+type identityItem struct {
+	Kind   string   `json:"kind"`
+	Name   string   `json:"name"`
+	Good   *string  `json:"good"`
+	Here   *string  `json:"here"`
+	Docker string   `json:"docker"`
+	Denies []string `json:"denies"`
+}
+
+// locateIdentity records cmd in the good container and locates it in
+// the bad one, whose docker exec must fail, and returns the report; the
+// exit status of locate must be code.
+func locateIdentity(t *testing.T, good, bad string, code int, cmd ...string) *identityReport {
+	t.Helper()
+	if c := dockerExitCode(append([]string{"exec", bad}, cmd...)...); c == 0 {
+		t.Fatalf("docker exec %s %s passes: the bad container is not bad", bad, strings.Join(cmd, " "))
+	}
+	if c := dockerExitCode(append([]string{"exec", good}, cmd...)...); c != 0 {
+		t.Fatalf("docker exec %s %s fails (%d): the good container is not good", good, strings.Join(cmd, " "), c)
+	}
+	trace := t.TempDir() + "/good.envb"
+	mustExit(t, 0, append([]string{"record", "-q", "--container", good, "-o", trace, "--"}, cmd...)...)
+	r := mustExit(t, code, append([]string{"locate", "--json", "-q", "--container", bad, trace, "--"}, cmd...)...)
+	var rep identityReport
+	if err := json.Unmarshal(r.Stdout, &rep); err != nil {
+		t.Fatalf("locate --json: %v\n%s", err, r)
+	}
+	return &rep
+}
+
+// scriptRoot is identityRoot with an executable script, /bin/hello.sh.
+func scriptRoot(t *testing.T) *testutil.Rootfs {
+	root := identityRoot(t)
+	root.Files["bin/hello.sh"] = []byte("#!/bin/sh\necho hello\n")
+	root.Exec["bin/hello.sh"] = true
+	return root
+}
+
+// TestContainerReadOnlyNamed: with --read-only, creating a file in / fails
+// with EROFS; locate names the create, and as its cause the root mount,
+// read-only here, in docker run's words.
+func TestContainerReadOnlyNamed(t *testing.T) {
+	requireDockerTracing(t)
+	image := testutil.ImportImage(t, identityRoot(t), "/")
+	good := startWith(t, image, "good")
+	bad := startWith(t, image, "bad", "--read-only")
+	rep := locateIdentity(t, good, bad, 0, "sh", "-c", "echo x > /written")
+	if rep.Status != "located" || rep.Culprit == nil {
+		t.Fatalf("locate: status %q (%s), want located", rep.Status, rep.Message)
+	}
+	if c := rep.Culprit; c.Path != "/written" || c.Bad.Errno != "EROFS" {
+		t.Errorf("culprit %s %s = %s (%s), want the create of /written = EROFS", c.Syscall, c.Path, c.Bad.Errno, c.Call)
+	}
+	if !listed(rep.Unapplied, "mount", "/") {
+		t.Errorf("unapplied %+v: the root mount is not listed", rep.Unapplied)
+	}
+	if c := rep.Cause; c == nil || c.Item.Kind != "mount" || c.Item.Name != "/" || c.Item.Docker != "--read-only" {
+		t.Errorf("cause %+v, want the mount / said as --read-only", rep.Cause)
+	}
+}
+
+// TestContainerTmpfsNoexecNamed: with --tmpfs /tmp (noexec by default),
+// running a script copied to /tmp fails with EACCES. An execve always
+// executes, so no call can be the culprit; the report names the noexec
+// mount as the cause, with the execve as evidence.
+func TestContainerTmpfsNoexecNamed(t *testing.T) {
+	requireDockerTracing(t)
+	image := testutil.ImportImage(t, scriptRoot(t), "/")
+	good := startWith(t, image, "good")
+	bad := startWith(t, image, "bad", "--tmpfs", "/tmp")
+	rep := locateIdentity(t, good, bad, 3, "sh", "-c", "cp /bin/hello.sh /tmp/hello.sh && /tmp/hello.sh")
+	if !listed(rep.Unapplied, "mount", "/tmp") {
+		t.Errorf("unapplied %+v: the /tmp mount is not listed", rep.Unapplied)
+	}
+	c := rep.Cause
+	if c == nil || c.Item.Kind != "mount" || c.Item.Name != "/tmp" || c.Item.Docker != "--tmpfs /tmp (noexec)" {
+		t.Fatalf("status %q (%s): cause %+v, want the mount /tmp said as --tmpfs /tmp (noexec)", rep.Status, rep.Message, c)
+	}
+	if !strings.Contains(c.Text, "EACCES") || !strings.Contains(c.Call, "/tmp/hello.sh") {
+		t.Errorf("cause %q, evidence %q: want the EACCES of the exec of /tmp/hello.sh", c.Text, c.Call)
+	}
+}
+
+// TestContainerSeccompFilterNamed: a seccomp profile that denies chmod
+// (in all its forms) with EPERM: the culprit is the chmod of
+// /etc/passwd, denied by the filter, and the
+// cause is the seccomp filter, said as --security-opt seccomp=... naming
+// the call it denies.
+func TestContainerSeccompFilterNamed(t *testing.T) {
+	requireDockerTracing(t)
+	root := identityRoot(t)
+	root.Symlinks["bin/chmod"] = "busybox"
+	image := testutil.ImportImage(t, root, "/")
+	good := startWith(t, image, "good")
+	bad := startWith(t, image, "bad", "--security-opt", "seccomp="+denyProfile(t, 1, "chmod", "fchmod", "fchmodat", "fchmodat2"))
+	rep := locateIdentity(t, good, bad, 0, "chmod", "644", "/etc/passwd")
+	if rep.Status != "located" || rep.Culprit == nil {
+		t.Fatalf("locate: status %q (%s), want located", rep.Status, rep.Message)
+	}
+	cu := rep.Culprit
+	if !strings.Contains(cu.Syscall, "chmod") || cu.Path != "/etc/passwd" || cu.Bad.Errno != "EPERM" || !cu.Bad.Denied {
+		t.Errorf("culprit %s %s = %s denied=%v (%s), want the chmod of /etc/passwd denied with EPERM", cu.Syscall, cu.Path,
+			cu.Bad.Errno, cu.Bad.Denied, cu.Call)
+	}
+	var filter *identityItem
+	for i := range rep.Unapplied {
+		if rep.Unapplied[i].Kind == "seccomp_filter" {
+			filter = &rep.Unapplied[i]
+		}
+	}
+	if filter == nil || !slices.Contains(filter.Denies, cu.Syscall) || !strings.Contains(filter.Docker, "denies "+cu.Syscall) {
+		t.Errorf("unapplied %+v: want the seccomp filter listed, denying %s", rep.Unapplied, cu.Syscall)
+	}
+	c := rep.Cause
+	if c == nil || c.Item.Kind != "seccomp_filter" || !strings.HasPrefix(c.Item.Docker, "--security-opt seccomp=") ||
+		!strings.Contains(c.Item.Docker, "denies "+cu.Syscall) {
+		t.Errorf("cause %+v, want the seccomp filter, said as --security-opt seccomp=... denying %s", c, cu.Syscall)
+	}
+}
+
+// listed reports whether items hold the item kind name.
+func listed(items []identityItem, kind, name string) bool {
+	for _, it := range items {
+		if it.Kind == kind && it.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// TestContainerCapDropNamed: with --cap-drop CHOWN the chown fails with
+// EPERM; locate names it (no run can give a capability back that the
+// container's bounding set lacks) and, as its cause, the bounding set,
+// said as --cap-drop CHOWN.
+func TestContainerCapDropNamed(t *testing.T) {
+	requireDockerTracing(t)
+	image := testutil.ImportImage(t, identityRoot(t), "/")
+	good := startWith(t, image, "good")
+	bad := startWith(t, image, "bad", "--cap-drop", "CHOWN")
+	for _, c := range []string{good, bad} {
+		testutil.RunDocker(t, nil, "exec", c, "touch", "/tmp/owned")
+	}
+	rep := locateIdentity(t, good, bad, 0, "chown", "1000", "/tmp/owned")
+	if rep.Status != "located" || rep.Culprit == nil || rep.Culprit.Bad.Errno != "EPERM" {
+		t.Fatalf("locate: status %q (%s), culprit %+v, want the chown's EPERM", rep.Status, rep.Message, rep.Culprit)
+	}
+	c := rep.Cause
+	if c == nil || c.Item.Kind != "caps" || c.Item.Name != "bounding" || c.Item.Docker != "--cap-drop CHOWN" ||
+		!strings.Contains(c.Text, "lacks CAP_CHOWN") {
+		t.Errorf("cause %+v, want the bounding set lacking CAP_CHOWN, said as --cap-drop CHOWN", c)
+	}
+}
