@@ -18,6 +18,14 @@ type Options struct {
 	// verdict; a tie gets one more run, and a tie after it makes the step
 	// a skip. 0 and 1 run each step once.
 	Repeat int
+	// CheckRepeatable runs the fail end (nothing replayed) a second time
+	// before the search and a third time after it: when a run that
+	// replays nothing passes, the search ends as NotRepeatable. Each
+	// check is a step of its own in the report.
+	CheckRepeatable bool
+	// Isolation is copied into the report: whether runs were isolated
+	// (locate's sandbox) and what was not.
+	Isolation string
 	// Progress, if not nil, is called before and after every run.
 	Progress func(Progress)
 	// Rows renders calls in the report; nil uses the graph's table.

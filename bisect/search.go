@@ -57,6 +57,7 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	if o.Lost.Any() {
 		rep.Lost = o.Lost
 	}
+	rep.Isolation = o.Isolation
 	rep.Command = o.Command
 	if rep.Command == nil && o.Header != nil {
 		rep.Command = o.Header.Command
@@ -78,6 +79,9 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 		return s.noFailure(fail), nil
 	case Skip:
 		return s.undecidedEnd(0, fail), nil
+	}
+	if r, err := s.recheckFailEnd(ctx); err != nil || r != nil {
+		return r, err
 	}
 	if m == 0 {
 		return s.nothingReplayable(fail), nil
@@ -114,7 +118,7 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 			skipped[mid] = true
 		}
 	}
-	return s.located(hi-1, atLo), nil
+	return s.recheckAtEnd(ctx, s.located(hi-1, atLo))
 }
 
 // endpoint decides one end of the search, running the step a second time

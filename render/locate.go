@@ -41,6 +41,10 @@ type LocateReport struct {
 	// filled): lost and incomplete calls execute in every run, so none
 	// of them can be the culprit named.
 	Lost *trace.Losses `json:"lost,omitempty"`
+	// Isolation says whether each run had a throwaway copy of the file
+	// system (locate's sandbox) and what it did not isolate; "" when not
+	// told.
+	Isolation string `json:"isolation,omitempty"`
 
 	// For the text form: the candidates as show prints them, and the
 	// trace's name for suggested commands. Not in JSON.

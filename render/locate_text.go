@@ -33,6 +33,12 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 		t.stillFails(r)
 	case Inconclusive:
 		t.inconclusive(r)
+	case NotRepeatable:
+		t.heading(r, "not repeatable")
+		t.para("Two runs that replay nothing gave different verdicts, so no call can be blamed. " +
+			"The command may be flaky (run locate with --repeat N to take a majority of N runs per step), " +
+			"or depend on state outside the sandbox (a running service, the network, --persist paths): " +
+			"reset that state before every run with --reset CMD.")
 	default:
 		t.heading(r, string(r.Status))
 	}
@@ -41,6 +47,9 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 			"(its ring buffer was full). Those calls executed in every run instead of being replayed, so none of them "+
 			"can be named here; record again with a larger --ring-size, or with the ptrace backend, which loses nothing.",
 			l.Calls, l.Incomplete))
+	}
+	if r.Isolation != "" {
+		t.para("Runs: " + r.Isolation + ".")
 	}
 	t.steps(r.Steps)
 	return t.err

@@ -8,6 +8,7 @@ import (
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/tracer"
 	"github.com/envbisect/envbisect/verdict"
 )
@@ -39,6 +40,9 @@ type Options struct {
 	// Env and Dir are then the container's, and Argv[0] is looked up
 	// in its PATH. A check still runs on the host.
 	Join *tracer.Join
+	// Sandbox, when set, runs the command in a throwaway view of the file
+	// system (tracer.Config.Sandbox): nothing it writes survives the run.
+	Sandbox *sandbox.Spec
 
 	Stdin, Stdout, Stderr *os.File
 	Interrupt             <-chan os.Signal
@@ -91,6 +95,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 		NoVDSO:    r.Trace.Header.NoVDSO, // time queries are calls in both runs, or in neither
 		NoSeccomp: o.NoSeccomp,
 		CPU:       o.CPU,
+		Sandbox:   o.Sandbox,
 		Stdin:     o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
 		Observer:  e,
 		Replayer:  e,

@@ -10,6 +10,8 @@ import (
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
 	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/sandbox"
 )
 
 // helperEnv marks a re-executed envbisect as the helper that becomes the
@@ -42,6 +44,9 @@ type helperConfig struct {
 	// of start items); Umask -1 leaves it.
 	Umask  int     `json:"umask"`
 	Limits []Limit `json:"limits,omitempty"`
+	// Sandbox, when set, gives the command a throwaway view of the file
+	// system (package sandbox), entered before the exec.
+	Sandbox *sandbox.Spec `json:"sandbox,omitempty"`
 }
 
 func init() {
@@ -91,6 +96,13 @@ func MaybeRunHelper() {
 			fail(errExecCode(err, 127), err)
 		}
 		cfg.Path = p
+	}
+	if cfg.Sandbox != nil {
+		// On the main thread, which init locked and which execs: the
+		// namespace becomes the command's.
+		if _, err := sandbox.Enter(*cfg.Sandbox); err != nil {
+			fail(126, err)
+		}
 	}
 	if cfg.CPU >= 0 {
 		var set unix.CPUSet
