@@ -27,6 +27,7 @@ type locateOptions struct {
 	cpu     string
 	window  int
 	where   containerFlags
+	box     sandboxFlags
 }
 
 func newLocateCommand(s streams) *cobra.Command {
@@ -46,13 +47,18 @@ that replays it starts CMD with the recorded value.
 
 First both ends are checked: with nothing replayed CMD must fail here, with
 everything replayed it must pass. If either does not hold, locate says so
-and names no culprit. Then it bisects, about log2(N) runs for N replayable
-calls, and prints the culprit call, its result in the recording next to its
+and names no culprit. The run with nothing replayed is made twice before
+the search and once more after it: when those runs disagree, CMD is flaky
+or depends on state outside the sandbox, and locate reports it as not
+repeatable instead of naming a call. Then it bisects, about log2(N) runs
+for N replayable calls, and prints the culprit call, its result in the recording next to its
 result here (with a diff of the data), the file, socket or directory it
 belongs to, and every step.
 
 Progress goes to stderr while it runs (unless -q or stderr is not a
 terminal); CMD's own output is passed through.
+
+` + sandboxHelp + `
 
 ` + verdictHelp + `
 --repeat N runs every step N times and takes the majority, for flaky
@@ -61,7 +67,8 @@ commands.
 Exit status:
   0    located: the culprit is printed
   3    could not locate: CMD passes here without replay, still fails with
-       everything replayed, or the search was inconclusive (see the message)
+       everything replayed, is not repeatable, or the search was
+       inconclusive (see the message)
   1    an error (unreadable trace, CMD not found, no ptrace permission, ...)
   2    bad usage`,
 		Example: `  envbisect locate good.envb -- ./app --config app.conf
@@ -77,6 +84,7 @@ Exit status:
 	f := cmd.Flags()
 	o.verdict.add(f)
 	o.where.add(f)
+	o.box.add(f, true, true)
 	f.IntVar(&o.repeat, "repeat", 1, "run each step `N` times and take the majority verdict (for flaky commands)")
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object on stdout (the command's own output then goes to stderr)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
@@ -96,6 +104,10 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		return usageError("--window %d: give 1 or more calls", o.window)
 	}
 	t, rec, site, err := prepareReplay(path, s, o.cpu, &o.where)
+	if err != nil {
+		return err
+	}
+	box, isolation, err := o.box.spec(s, site)
 	if err != nil {
 		return err
 	}
@@ -134,9 +146,13 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
 		}
+		if err := o.box.runReset(ctx, s); err != nil {
+			return bisect.Outcome{}, err
+		}
 		plan := rec.Graph.Closure(r.Replayed)
 		res, err := rec.Run(ctx, replay.Options{
-			Argv: argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: site.cpu,
+			Sandbox: box,
+			Argv:    argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: site.cpu,
 			Join: site.join, Env: site.env, Dir: site.dir,
 			Stdout:    cmdStdout(o.json),
 			Interrupt: runSigs,
@@ -162,7 +178,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	rep, err := bisect.Locate(ctx, rec.Graph, runner, bisect.Options{
 		Command: argv,
 		Start:   startItems(start),
-		Repeat:  o.repeat, Progress: progress, Header: &t.Header, Events: t.Events, TracePath: path, Lost: lostOf(t),
+		Repeat:  o.repeat, Progress: progress, CheckRepeatable: true, Isolation: isolation, Header: &t.Header, Events: t.Events, TracePath: path, Lost: lostOf(t),
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
