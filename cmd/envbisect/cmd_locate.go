@@ -107,7 +107,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if err != nil {
 		return err
 	}
-	box, isolation, err := o.box.spec(s, site)
+	box, isolation, err := o.box.spec(s, site, false)
 	if err != nil {
 		return err
 	}

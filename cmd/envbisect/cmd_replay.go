@@ -104,7 +104,7 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	if err != nil {
 		return err
 	}
-	box, _, err := o.box.spec(s, site)
+	box, _, err := o.box.spec(s, site, false)
 	if err != nil {
 		return err
 	}

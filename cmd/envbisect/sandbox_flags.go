@@ -54,8 +54,9 @@ func (b *sandboxFlags) add(f *pflag.FlagSet, on, withReset bool) {
 // spec returns the sandbox to run CMD in, nil for none, and the line the
 // report says about isolation. It probes the sandbox once (when CMD runs
 // here, not in a container) and, where it cannot be made, warns and
-// returns nil: the runs then use the real file system.
-func (b *sandboxFlags) spec(s streams, site runSite) (*sandbox.Spec, string, error) {
+// returns nil: the runs then use the real file system. With strict (record
+// --sandbox, asked for on purpose) that is an error instead.
+func (b *sandboxFlags) spec(s streams, site runSite, strict bool) (*sandbox.Spec, string, error) {
 	switch b.mode {
 	case "off":
 		if len(b.persist) > 0 {
@@ -90,6 +91,9 @@ func (b *sandboxFlags) spec(s streams, site runSite) (*sandbox.Spec, string, err
 		return spec, "each run in a throwaway copy of the container's file system", nil
 	}
 	rep, err := sandbox.Probe(*spec)
+	if err != nil && strict {
+		return nil, "", withCode(exitError, fmt.Errorf("--sandbox: %w (drop --sandbox to run on the real file system)", err))
+	}
 	if err != nil {
 		s.warn(fmt.Sprintf("runs are NOT isolated: %v; they run on the real file system, "+
 			"and what a run writes stays for the next (--sandbox=off to run so on purpose)", err))

@@ -183,3 +183,26 @@ pgrep -f '^sleep 1234$' > "$OUT/procs" || true
 		})
 	}
 }
+
+// TestRecordSandbox: record --sandbox records a destructive command
+// without its side effects; the trace holds what it did.
+func TestRecordSandbox(t *testing.T) {
+	out := inWorkNS(t, `
+echo precious > good/file
+cd good
+"$EB" record -q --sandbox -o ../t.envb -- sh -c 'rm file; echo x > made; test ! -e file'
+echo $? > "$OUT/code"
+cd ..
+ls good > "$OUT/ls"
+"$EB" show t.envb > "$OUT/show"
+`)
+	if b, _ := os.ReadFile(filepath.Join(out, "code")); strings.TrimSpace(string(b)) != "0" {
+		t.Errorf("record exited %s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "ls")); strings.TrimSpace(string(b)) != "file" {
+		t.Errorf("after record --sandbox the directory holds %q, want only file", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "show")); !strings.Contains(string(b), "unlink") {
+		t.Errorf("the trace does not show the unlink:\n%s", b)
+	}
+}
