@@ -48,15 +48,25 @@ func (s *search) recheckAtEnd(ctx context.Context, found *Report) (*Report, erro
 // noReplayAgain makes one more run with nothing replayed, as a step of its
 // own, and returns its verdict.
 func (s *search) noReplayAgain(ctx context.Context) (Verdict, error) {
-	s.step++
 	s.est++
-	out, err := s.runOnce(ctx, 0)
+	if s.o.jobs() > 1 {
+		s.mu.Lock()
+		s.round++ // a round of its own
+		s.mu.Unlock()
+	}
+	out, at, err := s.runOnce(ctx, 0, s.newStep(), 0)
 	if err != nil {
 		return 0, err
 	}
-	last := &s.steps[len(s.steps)-1]
-	last.Taken, last.Note = out.Verdict, repeatNote
+	s.markRepeat(at, out.Verdict)
 	return out.Verdict, nil
+}
+
+// markRepeat notes run at of s.steps as a repeatability check.
+func (s *search) markRepeat(at int, v Verdict) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.steps[at].Taken, s.steps[at].Note = v, repeatNote
 }
 
 // notRepeatable: runs that replay nothing disagreed.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/bits"
+	"sync"
 	"time"
 
 	"github.com/envbisect/envbisect/depgraph"
@@ -17,9 +18,14 @@ type search struct {
 	cands   []uint64 // Candidates(g)
 	start   int      // len(o.Start): prefix indexes 1..start replay start items
 	lastSeq uint64   // the trace's last call, what All means in the report
-	steps   []Step   // one per run
-	step    int      // search steps begun
 	est     int      // about how many steps in all, for Progress
+
+	// mu guards what the runs of a parallel round share (Options.Jobs).
+	mu      sync.Mutex
+	steps   []Step // one per run
+	step    int    // search steps begun
+	started int    // runs begun
+	round   int    // the parallel round under way; 0 in a sequential search
 }
 
 // Locate finds the first recorded call whose replay makes the command
@@ -45,7 +51,13 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	if m := s.start + len(s.cands); m > 0 {
 		s.est = 2 + log2ceil(m)
 	}
-	rep, err := s.locate(ctx)
+	var rep *Report
+	var err error
+	if o.jobs() > 1 {
+		rep, err = s.locateParallel(ctx)
+	} else {
+		rep, err = s.locate(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}

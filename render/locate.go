@@ -66,6 +66,9 @@ type LocateStep struct {
 	// Step is the search step the run belongs to, 1-based; repeated runs
 	// of one step (Options.Repeat, re-runs) share it.
 	Step int `json:"step"`
+	// Round is the parallel round the run belonged to (locate --jobs N
+	// with N > 1): the runs of one round went at once. 0 when sequential.
+	Round int `json:"round,omitempty"`
 	// Index is the prefix index: the first Index candidate calls were
 	// asked to be replayed.
 	Index int `json:"index"`

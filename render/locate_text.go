@@ -261,6 +261,9 @@ func (t *textWriter) steps(steps []LocateStep) {
 		if s.Taken != 0 && s.Taken != s.Verdict {
 			detail += " -> " + s.Taken.String()
 		}
+		if s.Round > 0 {
+			detail += " (round " + strconv.Itoa(s.Round) + ")"
+		}
 		t.printf("%4d  %-13s  %-7s  %7.2f  %s\n", s.Step, s.Replayed(), s.Verdict, s.Seconds, detail)
 		for j, d := range s.Divergences {
 			if j == textDivergences {
