@@ -44,6 +44,7 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 		return s.undecidedEnd(0, fail), nil
 	}
 	if s.o.CheckRepeatable {
+		s.markRepeat(ds[1].at, ds[1].v)
 		if ds[1].v == Pass {
 			return s.notRepeatable("the command failed here with nothing replayed, then passed in a run made the same way"), nil
 		}
@@ -111,12 +112,13 @@ func (s *search) parallelRound(ctx context.Context, idx []int) ([]decided, error
 	errs := make([]error, len(idx))
 	var wg sync.WaitGroup
 	for j, i := range idx {
+		step := s.newStep() // numbered in index order, whichever ends first
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			slot := <-slots
 			defer func() { slots <- slot }()
-			ds[j], errs[j] = s.decideAs(ctx, i, slot)
+			ds[j], errs[j] = s.decideAs(ctx, i, slot, step)
 		}()
 	}
 	wg.Wait()

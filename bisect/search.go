@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/bits"
+	"sort"
 	"sync"
 	"time"
 
@@ -60,6 +61,10 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	}
 	if err != nil {
 		return nil, err
+	}
+	if o.jobs() > 1 {
+		// The runs of a round end in any order: list them by step.
+		sort.SliceStable(s.steps, func(i, j int) bool { return s.steps[i].Step < s.steps[j].Step })
 	}
 	rep.Runs = len(s.steps)
 	rep.Steps = s.steps

@@ -11,6 +11,7 @@ import (
 type decided struct {
 	v   Verdict
 	out Outcome
+	at  int // the index in search.steps of the step's last run
 }
 
 // decide runs prefix index i as one search step and returns the verdict
@@ -24,13 +25,13 @@ type decided struct {
 // The outcome kept is that of the first run that gave the verdict and
 // followed the recording, or else of the first that gave it.
 func (s *search) decide(ctx context.Context, i int) (decided, error) {
-	return s.decideAs(ctx, i, 0)
+	return s.decideAs(ctx, i, 0, s.newStep())
 }
 
-// decideAs is decide for parallel slot job (Request.Job); rounds of
-// parallel runs call it from several goroutines at once.
-func (s *search) decideAs(ctx context.Context, i, job int) (decided, error) {
-	step := s.newStep()
+// decideAs is decide as search step step, in parallel slot job
+// (Request.Job); rounds of parallel runs call it from several goroutines
+// at once.
+func (s *search) decideAs(ctx context.Context, i, job, step int) (decided, error) {
 	var runs []Outcome
 	at := 0 // the index in s.steps of the step's last run
 	more := func() error {
@@ -71,7 +72,7 @@ func (s *search) decideAs(ctx context.Context, i, job int) (decided, error) {
 	s.mu.Lock()
 	s.steps[at].Taken, s.steps[at].Note = v, note
 	s.mu.Unlock()
-	return decided{v: v, out: representative(runs, v)}, nil
+	return decided{v: v, out: representative(runs, v), at: at}, nil
 }
 
 // majority returns the verdict more runs gave than any other, false on a

@@ -28,6 +28,8 @@ type locateOptions struct {
 	window  int
 	where   containerFlags
 	box     sandboxFlags
+	jobs    int
+	worker  bool // hidden: serve runs for a parallel locate (locate_workers.go)
 }
 
 func newLocateCommand(s streams) *cobra.Command {
@@ -85,6 +87,10 @@ Exit status:
 	o.verdict.add(f)
 	o.where.add(f)
 	o.box.add(f, true, true)
+	f.IntVar(&o.jobs, "jobs", 1, "make up to `N` runs at once, each on a CPU of its own: a (N+1)-ary search in rounds, "+
+		"the ends together (runs are isolated by the sandbox); 1: one run at a time")
+	f.BoolVar(&o.worker, "worker", false, "")
+	f.MarkHidden("worker")
 	f.IntVar(&o.repeat, "repeat", 1, "run each step `N` times and take the majority verdict (for flaky commands)")
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object on stdout (the command's own output then goes to stderr)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
@@ -103,6 +109,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if o.window < 1 {
 		return usageError("--window %d: give 1 or more calls", o.window)
 	}
+	if o.jobs < 1 || o.jobs > maxJobs {
+		return usageError("--jobs %d: give 1 to %d runs at once", o.jobs, maxJobs)
+	}
 	t, rec, site, err := prepareReplay(path, s, o.cpu, &o.where)
 	if err != nil {
 		return err
@@ -111,11 +120,11 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if err != nil {
 		return err
 	}
-	if e := t.End; e != nil && (e.Verdict != "" && e.Verdict != "pass" || e.Verdict == "" && e.ExitCode != 0) {
+	if e := t.End; !o.worker && e != nil && (e.Verdict != "" && e.Verdict != "pass" || e.Verdict == "" && e.ExitCode != 0) {
 		fmt.Fprintf(s.err, "envbisect: WARNING: %s records a run that did not pass (exit status %d): locate needs a trace of a run that works\n",
 			path, e.ExitCode)
 	}
-	if rc := t.Header.Command; len(rc) > 0 && filepath.Base(rc[0]) != filepath.Base(argv[0]) {
+	if rc := t.Header.Command; !o.worker && len(rc) > 0 && filepath.Base(rc[0]) != filepath.Base(argv[0]) {
 		fmt.Fprintf(s.err, "envbisect: warning: %s recorded %q, and the command here is %q: "+
 			"locate compares runs of the same command\n", path, rc[0], argv[0])
 	}
@@ -129,20 +138,20 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	runSigs := make(chan os.Signal, 2)
+	var runSigs runInterrupts
+	var pool *workerPool
 	var once sync.Once
 	go func() {
 		for sig := range sigs {
 			once.Do(cancel)
-			select {
-			case runSigs <- sig:
-			default:
-			}
+			runSigs.send(sig)
+			pool.signal(sig)
 		}
 	}()
+	cpus := jobCPUs(site.cpu, o.jobs)
 
 	start := rec.StartItems(site.env)
-	runner := bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
+	var runner bisect.Runner = bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
 		}
@@ -150,12 +159,14 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 			return bisect.Outcome{}, err
 		}
 		plan := rec.Graph.Closure(r.Replayed)
+		interrupt, done := runSigs.add()
+		defer done()
 		res, err := rec.Run(ctx, replay.Options{
 			Sandbox: box,
-			Argv:    argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: site.cpu,
+			Argv:    argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: cpus[r.Job%len(cpus)],
 			Join: site.join, Env: site.env, Dir: site.dir,
 			Stdout:    cmdStdout(o.json),
-			Interrupt: runSigs,
+			Interrupt: interrupt,
 			Warn:      s.warn,
 		})
 		if err != nil {
@@ -171,14 +182,31 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		}
 		return out, nil
 	})
+	if o.worker {
+		return serveRuns(ctx, runner)
+	}
+	if o.jobs > 1 {
+		// The tracer makes one run per process at a time: parallel runs go
+		// to worker processes, one per slot, each on its CPU.
+		p, err := startWorkers(cpus)
+		if err != nil {
+			return withCode(exitError, err)
+		}
+		pool = p
+		defer pool.close()
+		runner = pool
+	}
 	var progress func(bisect.Progress)
 	if !o.quiet && isTerminal(s.err) {
 		progress = func(p bisect.Progress) { writeProgress(s, p) }
+		if o.jobs > 1 {
+			progress = func(p bisect.Progress) { writeRoundProgress(s, p) }
+		}
 	}
 	rep, err := bisect.Locate(ctx, rec.Graph, runner, bisect.Options{
 		Command: argv,
 		Start:   startItems(start),
-		Repeat:  o.repeat, Progress: progress, CheckRepeatable: true, Isolation: isolation, Header: &t.Header, Events: t.Events, TracePath: path, Lost: lostOf(t),
+		Repeat:  o.repeat, Progress: progress, CheckRepeatable: true, Isolation: isolation, Jobs: o.jobs, Header: &t.Header, Events: t.Events, TracePath: path, Lost: lostOf(t),
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -223,6 +251,16 @@ func writeProgress(s streams, p bisect.Progress) {
 		return
 	}
 	fmt.Fprintf(s.err, " %s (%s, %.1f s)\n", p.Outcome.Verdict, p.Outcome.Detail, p.Outcome.Seconds)
+}
+
+// writeRoundProgress prints one whole line per finished run: with --jobs
+// the runs of a round end in any order.
+func writeRoundProgress(s streams, p bisect.Progress) {
+	if !p.Done {
+		return
+	}
+	fmt.Fprintf(s.err, "envbisect: round %d, step %d of about %d: replaying %s: %s (%s, %.1f s)\n",
+		p.Round, p.Step, p.Steps, p.Request, p.Outcome.Verdict, p.Outcome.Detail, p.Outcome.Seconds)
 }
 
 // isTerminal reports whether w is a terminal.
