@@ -48,13 +48,25 @@ type report struct {
 	Message   string `json:"message"`
 	Runs      int    `json:"runs"`
 	Isolation string `json:"isolation"`
-	Culprit   *struct {
+	Steps     []struct {
+		Round int `json:"round"`
+	} `json:"steps"`
+	Culprit *struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
 		Bad     struct {
 			Errno string `json:"errno"`
 		} `json:"bad"`
 	} `json:"culprit"`
+}
+
+// Rounds is the last round of the runs (0: a sequential search).
+func (r report) Rounds() int {
+	n := 0
+	for _, s := range r.Steps {
+		n = max(n, s.Round)
+	}
+	return n
 }
 
 func readReport(t *testing.T, path string) report {
@@ -79,6 +91,21 @@ func same(t *testing.T, dir, a, b, what string) {
 		t.Fatalf("%s: %v %v", what, err1, err2)
 	}
 	if strings.TrimSpace(string(x)) != strings.TrimSpace(string(y)) {
-		t.Errorf("%s: %s != %s", what, x, y)
+		t.Errorf("%s differ: only before: %q; only after: %q", what, onlyIn(x, y), onlyIn(y, x))
 	}
+}
+
+// onlyIn returns the lines of a that b does not have.
+func onlyIn(a, b []byte) []string {
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		have[l] = true
+	}
+	var out []string
+	for _, l := range strings.Split(string(a), "\n") {
+		if !have[l] {
+			out = append(out, l)
+		}
+	}
+	return out
 }

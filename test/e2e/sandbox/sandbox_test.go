@@ -42,17 +42,23 @@ tree_hash bad > "$OUT/before"
 cd bad
 code=0; "$EB" locate -q --json ../t.envb -- ./init.sh > "$OUT/report.json" || code=$?
 echo $code > "$OUT/code"
+"$EB" locate -q --json --jobs 2 ../t.envb -- ./init.sh > "$OUT/report2.json" || true
 cd ..
 tree_hash bad > "$OUT/after"
 `)
-	r := readReport(t, filepath.Join(out, "report.json"))
-	if r.Status != "located" || r.Culprit == nil || r.Culprit.Syscall != "read" || !strings.HasSuffix(r.Culprit.Path, "/conf") {
-		t.Errorf("located %s %+v (%s), want the read of conf", r.Status, r.Culprit, r.Message)
+	for _, name := range []string{"report.json", "report2.json"} {
+		r := readReport(t, filepath.Join(out, name))
+		if r.Status != "located" || r.Culprit == nil || r.Culprit.Syscall != "read" || !strings.HasSuffix(r.Culprit.Path, "/conf") {
+			t.Errorf("%s: located %s %+v (%s), want the read of conf", name, r.Status, r.Culprit, r.Message)
+		}
+		if !strings.Contains(r.Isolation, "throwaway copy") {
+			t.Errorf("%s: isolation %q", name, r.Isolation)
+		}
 	}
-	if !strings.Contains(r.Isolation, "throwaway copy") {
-		t.Errorf("isolation %q", r.Isolation)
+	if r := readReport(t, filepath.Join(out, "report2.json")); r.Runs > 0 && r.Rounds() == 0 {
+		t.Errorf("--jobs 2: the runs have no rounds")
 	}
-	same(t, out, "before", "after", "the work tree before and after locate")
+	same(t, out, "before", "after", "the work tree before and after locate (sequential, then --jobs 2)")
 }
 
 // TestSandboxOff: --sandbox=off runs on the real file system, as before
@@ -159,14 +165,15 @@ echo $code > "$OUT/code"
 // as it was.
 func TestInterruptedLeavesNothing(t *testing.T) {
 	testutil.Require(t, testutil.Binary("sleep"), testutil.Binary("pgrep"))
-	for _, sig := range []string{"INT", "KILL"} {
-		t.Run(sig, func(t *testing.T) {
+	for _, c := range []struct{ sig, jobs string }{{"INT", "1"}, {"KILL", "1"}, {"KILL", "2"}} {
+		sig := c.sig
+		t.Run(sig+"-jobs"+c.jobs, func(t *testing.T) {
 			out := inWorkNS(t, `
 echo keep > bad/file
 (cd good && "$EB" record -q -o ../t.envb --alive 300ms -- sleep 1234)
 cat /proc/self/mountinfo > "$OUT/mounts.before"; tree_hash bad > "$OUT/before"
 cd bad
-"$EB" locate -q ../t.envb --alive 60s -- sleep 1234 > /dev/null 2>&1 &
+"$EB" locate -q --jobs `+c.jobs+` ../t.envb --alive 60s -- sleep 1234 > /dev/null 2>&1 &
 pid=$!
 sleep 1.5
 kill -`+sig+` $pid; wait $pid || true
