@@ -217,7 +217,7 @@ func TestNothingLeftBehind(t *testing.T) {
 			return err
 		}
 		if before != after {
-			return fmt.Errorf("mounts changed:\nbefore:\n%s\nafter:\n%s", before, after)
+			return fmt.Errorf("mounts changed: only before %q, only after %q", lineDiff(before, after), lineDiff(after, before))
 		}
 		ents, err := os.ReadDir(work)
 		if err != nil {

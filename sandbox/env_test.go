@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,8 +30,19 @@ func inWorkNS(t *testing.T, f func(work string) error) {
 	testutil.Require(t, testutil.Root, testutil.File("/bin/sh"))
 	work := t.TempDir()
 	errc := make(chan error, 1)
-	go func() {
+	done := make(chan struct{})
+	defer close(done)
+	var onThread func()
+	onThread = func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		if unix.Gettid() == unix.Getpid() {
+			// Go parks the main thread instead of ending it: keep it busy,
+			// and work on another.
+			go onThread()
+			<-done
+			runtime.UnlockOSThread()
+			return
+		}
 		if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 			errc <- fmt.Errorf("unshare: %w", err)
 			return
@@ -44,7 +56,8 @@ func inWorkNS(t *testing.T, f func(work string) error) {
 			return
 		}
 		errc <- f(work)
-	}()
+	}
+	go onThread()
 	if err := <-errc; err != nil {
 		t.Fatal(err)
 	}
@@ -133,4 +146,19 @@ func waitFor(cond func() bool) bool {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return false
+}
+
+// lineDiff returns the lines of a that b does not have.
+func lineDiff(a, b string) []string {
+	have := map[string]bool{}
+	for _, l := range strings.Split(b, "\n") {
+		have[l] = true
+	}
+	var out []string
+	for _, l := range strings.Split(a, "\n") {
+		if !have[l] {
+			out = append(out, l)
+		}
+	}
+	return out
 }
