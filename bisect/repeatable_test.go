@@ -44,8 +44,8 @@ func TestRepeatabilityCheck(t *testing.T) {
 			if f.count[0] != c.runs0 {
 				t.Errorf("%d runs with nothing replayed, want %d", f.count[0], c.runs0)
 			}
-			if rep.Isolation != "isolated" || rep.Runs != len(f.runs) {
-				t.Errorf("isolation %q, runs %d of %d", rep.Isolation, rep.Runs, len(f.runs))
+			if rep.Isolation != "isolated" || rep.Runs+rep.RepeatRuns != len(f.runs) || rep.RepeatRuns != c.runs0-1 {
+				t.Errorf("isolation %q, runs %d + %d repeat runs of %d", rep.Isolation, rep.Runs, rep.RepeatRuns, len(f.runs))
 			}
 			if last := rep.Steps[len(rep.Steps)-1]; last.Note != repeatNote {
 				t.Errorf("last step note %q", last.Note)

@@ -27,9 +27,13 @@ type LocateReport struct {
 	// report: a run that diverged from the recording executed more than
 	// was asked for.
 	Divergences []string `json:"divergences,omitempty"`
-	// Runs is the number of runs made, RecordedCalls the calls of the
-	// trace, ReplayableCalls the candidate calls the search runs over.
-	Runs            int `json:"runs"`
+	// Runs is the number of runs the search made (the ends and the
+	// bisection), RecordedCalls the calls of the trace, ReplayableCalls
+	// the candidate calls the search runs over.
+	Runs int `json:"runs"`
+	// RepeatRuns are the runs of the repeatability check, made on top of
+	// Runs (steps noted "repeatability check").
+	RepeatRuns      int `json:"repeat_runs,omitempty"`
 	RecordedCalls   int `json:"recorded_calls"`
 	ReplayableCalls int `json:"replayable_calls"`
 	// StartItems is how many start items (environment variables, umask,

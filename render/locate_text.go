@@ -105,7 +105,11 @@ func runsAndTime(r *LocateReport) string {
 	if r.Runs == 1 {
 		runs = "run"
 	}
-	return fmt.Sprintf("%d %s, %.1f s", r.Runs, runs, r.Seconds)
+	checks := ""
+	if r.RepeatRuns > 0 {
+		checks = fmt.Sprintf(" and %d repeatability checks", r.RepeatRuns)
+	}
+	return fmt.Sprintf("%d %s%s, %.1f s", r.Runs, runs, checks, r.Seconds)
 }
 
 // located prints the culprit, its results here and in the recording,
