@@ -18,7 +18,21 @@ type Options struct {
 	// verdict; a tie gets one more run, and a tie after it makes the step
 	// a skip. 0 and 1 run each step once.
 	Repeat int
-	// Progress, if not nil, is called before and after every run.
+	// CheckRepeatable runs the fail end (nothing replayed) a second time
+	// before the search and a third time after it: when a run that
+	// replays nothing passes, the search ends as NotRepeatable. Each
+	// check is a step of its own in the report.
+	CheckRepeatable bool
+	// Isolation is copied into the report: whether runs were isolated
+	// (locate's sandbox) and what was not.
+	Isolation string
+	// Jobs is how many runs go at once: with more than 1, the search is
+	// (Jobs+1)-ary, each round running Jobs prefixes together (the ends
+	// together in the first), and Run is called from several goroutines.
+	// 0 and 1 search sequentially.
+	Jobs int
+	// Progress, if not nil, is called before and after every run (never
+	// concurrently).
 	Progress func(Progress)
 	// Rows renders calls in the report; nil uses the graph's table.
 	Rows render.Rows
@@ -54,6 +68,7 @@ type Options struct {
 // run: before it (Done false, Outcome zero) and after it.
 type Progress struct {
 	Step  int // the search step, 1-based; a step's repeated runs share it
+	Round int // the parallel round (Options.Jobs > 1), 1-based; 0 in a sequential search
 	Steps int // about how many steps the search takes in all (it can grow with skips)
 	Run   int // the run, 1-based, counting every run of every step
 	// Index is the prefix index: Index of the Candidates calls are asked
@@ -63,6 +78,9 @@ type Progress struct {
 	Done              bool
 	Outcome           Outcome // after the run: what it gave
 }
+
+// jobs is how many runs go at once.
+func (o *Options) jobs() int { return max(1, o.Jobs) }
 
 // repeat is how many runs each step takes at first.
 func (o *Options) repeat() int { return max(1, o.Repeat) }

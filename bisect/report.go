@@ -45,4 +45,6 @@ const (
 	// Inconclusive: skipped or disagreeing runs left the search unable to
 	// decide.
 	Inconclusive = render.Inconclusive
+	// NotRepeatable: runs that replay nothing disagreed; no call is named.
+	NotRepeatable = render.NotRepeatable
 )

@@ -24,6 +24,10 @@ type Request struct {
 	// replay is the dependency closure's business:
 	// g.Closure(r.Replayed).
 	Prefix uint64
+	// Job is the parallel slot the run has, 0 to Options.Jobs-1; runs of
+	// one round have different slots (a runner pins each slot to a CPU of
+	// its own). Always 0 in a sequential search.
+	Job int
 }
 
 // Replayed reports whether the request asks for call seq to be replayed;

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math/bits"
+	"sort"
+	"sync"
 	"time"
 
 	"github.com/envbisect/envbisect/depgraph"
@@ -18,12 +20,17 @@ type search struct {
 	cands   []uint64 // Candidates(g)
 	start   int      // len(o.Start): prefix indexes 1..start replay start items
 	lastSeq uint64   // the trace's last call, what All means in the report
-	steps   []Step   // one per run
-	step    int      // search steps begun
 	est     int      // about how many steps in all, for Progress
 	// failedLive are the live calls of the run that ended the search
 	// without a culprit (identity.go).
 	failedLive map[uint64]*trace.Call
+
+	// mu guards what the runs of a parallel round share (Options.Jobs).
+	mu      sync.Mutex
+	steps   []Step // one per run
+	step    int    // search steps begun
+	started int    // runs begun
+	round   int    // the parallel round under way; 0 in a sequential search
 }
 
 // Locate finds the first recorded call whose replay makes the command
@@ -49,11 +56,26 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	if m := s.start + len(s.cands); m > 0 {
 		s.est = 2 + log2ceil(m)
 	}
-	rep, err := s.locate(ctx)
+	var rep *Report
+	var err error
+	if o.jobs() > 1 {
+		rep, err = s.locateParallel(ctx)
+	} else {
+		rep, err = s.locate(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
-	rep.Runs = len(s.steps)
+	if o.jobs() > 1 {
+		// The runs of a round end in any order: list them by step.
+		sort.SliceStable(s.steps, func(i, j int) bool { return s.steps[i].Step < s.steps[j].Step })
+	}
+	for _, st := range s.steps {
+		if st.Note == repeatNote {
+			rep.RepeatRuns++
+		}
+	}
+	rep.Runs = len(s.steps) - rep.RepeatRuns
 	rep.Steps = s.steps
 	rep.RecordedCalls = len(g.Calls())
 	rep.ReplayableCalls = len(s.cands)
@@ -61,6 +83,7 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	if o.Lost.Any() {
 		rep.Lost = o.Lost
 	}
+	rep.Isolation = o.Isolation
 	rep.Command = o.Command
 	if rep.Command == nil && o.Header != nil {
 		rep.Command = o.Header.Command
@@ -83,6 +106,9 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 		return s.noFailure(fail), nil
 	case Skip:
 		return s.undecidedEnd(0, fail), nil
+	}
+	if r, err := s.recheckFailEnd(ctx); err != nil || r != nil {
+		return r, err
 	}
 	if m == 0 {
 		s.keepFailedLive(fail.out.Live)
@@ -121,7 +147,7 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 			skipped[mid] = true
 		}
 	}
-	return s.located(hi-1, atLo), nil
+	return s.recheckAtEnd(ctx, s.located(hi-1, atLo))
 }
 
 // endpoint decides one end of the search, running the step a second time

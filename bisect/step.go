@@ -11,6 +11,7 @@ import (
 type decided struct {
 	v   Verdict
 	out Outcome
+	at  int // the index in search.steps of the step's last run
 }
 
 // decide runs prefix index i as one search step and returns the verdict
@@ -24,11 +25,19 @@ type decided struct {
 // The outcome kept is that of the first run that gave the verdict and
 // followed the recording, or else of the first that gave it.
 func (s *search) decide(ctx context.Context, i int) (decided, error) {
-	s.step++
+	return s.decideAs(ctx, i, 0, s.newStep())
+}
+
+// decideAs is decide as search step step, in parallel slot job
+// (Request.Job); rounds of parallel runs call it from several goroutines
+// at once.
+func (s *search) decideAs(ctx context.Context, i, job, step int) (decided, error) {
 	var runs []Outcome
+	at := 0 // the index in s.steps of the step's last run
 	more := func() error {
-		out, err := s.runOnce(ctx, i)
+		out, k, err := s.runOnce(ctx, i, step, job)
 		runs = append(runs, out)
+		at = k
 		return err
 	}
 	for range s.o.repeat() {
@@ -60,9 +69,10 @@ func (s *search) decide(ctx context.Context, i int) (decided, error) {
 	if note == "" && len(runs) > 1 {
 		note = fmt.Sprintf("%d of %d runs", count(runs, v), len(runs))
 	}
-	last := &s.steps[len(s.steps)-1]
-	last.Taken, last.Note = v, note
-	return decided{v: v, out: representative(runs, v)}, nil
+	s.mu.Lock()
+	s.steps[at].Taken, s.steps[at].Note = v, note
+	s.mu.Unlock()
+	return decided{v: v, out: representative(runs, v), at: at}, nil
 }
 
 // majority returns the verdict more runs gave than any other, false on a
@@ -121,38 +131,54 @@ func representative(runs []Outcome, v Verdict) Outcome {
 	return runs[pick]
 }
 
-// runOnce makes one run of prefix index i and adds it to the steps.
-func (s *search) runOnce(ctx context.Context, i int) (Outcome, error) {
+// newStep begins a search step and returns its number.
+func (s *search) newStep() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.step++
+	return s.step
+}
+
+// runOnce makes one run of prefix index i for search step step, in
+// parallel slot job, and adds it to the steps; it returns the run's index
+// in s.steps.
+func (s *search) runOnce(ctx context.Context, i, step, job int) (Outcome, int, error) {
 	req := s.request(i)
+	req.Job = job
 	if err := ctx.Err(); err != nil {
-		return Outcome{}, fmt.Errorf("%s: %w", req.describe(), err)
+		return Outcome{}, 0, fmt.Errorf("%s: %w", req.describe(), err)
 	}
-	p := Progress{Step: s.step, Steps: max(s.est, s.step), Run: len(s.steps) + 1,
+	s.mu.Lock()
+	s.started++
+	p := Progress{Step: step, Steps: max(s.est, s.step), Run: s.started, Round: s.round,
 		Index: i, Candidates: len(s.cands), Request: req}
 	s.progress(p)
+	s.mu.Unlock()
 	start := time.Now()
 	out, err := s.run.Run(ctx, req)
 	if err == nil {
 		err = ctx.Err() // a run cut short by cancellation has no verdict
 	}
 	if err != nil {
-		return Outcome{}, fmt.Errorf("%s: %w", req.describe(), err)
+		return Outcome{}, 0, fmt.Errorf("%s: %w", req.describe(), err)
 	}
 	if out.Verdict < Pass || out.Verdict > Skip {
-		return Outcome{}, fmt.Errorf("%s: the runner gave no verdict (%d)", req.describe(), out.Verdict)
+		return Outcome{}, 0, fmt.Errorf("%s: the runner gave no verdict (%d)", req.describe(), out.Verdict)
 	}
 	if out.Seconds <= 0 {
 		out.Seconds = time.Since(start).Seconds()
 	}
-	st := Step{Step: s.step, Index: i, Start: req.Start, Prefix: req.Prefix, Verdict: out.Verdict,
+	st := Step{Step: step, Round: p.Round, Index: i, Start: req.Start, Prefix: req.Prefix, Verdict: out.Verdict,
 		Detail: out.Detail, Seconds: out.Seconds, Divergences: out.Divergences}
 	if req.Prefix == All {
 		st.Prefix, st.All = s.lastSeq, true
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.steps = append(s.steps, st)
 	p.Done, p.Outcome = true, out
 	s.progress(p)
-	return out, nil
+	return out, len(s.steps) - 1, nil
 }
 
 func (s *search) progress(p Progress) {

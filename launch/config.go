@@ -3,6 +3,7 @@ package launch
 import (
 	"os"
 
+	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
@@ -31,6 +32,11 @@ type Config struct {
 	CPU int
 
 	Stdin, Stdout, Stderr *os.File // nil: envbisect's own
+
+	// Sandbox, when set, runs the command in a throwaway view of the file
+	// system (package sandbox): the helper enters it before the exec, so
+	// nothing the command writes outside Sandbox.Persist survives it.
+	Sandbox *sandbox.Spec
 
 	// Umask and Limits, when set, replace the umask and resource limits
 	// the command would inherit from envbisect.

@@ -11,6 +11,7 @@ import (
 	seccomp "github.com/elastic/go-seccomp-bpf"
 	"golang.org/x/sys/unix"
 
+	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -52,6 +53,9 @@ type helperConfig struct {
 	// Exec, with Join, is the target's exec spec: the helper takes its
 	// identity and filters before the exec (becomeTarget).
 	Exec *trace.ExecSpec `json:"exec,omitempty"`
+	// Sandbox, when set, gives the command a throwaway view of the file
+	// system (package sandbox), entered before the exec.
+	Sandbox *sandbox.Spec `json:"sandbox,omitempty"`
 }
 
 func init() {
@@ -101,6 +105,13 @@ func MaybeRunHelper() {
 			fail(errExecCode(err, 127), err)
 		}
 		cfg.Path = p
+	}
+	if cfg.Sandbox != nil {
+		// On the main thread, which init locked and which execs: the
+		// namespace becomes the command's.
+		if _, err := sandbox.Enter(*cfg.Sandbox); err != nil {
+			fail(126, err)
+		}
 	}
 	if cfg.CPU >= 0 {
 		var set unix.CPUSet

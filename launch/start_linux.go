@@ -116,7 +116,7 @@ func spawnHelper(cfg *Config) (*helperProc, error) {
 // not nil, installs the filter that lets those calls through.
 func helperConfigFor(cfg *Config, seccompAllow []string) helperConfig {
 	hc := helperConfig{Path: cfg.Path, Argv: cfg.Argv, Env: withoutHelperMarker(cfg.Env), ASLR: cfg.ASLR, NoPrivs: os.Geteuid() != 0, CPU: cfg.CPU,
-		Umask: -1, Limits: cfg.Limits}
+		Umask: -1, Limits: cfg.Limits, Sandbox: cfg.Sandbox}
 	if cfg.Umask != nil {
 		hc.Umask = int(*cfg.Umask)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/envbisect/envbisect/ebpfrec"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/ptrace"
+	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
@@ -37,6 +38,9 @@ type Options struct {
 	// Env and Dir are then the container's, and Argv[0] is looked up
 	// in its PATH. A --check still runs on the host.
 	Join *trace.Join
+	// Sandbox, when set, records the command in a throwaway view of the
+	// file system (launch.Config.Sandbox): nothing it writes survives.
+	Sandbox *sandbox.Spec
 	// Backend is trace.BackendEBPF for the eBPF recorder; "" (or a ptrace
 	// backend's name) records under ptrace.
 	Backend string
@@ -128,7 +132,7 @@ func Run(opts Options) (*Summary, error) {
 		Config: launch.Config{
 			Watch: watch,
 			Path:  path, Argv: opts.Argv, Env: env, Dir: opts.Dir, Join: opts.Join,
-			Table: table, ASLR: opts.ASLR,
+			Table: table, ASLR: opts.ASLR, Sandbox: opts.Sandbox,
 			MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, CPU: opts.CPU,
 			Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
 			Observer: b, Interrupt: opts.Interrupt, Warn: opts.Warn,

@@ -27,9 +27,13 @@ type LocateReport struct {
 	// report: a run that diverged from the recording executed more than
 	// was asked for.
 	Divergences []string `json:"divergences,omitempty"`
-	// Runs is the number of runs made, RecordedCalls the calls of the
-	// trace, ReplayableCalls the candidate calls the search runs over.
-	Runs            int `json:"runs"`
+	// Runs is the number of runs the search made (the ends and the
+	// bisection), RecordedCalls the calls of the trace, ReplayableCalls
+	// the candidate calls the search runs over.
+	Runs int `json:"runs"`
+	// RepeatRuns are the runs of the repeatability check, made on top of
+	// Runs (steps noted "repeatability check").
+	RepeatRuns      int `json:"repeat_runs,omitempty"`
 	RecordedCalls   int `json:"recorded_calls"`
 	ReplayableCalls int `json:"replayable_calls"`
 	// StartItems is how many start items (environment variables, umask,
@@ -51,6 +55,10 @@ type LocateReport struct {
 	// culprit, or, without one, of a call that failed in the run with
 	// everything replayed (ExplainCall).
 	Cause *Cause `json:"cause,omitempty"`
+	// Isolation says whether each run had a throwaway copy of the file
+	// system (locate's sandbox) and what it did not isolate; "" when not
+	// told.
+	Isolation string `json:"isolation,omitempty"`
 
 	// For the text form: the candidates as show prints them, and the
 	// trace's name for suggested commands. Not in JSON.
@@ -76,6 +84,9 @@ type LocateStep struct {
 	// Step is the search step the run belongs to, 1-based; repeated runs
 	// of one step (Options.Repeat, re-runs) share it.
 	Step int `json:"step"`
+	// Round is the parallel round the run belonged to (locate --jobs N
+	// with N > 1): the runs of one round went at once. 0 when sequential.
+	Round int `json:"round,omitempty"`
 	// Index is the prefix index: the first Index candidate calls were
 	// asked to be replayed.
 	Index int `json:"index"`

@@ -22,6 +22,10 @@ const (
 	// decide; LocateReport.Candidates holds the calls that could be the
 	// cause.
 	Inconclusive LocateStatus = "inconclusive"
+	// NotRepeatable: runs that replay nothing disagreed (the fail end
+	// run twice, or again at the end of the search): the command is flaky
+	// or depends on state outside the sandbox, and no call is named.
+	NotRepeatable LocateStatus = "not-repeatable"
 )
 
 // AllCalls is the prefix that asks for every recorded call to be

@@ -34,6 +34,12 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 		t.stillFails(r)
 	case Inconclusive:
 		t.inconclusive(r)
+	case NotRepeatable:
+		t.heading(r, "not repeatable")
+		t.para("Two runs that replay nothing gave different verdicts, so no call can be blamed. " +
+			"The command may be flaky (run locate with --repeat N to take a majority of N runs per step), " +
+			"or depend on state outside the sandbox (a running service, the network, --persist paths): " +
+			"reset that state before every run with --reset CMD.")
 	default:
 		t.heading(r, string(r.Status))
 	}
@@ -44,6 +50,9 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 			l.Calls, l.Incomplete))
 	}
 	t.unapplied(r)
+	if r.Isolation != "" {
+		t.para("Runs: " + r.Isolation + ".")
+	}
 	t.steps(r.Steps)
 	return t.err
 }
@@ -98,7 +107,11 @@ func runsAndTime(r *LocateReport) string {
 	if r.Runs == 1 {
 		runs = "run"
 	}
-	return fmt.Sprintf("%d %s, %.1f s", r.Runs, runs, r.Seconds)
+	checks := ""
+	if r.RepeatRuns > 0 {
+		checks = fmt.Sprintf(" and %d repeatability checks", r.RepeatRuns)
+	}
+	return fmt.Sprintf("%d %s%s, %.1f s", r.Runs, runs, checks, r.Seconds)
 }
 
 // located prints the culprit, its results here and in the recording,
@@ -259,6 +272,9 @@ func (t *textWriter) steps(steps []LocateStep) {
 		}
 		if s.Taken != 0 && s.Taken != s.Verdict {
 			detail += " -> " + s.Taken.String()
+		}
+		if s.Round > 0 {
+			detail += " (round " + strconv.Itoa(s.Round) + ")"
 		}
 		t.printf("%4d  %-13s  %-7s  %7.2f  %s\n", s.Step, s.Replayed(), s.Verdict, s.Seconds, detail)
 		for j, d := range s.Divergences {

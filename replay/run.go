@@ -10,6 +10,7 @@ import (
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/ptrace"
+	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/verdict"
 )
@@ -41,6 +42,9 @@ type Options struct {
 	// Env and Dir are then the container's, and Argv[0] is looked up
 	// in its PATH. A check still runs on the host.
 	Join *trace.Join
+	// Sandbox, when set, runs the command in a throwaway view of the file
+	// system (launch.Config.Sandbox): nothing it writes survives the run.
+	Sandbox *sandbox.Spec
 
 	Stdin, Stdout, Stderr *os.File
 	Interrupt             <-chan os.Signal
@@ -93,6 +97,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 			Table: r.Table,
 			CPU:   o.CPU,
 			Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
+			Sandbox:   o.Sandbox,
 			Observer:  e,
 			Watch:     o.Judge.Watch(),
 			Interrupt: o.Interrupt,

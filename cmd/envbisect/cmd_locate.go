@@ -27,6 +27,9 @@ type locateOptions struct {
 	cpu     string
 	window  int
 	where   containerFlags
+	box     sandboxFlags
+	jobs    int
+	worker  bool // hidden: serve runs for a parallel locate (locate_workers.go)
 }
 
 func newLocateCommand(s streams) *cobra.Command {
@@ -46,13 +49,18 @@ that replays it starts CMD with the recorded value.
 
 First both ends are checked: with nothing replayed CMD must fail here, with
 everything replayed it must pass. If either does not hold, locate says so
-and names no culprit. Then it bisects, about log2(N) runs for N replayable
-calls, and prints the culprit call, its result in the recording next to its
+and names no culprit. The run with nothing replayed is made twice before
+the search and once more after it: when those runs disagree, CMD is flaky
+or depends on state outside the sandbox, and locate reports it as not
+repeatable instead of naming a call. Then it bisects, about log2(N) runs
+for N replayable calls, and prints the culprit call, its result in the recording next to its
 result here (with a diff of the data), the file, socket or directory it
 belongs to, and every step.
 
 Progress goes to stderr while it runs (unless -q or stderr is not a
 terminal); CMD's own output is passed through.
+
+` + sandboxHelp + `
 
 ` + verdictHelp + `
 --repeat N runs every step N times and takes the majority, for flaky
@@ -61,7 +69,8 @@ commands.
 Exit status:
   0    located: the culprit is printed
   3    could not locate: CMD passes here without replay, still fails with
-       everything replayed, or the search was inconclusive (see the message)
+       everything replayed, is not repeatable, or the search was
+       inconclusive (see the message)
   1    an error (unreadable trace, CMD not found, no ptrace permission, ...)
   2    bad usage`,
 		Example: `  envbisect locate good.envb -- ./app --config app.conf
@@ -77,6 +86,11 @@ Exit status:
 	f := cmd.Flags()
 	o.verdict.add(f)
 	o.where.add(f)
+	o.box.add(f, true, true)
+	f.IntVar(&o.jobs, "jobs", 1, "make up to `N` runs at once, each on a CPU of its own: a (N+1)-ary search in rounds, "+
+		"the ends together (runs are isolated by the sandbox); 1: one run at a time")
+	f.BoolVar(&o.worker, "worker", false, "")
+	f.MarkHidden("worker")
 	f.IntVar(&o.repeat, "repeat", 1, "run each step `N` times and take the majority verdict (for flaky commands)")
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object on stdout (the command's own output then goes to stderr)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
@@ -95,15 +109,22 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if o.window < 1 {
 		return usageError("--window %d: give 1 or more calls", o.window)
 	}
+	if o.jobs < 1 || o.jobs > maxJobs {
+		return usageError("--jobs %d: give 1 to %d runs at once", o.jobs, maxJobs)
+	}
 	t, rec, site, err := prepareReplay(path, s, o.cpu, &o.where)
 	if err != nil {
 		return err
 	}
-	if e := t.End; e != nil && (e.Verdict != "" && e.Verdict != "pass" || e.Verdict == "" && e.ExitCode != 0) {
+	box, isolation, err := o.box.spec(s, site, false)
+	if err != nil {
+		return err
+	}
+	if e := t.End; !o.worker && e != nil && (e.Verdict != "" && e.Verdict != "pass" || e.Verdict == "" && e.ExitCode != 0) {
 		fmt.Fprintf(s.err, "envbisect: WARNING: %s records a run that did not pass (exit status %d): locate needs a trace of a run that works\n",
 			path, e.ExitCode)
 	}
-	if rc := t.Header.Command; len(rc) > 0 && filepath.Base(rc[0]) != filepath.Base(argv[0]) {
+	if rc := t.Header.Command; !o.worker && len(rc) > 0 && filepath.Base(rc[0]) != filepath.Base(argv[0]) {
 		fmt.Fprintf(s.err, "envbisect: warning: %s recorded %q, and the command here is %q: "+
 			"locate compares runs of the same command\n", path, rc[0], argv[0])
 	}
@@ -117,31 +138,37 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	runSigs := make(chan os.Signal, 2)
+	var runSigs runInterrupts
+	var pool *workerPool
 	var once sync.Once
 	go func() {
 		for sig := range sigs {
 			once.Do(cancel)
-			select {
-			case runSigs <- sig:
-			default:
-			}
+			runSigs.send(sig)
+			pool.signal(sig)
 		}
 	}()
+	cpus := jobCPUs(site.cpu, o.jobs)
 
 	start, unapplied := rec.StartItemsIn(site.env, site.join)
 	startList, notApplied := identityItems(start, unapplied, rec.DeniedHere(site.join), o.where.container != "")
 	noteUnapplied(s, notApplied)
-	runner := bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
+	var runner bisect.Runner = bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
 		}
+		if err := o.box.runReset(ctx, s); err != nil {
+			return bisect.Outcome{}, err
+		}
 		plan := rec.Graph.Closure(r.Replayed)
+		interrupt, done := runSigs.add()
+		defer done()
 		res, err := rec.Run(ctx, replay.Options{
-			Argv: argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: site.cpu,
+			Sandbox: box,
+			Argv:    argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: cpus[r.Job%len(cpus)],
 			Join: site.join, Env: site.env, Dir: site.dir,
 			Stdout:    cmdStdout(o.json),
-			Interrupt: runSigs,
+			Interrupt: interrupt,
 			Warn:      s.warn,
 		})
 		if err != nil {
@@ -157,15 +184,33 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		}
 		return out, nil
 	})
+	if o.worker {
+		return serveRuns(ctx, runner)
+	}
+	if o.jobs > 1 {
+		// The tracer makes one run per process at a time: parallel runs go
+		// to worker processes, one per slot, each on its CPU.
+		p, err := startWorkers(cpus)
+		if err != nil {
+			return withCode(exitError, err)
+		}
+		pool = p
+		defer pool.close()
+		runner = pool
+	}
 	var progress func(bisect.Progress)
 	if !o.quiet && isTerminal(s.err) {
 		progress = func(p bisect.Progress) { writeProgress(s, p) }
+		if o.jobs > 1 {
+			progress = func(p bisect.Progress) { writeRoundProgress(s, p) }
+		}
 	}
 	rep, err := bisect.Locate(ctx, rec.Graph, runner, bisect.Options{
 		Command: argv,
 		Start:   startList,
-		Repeat:  o.repeat, Unapplied: notApplied, Progress: progress, Header: &t.Header, Events: t.Events, TracePath: path, Lost: lostOf(t),
-		RunFlags: append(o.where.args(), o.verdict.args()...), RanAs: o.where.describe(),
+		Repeat:  o.repeat, Unapplied: notApplied, Progress: progress, CheckRepeatable: true, Isolation: isolation, Jobs: o.jobs,
+		Header: &t.Header, Events: t.Events, TracePath: path, Lost: lostOf(t),
+		RunFlags: append(append(o.where.args(), o.box.args()...), o.verdict.args()...), RanAs: o.where.describe(),
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -210,6 +255,16 @@ func writeProgress(s streams, p bisect.Progress) {
 		return
 	}
 	fmt.Fprintf(s.err, " %s (%s, %.1f s)\n", p.Outcome.Verdict, p.Outcome.Detail, p.Outcome.Seconds)
+}
+
+// writeRoundProgress prints one whole line per finished run: with --jobs
+// the runs of a round end in any order.
+func writeRoundProgress(s streams, p bisect.Progress) {
+	if !p.Done {
+		return
+	}
+	fmt.Fprintf(s.err, "envbisect: round %d, step %d of about %d: replaying %s: %s (%s, %.1f s)\n",
+		p.Round, p.Step, p.Steps, p.Request, p.Outcome.Verdict, p.Outcome.Detail, p.Outcome.Seconds)
 }
 
 // isTerminal reports whether w is a terminal.

@@ -166,3 +166,10 @@ printf 'key value\n' > config.txt
 		t.Errorf("as nobody: status %s, culprit %s %s; want the read of %s/config.txt", rep.Status, rep.Culprit.Syscall, rep.Culprit.Path, dir)
 	}
 }
+
+func TestWorkerArgs(t *testing.T) {
+	got := strings.Join(workerArgs([]string{"locate", "--jobs", "2", "t.envb", "--", "sh", "-c", "x --"}, 1), " ")
+	if want := "locate --jobs 2 t.envb --jobs=1 --worker -q --cpu=1 -- sh -c x --"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

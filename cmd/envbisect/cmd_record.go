@@ -35,6 +35,7 @@ type recordOptions struct {
 	attach     bool
 	duration   time.Duration
 	where      containerFlags
+	box        sandboxFlags
 }
 
 func newRecordCommand(s streams) *cobra.Command {
@@ -51,6 +52,11 @@ CMD's standard input, output and error pass through. Address randomisation
 is turned off for CMD (recorded in the trace) unless --aslr is given.
 Ctrl-C reaches CMD as usual; the trace is complete up to its exit. A second
 Ctrl-C kills CMD and everything it started.
+
+--sandbox records CMD in a throwaway copy of the file system, as locate runs
+it (see 'envbisect locate --help'): nothing CMD writes outside --persist
+paths survives, for recording a destructive command without its side
+effects. Where the sandbox cannot be made, record fails instead.
 
 --backend ebpf records the same trace from raw tracepoints without stopping
 CMD (near-zero overhead; root, or CAP_BPF and CAP_PERFMON). Its data travels
@@ -112,6 +118,7 @@ Exit status:
 	f.DurationVar(&opts.duration, "duration", 0, "with --attach: stop after `D` (e.g. 30s); 0: at Ctrl-C")
 	opts.verdict.add(f)
 	opts.where.add(f)
+	opts.box.add(f, false, false)
 	return cmd
 }
 
@@ -171,7 +178,14 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	if opts.attach {
+		if opts.box.mode != "off" {
+			return usageError("--sandbox runs a command in a throwaway file system; --attach starts none")
+		}
 		return runObserve(s, opts, join, ringSize, maxCapture, sigs)
+	}
+	box, _, err := opts.box.spec(s, runSite{join: join, env: env, dir: dir}, true)
+	if err != nil {
+		return err
 	}
 	sum, err := record.Run(record.Options{
 		Backend: opts.backend, RingSize: ringSize,
@@ -185,6 +199,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		CPU:        cpu,
 		NoVDSO:     opts.noVDSO,
 		Judge:      judge,
+		Sandbox:    box,
 		Interrupt:  sigs,
 		Warn:       s.warn,
 	})

@@ -25,6 +25,7 @@ type replayOptions struct {
 	cpu     string
 	quiet   bool
 	where   containerFlags
+	box     sandboxFlags
 }
 
 func newReplayCommand(s streams) *cobra.Command {
@@ -47,6 +48,8 @@ traced processes, and the command's input are never replayed; a replayed
 call that a later executed call depends on executes and then has its
 results overwritten. See 'envbisect deps TRACE' for the dependencies.
 
+` + sandboxHelp + `
+
 ` + verdictHelp + `
 
 Exit status:
@@ -68,6 +71,7 @@ Exit status:
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict line (and no call list with --json)")
 	o.verdict.add(f)
 	o.where.add(f)
+	o.box.add(f, true, true)
 	return cmd
 }
 
@@ -101,8 +105,15 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	if err != nil {
 		return err
 	}
+	box, _, err := o.box.spec(s, site, false)
+	if err != nil {
+		return err
+	}
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if err := o.box.runReset(ctx, s); err != nil {
+		return withCode(exitError, err)
 	}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
@@ -114,7 +125,7 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	}
 	res, err := rec.Run(ctx, replay.Options{
 		Argv: argv, Plan: plan, Start: start, Stdout: cmdStdout(o.json), Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: site.cpu,
-		Join: site.join, Env: site.env, Dir: site.dir,
+		Join: site.join, Env: site.env, Dir: site.dir, Sandbox: box,
 		Interrupt: sigs,
 		Warn:      s.warn,
 	})

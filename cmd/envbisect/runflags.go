@@ -35,3 +35,14 @@ func (v *verdictFlags) args() []string {
 	}
 	return out
 }
+
+// args returns the sandbox flags that every suggested command (replay,
+// record, locate) takes alike: --sandbox=off when the runs were not
+// isolated on purpose. --persist and --reset are locate's and replay's
+// only, and a suggested record would refuse them.
+func (b *sandboxFlags) args() []string {
+	if b.mode == "off" {
+		return []string{"--sandbox=off"}
+	}
+	return nil
+}

@@ -1,0 +1,172 @@
+package bisect
+
+import (
+	"context"
+	"sync"
+)
+
+// The parallel search (Options.Jobs = k > 1). Runs are isolated (locate's
+// sandbox), so independent runs can go at once: each round runs up to k
+// prefix indexes together, spread evenly over the open interval, and
+// keeps the part between the last failing and the first passing one. That
+// is a (k+1)-ary search: about ⌈log_(k+1) M⌉ rounds instead of ⌈log2 M⌉
+// runs. The first round runs the two ends (and the repeatability check)
+// together. With verdicts that only change once, from fail to pass, it
+// finds the same call as the sequential search.
+
+// locateParallel is locate with rounds of parallel runs.
+func (s *search) locateParallel(ctx context.Context) (*Report, error) {
+	m := s.start + len(s.cands)
+	k := s.o.jobs()
+	ends := []int{0}
+	if s.o.CheckRepeatable {
+		ends = append(ends, 0)
+	}
+	if m > 0 {
+		ends = append(ends, m)
+	}
+	s.est = 1 + roundsFor(m, k)
+	ds, err := s.parallelRound(ctx, ends)
+	if err != nil {
+		return nil, err
+	}
+	fail := ds[0]
+	if fail.v == Skip {
+		// As in the sequential search: an end that skipped runs once more.
+		if fail, err = s.soloRound(ctx, 0); err != nil {
+			return nil, err
+		}
+	}
+	switch fail.v {
+	case Pass:
+		return s.noFailure(fail), nil
+	case Skip:
+		return s.undecidedEnd(0, fail), nil
+	}
+	if s.o.CheckRepeatable {
+		s.markRepeat(ds[1].at, ds[1].v)
+		if ds[1].v == Pass {
+			return s.notRepeatable("the command failed here with nothing replayed, then passed in a run made the same way"), nil
+		}
+	}
+	if m == 0 {
+		return s.nothingReplayable(fail), nil
+	}
+	pass := ds[len(ds)-1]
+	if pass.v == Skip {
+		if pass, err = s.soloRound(ctx, m); err != nil {
+			return nil, err
+		}
+	}
+	switch pass.v {
+	case Fail:
+		return s.stillFails(pass), nil
+	case Skip:
+		return s.undecidedEnd(m, pass), nil
+	}
+
+	lo, hi, atLo := 0, m, fail.out
+	skipped := map[int]bool{}
+	for hi-lo > 1 {
+		pts := spread(lo, hi, k, skipped)
+		if len(pts) == 0 {
+			return s.undecided(lo, hi), nil
+		}
+		s.est = max(s.est, s.round+roundsFor(hi-lo, k))
+		ds, err := s.parallelRound(ctx, pts)
+		if err != nil {
+			return nil, err
+		}
+		newHi := hi
+		for j, d := range ds {
+			if d.v == Pass {
+				newHi = pts[j]
+				break
+			}
+		}
+		for j, d := range ds {
+			switch {
+			case d.v == Skip:
+				skipped[pts[j]] = true
+			case d.v == Fail && pts[j] < newHi && pts[j] > lo:
+				lo, atLo = pts[j], d.out
+			}
+		}
+		hi = newHi
+	}
+	return s.recheckAtEnd(ctx, s.located(hi-1, atLo))
+}
+
+// parallelRound decides the prefix indexes idx as one round, at most
+// Options.Jobs at once, each run in a free slot (Request.Job), and
+// returns their decisions in the same order.
+func (s *search) parallelRound(ctx context.Context, idx []int) ([]decided, error) {
+	s.mu.Lock()
+	s.round++
+	s.mu.Unlock()
+	slots := make(chan int, s.o.jobs())
+	for j := range s.o.jobs() {
+		slots <- j
+	}
+	ds := make([]decided, len(idx))
+	errs := make([]error, len(idx))
+	var wg sync.WaitGroup
+	for j, i := range idx {
+		step := s.newStep() // numbered in index order, whichever ends first
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			slot := <-slots
+			defer func() { slots <- slot }()
+			ds[j], errs[j] = s.decideAs(ctx, i, slot, step)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return ds, nil
+}
+
+// soloRound decides prefix index i alone, as a round of its own.
+func (s *search) soloRound(ctx context.Context, i int) (decided, error) {
+	ds, err := s.parallelRound(ctx, []int{i})
+	if err != nil {
+		return decided{}, err
+	}
+	return ds[0], nil
+}
+
+// spread picks up to k prefix indexes in (lo, hi), none skipped, evenly
+// spaced, in increasing order.
+func spread(lo, hi, k int, skipped map[int]bool) []int {
+	var open []int
+	for i := lo + 1; i < hi; i++ {
+		if !skipped[i] {
+			open = append(open, i)
+		}
+	}
+	if len(open) <= k {
+		return open
+	}
+	out := make([]int, 0, k)
+	for j := 1; j <= k; j++ {
+		i := open[j*len(open)/(k+1)]
+		if len(out) == 0 || out[len(out)-1] != i {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// roundsFor is about how many rounds of k runs narrow n indexes down to
+// one: ⌈log_(k+1) n⌉.
+func roundsFor(n, k int) int {
+	r := 0
+	for span := 1; span < n; span *= k + 1 {
+		r++
+	}
+	return r
+}

@@ -1,0 +1,60 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/internal/testutil"
+)
+
+// The test binary is also the child that enters a sandbox and execs a
+// shell script, as envbisect's helper enters one and execs the command.
+const (
+	childSpecEnv   = "ENVBISECT_SANDBOX_TEST_SPEC"
+	childScriptEnv = "ENVBISECT_SANDBOX_TEST_SCRIPT"
+)
+
+func init() {
+	if os.Getenv(childSpecEnv) != "" {
+		runtime.LockOSThread() // Enter runs on the main thread, which execs
+	}
+}
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(childSpecEnv); spec != "" {
+		runChild(spec, os.Getenv(childScriptEnv))
+	}
+	testutil.Main(m)
+}
+
+// runChild enters the sandbox spec describes and execs sh -c script;
+// exit 125 when the sandbox could not be made.
+func runChild(specJSON, script string) {
+	var s Spec
+	if err := json.Unmarshal([]byte(specJSON), &s); err != nil {
+		fmt.Fprintln(os.Stderr, "bad spec:", err)
+		os.Exit(125)
+	}
+	rep, err := Enter(s)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(125)
+	}
+	if len(rep.NotIsolated) > 0 {
+		fmt.Fprintln(os.Stderr, "sandbox:", rep.Summary())
+	}
+	env := make([]string, 0, len(os.Environ()))
+	for _, kv := range os.Environ() {
+		if len(kv) < len(childSpecEnv) || kv[:len(childSpecEnv)] != childSpecEnv {
+			env = append(env, kv)
+		}
+	}
+	err = unix.Exec("/bin/sh", []string{"sh", "-c", script}, env)
+	fmt.Fprintln(os.Stderr, "exec /bin/sh:", err)
+	os.Exit(126)
+}

@@ -1,0 +1,111 @@
+package sandbox_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/envbisect/envbisect/internal/testutil"
+)
+
+// prelude starts every script: a tmpfs work tree on $W in the test's own
+// mount namespace (unshare --mount: the host never sees it), with the
+// directories good/ and bad/, and tree_hash, which hashes names, modes,
+// owners, sizes, link targets and contents under a directory.
+const prelude = `set -e
+mount -t tmpfs work "$W"
+cd "$W"
+mkdir good bad
+tree_hash() {
+	( cd "$1" && find . -printf '%p %m %u %g %s %l\n' | sort && find . -type f -print0 | sort -z | xargs -0 -r sha256sum ) | sha256sum
+}
+`
+
+// inWorkNS runs prelude+script as root with sh in a mount namespace of its
+// own; $EB is the envbisect binary, $W the work tree, $OUT a directory on
+// the host for results. It returns $OUT.
+func inWorkNS(t *testing.T, script string) string {
+	t.Helper()
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Binary("unshare"), testutil.Binary("sha256sum"), testutil.File("/bin/sh"))
+	eb := testutil.Envbisect(t)
+	out := t.TempDir()
+	cmd := exec.Command("unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", prelude+script)
+	cmd.Env = append(os.Environ(), "EB="+eb, "W="+t.TempDir(), "OUT="+out)
+	b, err := cmd.CombinedOutput()
+	t.Logf("script output:\n%s", b)
+	if err != nil {
+		t.Fatalf("script: %v", err)
+	}
+	return out
+}
+
+// report is the part of locate's JSON report the tests look at.
+type report struct {
+	Status    string `json:"status"`
+	Message   string `json:"message"`
+	Runs      int    `json:"runs"`
+	Isolation string `json:"isolation"`
+	Steps     []struct {
+		Round int `json:"round"`
+	} `json:"steps"`
+	Culprit *struct {
+		Syscall string `json:"syscall"`
+		Path    string `json:"path"`
+		Bad     struct {
+			Errno string `json:"errno"`
+		} `json:"bad"`
+	} `json:"culprit"`
+}
+
+// Rounds is the last round of the runs (0: a sequential search).
+func (r report) Rounds() int {
+	n := 0
+	for _, s := range r.Steps {
+		n = max(n, s.Round)
+	}
+	return n
+}
+
+func readReport(t *testing.T, path string) report {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("%s: %v\n%s", path, err, b)
+	}
+	return r
+}
+
+// same fails the test unless files a and b under dir have equal contents.
+func same(t *testing.T, dir, a, b, what string) {
+	t.Helper()
+	x, err1 := os.ReadFile(filepath.Join(dir, a))
+	y, err2 := os.ReadFile(filepath.Join(dir, b))
+	if err1 != nil || err2 != nil {
+		t.Fatalf("%s: %v %v", what, err1, err2)
+	}
+	if strings.TrimSpace(string(x)) != strings.TrimSpace(string(y)) {
+		t.Errorf("%s differ: only before: %q; only after: %q", what, onlyIn(x, y), onlyIn(y, x))
+	}
+}
+
+// onlyIn returns the lines of a that b does not have.
+func onlyIn(a, b []byte) []string {
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(b), "\n") {
+		have[l] = true
+	}
+	var out []string
+	for _, l := range strings.Split(string(a), "\n") {
+		if !have[l] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
