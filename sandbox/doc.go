@@ -5,7 +5,7 @@
 // # Mechanism
 //
 // Enter runs in the process that is about to exec the command (envbisect's
-// helper, see package tracer), on its locked main thread, before the exec:
+// helper, see package launch), on its locked main thread, before the exec:
 //
 //  1. unshare(CLONE_NEWNS): a mount namespace of the process's own, made
 //     private (MS_PRIVATE|MS_REC) so nothing propagates back to the host.
