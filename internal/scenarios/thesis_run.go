@@ -177,9 +177,15 @@ func (o *Outcome) Problems() []string {
 }
 
 // ProgramPids returns the processes whose name (/proc/PID/comm) is one
-// of names, as pid → name.
+// of names, as pid → name, among those in another mount namespace than
+// this process's. Every case runs in a mount namespace of its own
+// (unshare --mount), so its daemons are there; one in this process's
+// namespace belongs to another test package, which go test runs
+// alongside (the syscall table's coverage test runs the same daemons),
+// and is neither a leftover of a case nor to be killed.
 func ProgramPids(names ...string) map[int]string {
 	out := map[int]string{}
+	self, _ := os.Readlink("/proc/self/ns/mnt")
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
@@ -190,9 +196,14 @@ func ProgramPids(names ...string) map[int]string {
 		if err != nil {
 			continue
 		}
-		if name := strings.TrimSpace(string(b)); slices.Contains(names, name) {
-			out[pid] = name
+		name := strings.TrimSpace(string(b))
+		if !slices.Contains(names, name) {
+			continue
 		}
+		if ns, err := os.Readlink(filepath.Join("/proc", e.Name(), "ns", "mnt")); err == nil && ns == self {
+			continue
+		}
+		out[pid] = name
 	}
 	return out
 }

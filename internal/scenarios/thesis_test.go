@@ -105,9 +105,10 @@ func TestRunBound(t *testing.T) {
 // TestStopNew starts processes named like a daemon of a case and checks
 // that the leftover check finds the new one, kills it, and leaves the one
 // that ran before be. The program is a copy of sleep with a name of its
-// own, so that no other test's process can be taken for it.
+// own, so that no other test's process can be taken for it; each runs in
+// a mount namespace of its own, as a case's daemons do.
 func TestStopNew(t *testing.T) {
-	testutil.Require(t, testutil.Binary("sleep"))
+	testutil.Require(t, testutil.Root, testutil.Binary("sleep"), testutil.Binary("unshare"))
 	src, err := exec.LookPath("sleep")
 	if err != nil {
 		t.Fatal(err)
@@ -118,9 +119,16 @@ func TestStopNew(t *testing.T) {
 		t.Fatalf("copy %s: %v", src, err)
 	}
 	start := func() *exec.Cmd {
-		cmd := exec.Command(bin, "60")
+		cmd := exec.Command("unshare", "--mount", "--", bin, "60") // unshare execs bin: one pid
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
+		}
+		// Until unshare has exec'd bin, the process is named unshare.
+		comm := fmt.Sprintf("/proc/%d/comm", cmd.Process.Pid)
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if b, _ := os.ReadFile(comm); strings.TrimSpace(string(b)) == name {
+				break
+			}
 		}
 		return cmd
 	}
@@ -138,6 +146,16 @@ func TestStopNew(t *testing.T) {
 	}
 	if now := ProgramPids(name); len(now) != 1 {
 		t.Errorf("after stopNew: %v, want the old process only", now)
+	}
+	// One in this process's own namespace is another package's, not a
+	// case's: not found, not killed.
+	mine := exec.Command(bin, "60")
+	if err := mine.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { mine.Process.Kill(); mine.Wait() }()
+	if now := ProgramPids(name); len(now) != 1 {
+		t.Errorf("with one in our own namespace: %v, want the old process only", now)
 	}
 	if left := stopNew(ProgramPids(name), 0, name); len(left) != 0 {
 		t.Errorf("stopNew reports %q with nothing new", left)

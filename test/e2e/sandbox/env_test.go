@@ -109,3 +109,24 @@ func onlyIn(a, b []byte) []string {
 	}
 	return out
 }
+
+// noMountLeft fails when the mount table read after (file b in dir) has a
+// mount the one read before (a) had not: a mount left behind. The test's
+// namespace is private, but the host's mounts reach it as they were when
+// it was made, and other tests' containers may go away meanwhile (their
+// overlays then leave the table): a mount only before is logged, not a
+// failure.
+func noMountLeft(t *testing.T, dir, a, b string) {
+	t.Helper()
+	x, err1 := os.ReadFile(filepath.Join(dir, a))
+	y, err2 := os.ReadFile(filepath.Join(dir, b))
+	if err1 != nil || err2 != nil {
+		t.Fatalf("mounts: %v %v", err1, err2)
+	}
+	if gone := onlyIn(x, y); len(gone) > 0 {
+		t.Logf("mounts gone meanwhile (not envbisect's): %q", gone)
+	}
+	if left := onlyIn(y, x); len(left) > 0 {
+		t.Errorf("mounts left behind: %q", left)
+	}
+}
