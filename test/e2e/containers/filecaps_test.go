@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/internal/testutil"
+	"github.com/envbisect/envbisect/launch"
 )
 
 // setFileCaps gives the file at path inside container c the capabilities
@@ -29,11 +30,19 @@ func setFileCaps(t *testing.T, c, path string, caps uint32) {
 // TestContainerFileCapabilityOutsideBounding: a binary of the test's own
 // carries cap_net_raw+ep; the bad container's bounding set lacks
 // CAP_NET_RAW (--cap-drop NET_RAW), so its exec fails with EPERM there.
-// locate cannot give the capability back: it lists the bounding set as
-// differing here, in Docker's words, and names the capability through
-// the exec's EPERM.
+// CAP_NET_RAW is within envbisect's own bounding set (the test runs as
+// root on the host), so a run that replays the bounding set gives the
+// command the good sets and it starts: the run with nothing replayed
+// fails (it did not start, the exec's EPERM explained by the file's
+// capability), and locate names the bounding set, said as --cap-drop
+// NET_RAW. Where envbisect's own bounding set lacked CAP_NET_RAW, no
+// run could give it back and locate would list it as differing here and
+// not applied instead (replay's TestSpecReplayable); this test needs it.
 func TestContainerFileCapabilityOutsideBounding(t *testing.T) {
 	requireDockerTracing(t)
+	if own, err := launch.OwnBounding(); err != nil || own&(1<<unix.CAP_NET_RAW) == 0 {
+		t.Fatalf("this test needs CAP_NET_RAW in its own bounding set (%x, %v)", own, err)
+	}
 	root := identityRoot(t)
 	app, err := os.ReadFile(testutil.BuildC(t, "capprog.c", true))
 	if err != nil {
@@ -53,17 +62,17 @@ func TestContainerFileCapabilityOutsideBounding(t *testing.T) {
 	if r := mustExit(t, 0, "record", "-q", "--container", good, "-o", trace, "--", "capprog"); !strings.Contains(string(r.Stdout), "capprog ran") {
 		t.Fatalf("capprog did not run in the good container:\n%s", r)
 	}
-	r := envbisect(t, "locate", "-q", "--container", bad, trace, "--", "capprog")
-	if r.Code == 0 {
-		t.Fatalf("locate exited 0 where the command cannot start:\n%s", r)
+	rep := locate(t, "--container", bad, trace, "--", "capprog")
+	if rep.Status != "located" || rep.Culprit == nil {
+		t.Fatalf("locate: status %q (%s), want located", rep.Status, rep.Message)
 	}
-	for _, want := range []string{
-		"differs here and could not be applied", "caps bounding", "--cap-drop NET_RAW",
-		"operation not permitted: the file carries cap_net_raw+ep, and this process's bounding set lacks cap_net_raw",
-	} {
-		if !strings.Contains(string(r.Stderr), want) {
-			t.Errorf("locate does not say %q:\n%s", want, r)
-		}
+	if st := rep.Culprit.Start; st == nil || st.Kind != "caps" || st.Name != "bounding" || st.Docker != "--cap-drop NET_RAW" {
+		t.Errorf("culprit %+v (%s), want the start item caps bounding, said as --cap-drop NET_RAW", st, rep.Culprit.Call)
+	}
+	const notStarted = "did not start: exec /bin/capprog: operation not permitted: " +
+		"the file carries cap_net_raw+ep, and this process's bounding set lacks cap_net_raw"
+	if len(rep.Steps) == 0 || rep.Steps[0].All || rep.Steps[0].Verdict != "fail" || rep.Steps[0].Detail != notStarted {
+		t.Errorf("steps %+v: want the run with nothing replayed to fail with %q", rep.Steps, notStarted)
 	}
 }
 
