@@ -25,7 +25,8 @@ type identityClass struct {
 // TestContainerIdentityClasses: for each class, the command passes with
 // docker exec in the good container and fails in the bad one; recorded
 // in the good and located in the bad, the culprit is the exact item that
-// differs (the uid, the groups, the rlimit, the capability bounding set:
+// differs (the uid, the groups, the rlimit, no_new_privs set in the good
+// container only, the capability bounding set:
 // CAP_CHOWN is within envbisect's own bounding set, so a run gives the
 // good sets back and the search finds the item, said as --cap-drop
 // CHOWN, rather than the chown's EPERM it explains).
@@ -44,6 +45,11 @@ func TestContainerIdentityClasses(t *testing.T) {
 		{name: "--cap-drop CHOWN", bad: []string{"--cap-drop", "CHOWN"},
 			setup: "touch /tmp/owned", cmd: []string{"chown", "1000", "/tmp/owned"},
 			startKind: "caps", startName: "bounding", docker: "--cap-drop CHOWN"},
+		// A command that needs no_new_privs set (it reads its own status):
+		// the good container sets it, and a run can set it here too.
+		{name: "--security-opt no-new-privileges", good: []string{"--security-opt", "no-new-privileges"},
+			cmd:       []string{"sh", "-c", `while read k v; do [ "$k $v" = "NoNewPrivs: 1" ] && exit 0; done </proc/self/status; exit 1`},
+			startKind: "no_new_privs"},
 	}
 	for _, tc := range classes {
 		t.Run(tc.name, func(t *testing.T) {
