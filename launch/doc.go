@@ -24,6 +24,11 @@
 // other Go threads must not stop), and execs the command. An exec that
 // fails is reported on a second, close-on-exec pipe ("127 exec ...":
 // ExecError); a successful exec closes it, so the caller reads EOF.
+// ExecRefused tells an exec the kernel refused (the environment does not
+// let the command start; a search counts it as a failing run) from a
+// step before it that the helper could not take. OwnBounding is the
+// bounding set every helper starts with: a run can give the command
+// recorded capability sets within it, and no more.
 //
 // # Start items
 //

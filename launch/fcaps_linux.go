@@ -3,8 +3,6 @@ package launch
 import (
 	"encoding/binary"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -41,19 +39,12 @@ func explainExecEPERM(path string) string {
 		strings.ToLower(strings.Join(trace.CapabilityNames(missing), ",")))
 }
 
-// ownBounding is the calling thread's capability bounding set.
+// ownBounding is the calling thread's capability bounding set (all
+// capabilities when it cannot be read: nothing is then said missing).
 func ownBounding() uint64 {
-	b, err := os.ReadFile("/proc/thread-self/status")
+	n, err := statusCapBnd("/proc/thread-self/status")
 	if err != nil {
 		return ^uint64(0)
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "CapBnd:"); ok {
-			n, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
-			if err == nil {
-				return n
-			}
-		}
-	}
-	return ^uint64(0)
+	return n
 }

@@ -92,7 +92,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	start := time.Now()
 	res, err := ptrace.Run(ptrace.Config{
 		Config: launch.Config{
-			Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir, Join: sc.creds.apply(o.Join),
+			Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir, Join: sc.specJoin(o.Join),
 			Umask: sc.umask, Limits: sc.limits,
 			Table: r.Table,
 			CPU:   o.CPU,

@@ -56,6 +56,7 @@ type startConfig struct {
 	umask  *uint32
 	limits []trace.Limit
 	creds  credsStart // with an exec spec (startspec.go)
+	caps   capsStart  // with an exec spec (startcaps.go)
 }
 
 // applyStart returns the environment, umask and limits of a run that
@@ -96,6 +97,13 @@ func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
 			}
 			if err := sc.creds.add(it.Name, it.A.Value); err != nil {
 				return sc, fmt.Errorf("start item creds %s %q: %w", it.Name, it.A.Value, err)
+			}
+		case trace.StartCaps, trace.StartNoNewPrivs:
+			if it.A == nil {
+				continue
+			}
+			if err := sc.caps.add(it.Kind, it.Name, it.A.Value); err != nil {
+				return sc, err
 			}
 		default:
 			return sc, fmt.Errorf("start item %s %s cannot be replayed", it.Kind, it.Name)

@@ -13,16 +13,11 @@ import (
 // process's, trace.Join.Exec): the live side is what the spec gives the
 // command, and the ids and groups are items a run can replay (the helper
 // takes the recorded ones instead of the spec's). The capability sets
-// (bounding, inheritable, ambient) and no_new_privs are compared too, but
-// a run cannot always give the command the good ones (a capability
-// outside envbisect's own bounding set, no_new_privs already set): they
-// are returned apart, for the report to list as differing here.
-
-// specReplayable reports whether a start item can be replayed in a run
-// with an exec spec.
-func specReplayable(e trace.StartEvent) bool {
-	return startKinds[e.Kind] || e.Kind == trace.StartCreds
-}
+// (bounding, inheritable, ambient) and no_new_privs are compared too; a
+// run replays them when it can give the command the good value
+// (startcaps.go: the good run's capabilities within envbisect's own
+// bounding set, no_new_privs to be set rather than unset), and otherwise
+// they are returned apart, for the report to list as differing here.
 
 // specCompared reports whether a start item is compared (replayable or
 // listed) in a run with an exec spec.
@@ -33,7 +28,7 @@ func specCompared(e trace.StartEvent) bool {
 	case trace.StartCaps:
 		return e.Name == trace.CapSetBounding || e.Name == trace.CapSetInheritable || e.Name == trace.CapSetAmbient
 	}
-	return specReplayable(e)
+	return startKinds[e.Kind] || e.Kind == trace.StartCreds
 }
 
 // StartItemsIn returns the start items that differ between the recording
@@ -57,14 +52,12 @@ func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unappli
 			live = append(live, e)
 		}
 	}
+	own, err := launch.OwnBounding()
+	decide := specReplay{capsWithin: err == nil && capsWithin(r.Trace.Start, own)}
 	for _, d := range align.CompareStart(rec, live, align.Options{}) {
-		e := d.A
-		if e == nil {
-			e = d.B
-		}
 		switch {
 		case d.Kind == trace.StartEnv && shellVars[d.Name]:
-		case specReplayable(*e):
+		case decide.replayable(d):
 			items = append(items, d)
 		default:
 			unapplied = append(unapplied, d)
@@ -105,13 +98,16 @@ func (c *credsStart) add(name, value string) error {
 	return nil
 }
 
-// apply returns join with the replayed ids and groups in its exec spec
-// (a copy; join itself is shared by every run).
-func (c *credsStart) apply(join *trace.Join) *trace.Join {
-	if join == nil || join.Exec == nil || c.uid == nil && c.gid == nil && !c.setGroup {
+// specJoin returns join with the replayed ids, groups, capability sets
+// and no_new_privs in its exec spec (a copy; join itself is shared by
+// every run).
+func (sc *startConfig) specJoin(join *trace.Join) *trace.Join {
+	c := &sc.creds
+	if join == nil || join.Exec == nil || c.uid == nil && c.gid == nil && !c.setGroup && !sc.caps.any() {
 		return join
 	}
 	j, spec := *join, *join.Exec
+	sc.caps.applyTo(&spec)
 	if c.uid != nil {
 		spec.UID = *c.uid
 	}

@@ -16,7 +16,9 @@ import (
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/bisect"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/replay"
+	"github.com/envbisect/envbisect/verdict"
 )
 
 type locateOptions struct {
@@ -171,6 +173,11 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 			Interrupt: interrupt,
 			Warn:      s.warn,
 		})
+		if ee, refused := launch.ExecRefused(err); refused && ctx.Err() == nil {
+			// The environment here does not let the command start: that
+			// run fails, and a replayed start item may let it start.
+			return bisect.Outcome{Verdict: verdict.Fail, Detail: "did not start: " + ee.Msg}, nil
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return bisect.Outcome{}, ctx.Err()

@@ -47,6 +47,9 @@ type StartCulprit struct {
 	Name string  `json:"name"`
 	Good *string `json:"good"`
 	Here *string `json:"here"`
+	// Docker says it as a docker run flag ("--cap-drop CHOWN"), with
+	// --container.
+	Docker string `json:"docker"`
 }
 
 // CallResult is a culprit's result in one environment.

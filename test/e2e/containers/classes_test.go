@@ -15,18 +15,21 @@ type identityClass struct {
 	good, bad []string // docker run flags
 	setup     string   // run as root in both containers first (sh -c)
 	cmd       []string
-	// The culprit: a start item (kind and name), or a call (syscall and
-	// path) with the errno it gets here.
-	startKind, startName string
-	syscall, path, errno string
+	// The culprit: a start item (kind and name, and in Docker's words
+	// when docker is set), or a call (syscall and path) with the errno it
+	// gets here.
+	startKind, startName, docker string
+	syscall, path, errno         string
 }
 
 // TestContainerIdentityClasses: for each class, the command passes with
 // docker exec in the good container and fails in the bad one; recorded
 // in the good and located in the bad, the culprit is the exact item that
-// differs (the uid, the groups, the rlimit), or, for a capability the
-// bad container's bounding set lacks (which no run can give back), the
-// call it makes fail.
+// differs (the uid, the groups, the rlimit, no_new_privs set in the good
+// container only, the capability bounding set:
+// CAP_CHOWN is within envbisect's own bounding set, so a run gives the
+// good sets back and the search finds the item, said as --cap-drop
+// CHOWN, rather than the chown's EPERM it explains).
 func TestContainerIdentityClasses(t *testing.T) {
 	requireDockerTracing(t)
 	image := testutil.ImportImage(t, identityRoot(t), "/")
@@ -41,7 +44,12 @@ func TestContainerIdentityClasses(t *testing.T) {
 			cmd: []string{"sh", "-c", "exec 20</etc/passwd && echo opened"}, startKind: "rlimit", startName: "RLIMIT_NOFILE"},
 		{name: "--cap-drop CHOWN", bad: []string{"--cap-drop", "CHOWN"},
 			setup: "touch /tmp/owned", cmd: []string{"chown", "1000", "/tmp/owned"},
-			syscall: "chown", path: "/tmp/owned", errno: "EPERM"},
+			startKind: "caps", startName: "bounding", docker: "--cap-drop CHOWN"},
+		// A command that needs no_new_privs set (it reads its own status):
+		// the good container sets it, and a run can set it here too.
+		{name: "--security-opt no-new-privileges", good: []string{"--security-opt", "no-new-privileges"},
+			cmd:       []string{"sh", "-c", `while read k v; do [ "$k $v" = "NoNewPrivs: 1" ] && exit 0; done </proc/self/status; exit 1`},
+			startKind: "no_new_privs"},
 	}
 	for _, tc := range classes {
 		t.Run(tc.name, func(t *testing.T) {
@@ -65,6 +73,8 @@ func TestContainerIdentityClasses(t *testing.T) {
 			if tc.startKind != "" {
 				if c.Start == nil || c.Start.Kind != tc.startKind || c.Start.Name != tc.startName {
 					t.Errorf("culprit %+v (%s), want the start item %s %s", c.Start, c.Call, tc.startKind, tc.startName)
+				} else if tc.docker != "" && c.Start.Docker != tc.docker {
+					t.Errorf("culprit %s %s said as %q, want %q", c.Start.Kind, c.Start.Name, c.Start.Docker, tc.docker)
 				}
 				return
 			}

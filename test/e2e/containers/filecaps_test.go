@@ -1,15 +1,19 @@
 package containers
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/envbisect/envbisect/internal/scenarios"
 	"github.com/envbisect/envbisect/internal/testutil"
+	"github.com/envbisect/envbisect/launch"
 )
 
 // setFileCaps gives the file at path inside container c the capabilities
@@ -26,14 +30,12 @@ func setFileCaps(t *testing.T, c, path string, caps uint32) {
 	}
 }
 
-// TestContainerFileCapabilityOutsideBounding: a binary of the test's own
-// carries cap_net_raw+ep; the bad container's bounding set lacks
-// CAP_NET_RAW (--cap-drop NET_RAW), so its exec fails with EPERM there.
-// locate cannot give the capability back: it lists the bounding set as
-// differing here, in Docker's words, and names the capability through
-// the exec's EPERM.
-func TestContainerFileCapabilityOutsideBounding(t *testing.T) {
-	requireDockerTracing(t)
+// fileCapsPair starts a good container and a bad one that differ by
+// --cap-drop NET_RAW, both running as user 1000 with /bin/capprog, a
+// program of the test's own carrying cap_net_raw+ep, records capprog in
+// the good one and returns the bad one and the trace.
+func fileCapsPair(t *testing.T) (bad, trace string) {
+	t.Helper()
 	root := identityRoot(t)
 	app, err := os.ReadFile(testutil.BuildC(t, "capprog.c", true))
 	if err != nil {
@@ -42,28 +44,49 @@ func TestContainerFileCapabilityOutsideBounding(t *testing.T) {
 	root.Files["bin/capprog"], root.Exec["bin/capprog"] = app, true
 	image := testutil.ImportImage(t, root, "/")
 	good := startWith(t, image, "good", "--user", "1000")
-	bad := startWith(t, image, "bad", "--user", "1000", "--cap-drop", "NET_RAW")
+	bad = startWith(t, image, "bad", "--user", "1000", "--cap-drop", "NET_RAW")
 	for _, c := range []string{good, bad} {
 		setFileCaps(t, c, "/bin/capprog", 1<<unix.CAP_NET_RAW)
 	}
 	if code := dockerExitCode("exec", bad, "capprog"); code == 0 {
 		t.Fatalf("docker exec %s capprog passes: the bad container is not bad", bad)
 	}
-	trace := t.TempDir() + "/good.envb"
+	trace = t.TempDir() + "/good.envb"
 	if r := mustExit(t, 0, "record", "-q", "--container", good, "-o", trace, "--", "capprog"); !strings.Contains(string(r.Stdout), "capprog ran") {
 		t.Fatalf("capprog did not run in the good container:\n%s", r)
 	}
-	r := envbisect(t, "locate", "-q", "--container", bad, trace, "--", "capprog")
-	if r.Code == 0 {
-		t.Fatalf("locate exited 0 where the command cannot start:\n%s", r)
+	return bad, trace
+}
+
+// TestContainerFileCapabilityOutsideBounding: a binary of the test's own
+// carries cap_net_raw+ep; the bad container's bounding set lacks
+// CAP_NET_RAW (--cap-drop NET_RAW), so its exec fails with EPERM there.
+// CAP_NET_RAW is within envbisect's own bounding set (the test runs as
+// root on the host), so a run that replays the bounding set gives the
+// command the good sets and it starts: the run with nothing replayed
+// fails (it did not start, the exec's EPERM explained by the file's
+// capability), and locate names the bounding set, said as --cap-drop
+// NET_RAW. Where envbisect's own bounding set lacks CAP_NET_RAW, no run
+// can give it back and locate lists it as differing here and not applied
+// instead (TestContainerFileCapabilityOutsideOwnBounding); this test
+// needs it in its own.
+func TestContainerFileCapabilityOutsideBounding(t *testing.T) {
+	requireDockerTracing(t)
+	if own, err := launch.OwnBounding(); err != nil || own&(1<<unix.CAP_NET_RAW) == 0 {
+		t.Fatalf("this test needs CAP_NET_RAW in its own bounding set (%x, %v)", own, err)
 	}
-	for _, want := range []string{
-		"differs here and could not be applied", "caps bounding", "--cap-drop NET_RAW",
-		"operation not permitted: the file carries cap_net_raw+ep, and this process's bounding set lacks cap_net_raw",
-	} {
-		if !strings.Contains(string(r.Stderr), want) {
-			t.Errorf("locate does not say %q:\n%s", want, r)
-		}
+	bad, trace := fileCapsPair(t)
+	rep := locate(t, "--container", bad, trace, "--", "capprog")
+	if rep.Status != "located" || rep.Culprit == nil {
+		t.Fatalf("locate: status %q (%s), want located", rep.Status, rep.Message)
+	}
+	if st := rep.Culprit.Start; st == nil || st.Kind != "caps" || st.Name != "bounding" || st.Docker != "--cap-drop NET_RAW" {
+		t.Errorf("culprit %+v (%s), want the start item caps bounding, said as --cap-drop NET_RAW", st, rep.Culprit.Call)
+	}
+	const notStarted = "did not start: exec /bin/capprog: operation not permitted: " +
+		"the file carries cap_net_raw+ep, and this process's bounding set lacks cap_net_raw"
+	if len(rep.Steps) == 0 || rep.Steps[0].All || rep.Steps[0].Verdict != "fail" || rep.Steps[0].Detail != notStarted {
+		t.Errorf("steps %+v: want the run with nothing replayed to fail with %q", rep.Steps, notStarted)
 	}
 }
 
@@ -79,5 +102,45 @@ func TestPidExecSpecLikeDockerExec(t *testing.T) {
 	r := mustExit(t, 0, "record", "-q", "-o", t.TempDir()+"/t.envb", "--pid", pid, "--", "sh", "-c", identityProbe)
 	if got := between(string(r.Stdout), "==begin", "==end"); got != want {
 		t.Errorf("under envbisect record --pid the probe printed\n%s\nand under docker exec\n%s", got, want)
+	}
+}
+
+// TestContainerFileCapabilityOutsideOwnBounding: the same pair, located by
+// an envbisect whose own bounding set lacks CAP_NET_RAW (started under
+// setpriv --bounding-set -net_raw): no run can give the capability back,
+// so the bounding set stays listed as differing here and not applied, in
+// Docker's words, and every run fails to start.
+func TestContainerFileCapabilityOutsideOwnBounding(t *testing.T) {
+	requireDockerTracing(t)
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Fatalf("this test drops a capability from envbisect's bounding set with setpriv (util-linux): %v", err)
+	}
+	bad, trace := fileCapsPair(t)
+	r := scenarios.Run(context.Background(), cmdTimeout, nil, setpriv, "--bounding-set", "-net_raw",
+		testutil.Envbisect(t), "locate", "-q", "--container", bad, trace, "--", "capprog")
+	if r.Err != nil || r.Code != 3 {
+		t.Fatalf("want exit status 3 (not located):\n%s", r)
+	}
+	listing := "caps bounding: good 00000000a80425fb, here 00000000a80405fb (here: --cap-drop NET_RAW)"
+	for _, want := range []string{"replay still fails", "Differs here and could not be applied by a run:\n  " + listing} {
+		if !strings.Contains(string(r.Stdout), want) {
+			t.Errorf("locate does not say %q:\n%s", want, r)
+		}
+	}
+	// Both ends fail the same way: the command never starts.
+	const notStarted = "did not start: exec /bin/capprog: operation not permitted: " +
+		"the file carries cap_net_raw+ep, and this process's bounding set lacks cap_net_raw"
+	var steps []string
+	for _, line := range strings.Split(string(r.Stdout), "\n") {
+		if f := strings.Fields(line); len(f) > 3 && strings.HasSuffix(line, notStarted) && f[2] == "fail" {
+			steps = append(steps, f[1])
+		}
+	}
+	if strings.Join(steps, " ") != "none all" {
+		t.Errorf("steps that did not start: %v, want none and all:\n%s", steps, r)
+	}
+	if want := "envbisect: differs here and could not be applied by a run:\n  " + listing; !strings.Contains(string(r.Stderr), want) {
+		t.Errorf("locate does not warn %q before it starts:\n%s", want, r)
 	}
 }
