@@ -153,6 +153,13 @@ func (e *env) locate(ctx context.Context, o options, out, progress io.Writer) er
 			}
 			lr.rows = append(lr.rows, row)
 		}
+		if o.locateCloopIters > 0 {
+			row, err := e.locateCPUBound(ctx, o, progress)
+			if err != nil {
+				return err
+			}
+			lr.rows = append(lr.rows, row)
+		}
 	}
 	lr.elapsed = time.Since(lr.started)
 	return lr.report(out)
@@ -247,7 +254,8 @@ func (e *env) locateScenario(ctx context.Context, o options, s scenarios.Scenari
 
 	loc := bad
 	loc.timeout = min(o.timeout, s.LocateTimeout())
-	if err := e.locateJobs(ctx, o, s, w, trace, loc, hold, row, progress); err != nil {
+	argv := func(extra ...string) []string { return s.LocateArgv(w, e.envbisect, trace, extra...) }
+	if err := e.locateJobs(ctx, o, s, argv, loc, hold, row, progress); err != nil {
 		return nil, err
 	}
 	return row, nil

@@ -27,6 +27,7 @@ type locateRuns struct {
 	fail    string // why the first run without a report failed
 	failed  int
 	note    string // the first report whose outcome is not the scenario's
+	skip    string // not measured: why
 }
 
 // culprit names a report's culprit in one line ("" for none).
@@ -53,20 +54,33 @@ func rounds(rep *scenarios.LocateReport) int {
 // locateJobs times locate with each of jobCounts, interleaved, and fills
 // in row.jobs; row.rep and row.locWall are those of --jobs 1 (the
 // sequential search the runs bound is about).
-func (e *env) locateJobs(ctx context.Context, o options, s scenarios.Scenario, w *scenarios.Work, trace string,
+//
+// argv is the locate command with the given extra flags. A scenario
+// whose command listens on a fixed port (Scenario.NeedsPort) is located
+// with --jobs 1 only: parallel runs share the network (the sandbox
+// isolates the file system), so two of its runs at once contend for the
+// port, and a run can wait for ever.
+func (e *env) locateJobs(ctx context.Context, o options, s scenarios.Scenario, argv func(extra ...string) []string,
 	loc runner, hold func() (func(), error), row *locateRow, progress io.Writer) error {
 	label := "locate " + s.Name
 	cpu := o.cpuFlag()
 	for _, j := range jobCounts {
-		row.jobs = append(row.jobs, &locateRuns{jobs: j})
+		lr := &locateRuns{jobs: j}
+		if j > 1 && s.NeedsPort {
+			lr.skip = "listens on a fixed port: parallel runs share the network, so two runs at once contend for the port"
+		}
+		row.jobs = append(row.jobs, lr)
 	}
 	for rep := 0; rep < o.reps; rep++ {
 		for k := range row.jobs {
 			lr := row.jobs[(rep+k)%len(row.jobs)]
+			if lr.skip != "" {
+				continue
+			}
 			var stdout bytes.Buffer
 			rl := loc
 			rl.stdout = &stdout
-			r := runHeld(ctx, rl, s.LocateArgv(w, e.envbisect, trace, "--json", "-q", "--cpu", cpu, "--jobs", fmt.Sprint(lr.jobs)), hold)
+			r := runHeld(ctx, rl, argv("--json", "-q", "--cpu", cpu, "--jobs", fmt.Sprint(lr.jobs)), hold)
 			if err := ctx.Err(); err != nil {
 				return err
 			}

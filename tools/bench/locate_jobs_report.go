@@ -24,6 +24,12 @@ func (lr *locateResult) writeJobs(w io.Writer, note func(string) string) {
 			t.add(name, "n/a", "", "", "", "", "", "", "", "")
 			continue
 		}
+		if row.replayOff == nil {
+			row.replayOff = &timing{}
+		}
+		for len(row.jobs) < len(jobCounts) {
+			row.jobs = append(row.jobs, &locateRuns{jobs: jobCounts[len(row.jobs)]})
+		}
 		on, off := median(row.replay.walls), median(row.replayOff.walls)
 		onOff := "n/a"
 		if on > 0 && off > 0 {
@@ -38,6 +44,9 @@ func (lr *locateResult) writeJobs(w io.Writer, note func(string) string) {
 			wall := median(j.walls)
 			walls = append(walls, wall)
 			c := millisOr(wall, j.fail)
+			if j.skip != "" {
+				c = "n/m " + note(fmt.Sprintf("%s, --jobs %d: not measured: %s", row.s.Name, j.jobs, j.skip))
+			}
 			if j.failed > 0 && len(j.walls) > 0 {
 				c += " " + note(fmt.Sprintf("%s, --jobs %d: %d of %d locates failed; the first: %s", row.s.Name, j.jobs, j.failed, j.failed+len(j.walls), j.fail))
 			}
@@ -75,7 +84,7 @@ func (lr *locateResult) writeJobs(w io.Writer, note func(string) string) {
 		"`runs` are the median runs of each (with the last round for --jobs 2); `same culprit`: every locate, with both --jobs values, "+
 		"said the same status and named the same call.\n", lr.opts.reps, lr.opts.reps)
 	fmt.Fprintf(w, "\nlocate --jobs 2 at least %.1f× faster than --jobs 1: %d of %d scenarios.\n", parallelTarget, faster, compared)
-	if sc := lr.startup; sc.skip == "" {
+	if sc := lr.startup; sc.skip == "" && sc.replay != nil && sc.replayOff != nil {
 		on, off := median(sc.replay.walls), median(sc.replayOff.walls)
 		if on > 0 && off > 0 {
 			fmt.Fprintf(w, "\nIsolation on `/bin/true`, no wrapper: %s under `envbisect replay --prefix all -q`, %s with `--sandbox=off` "+
