@@ -20,9 +20,11 @@ import (
 // environment, then, interleaved for -n repetitions, runs the command
 // natively in the bad environment and once fully replayed there
 // (`envbisect replay TRACE --prefix all -q`), both through the same
-// unshare+mount wrapper and the measure helper, and finally runs one
-// `envbisect locate --json -q`, whose report gives the runs and the
-// recorded and replayable calls.
+// unshare+mount wrapper and the measure helper (and fully replayed with
+// --sandbox=off), and finally locates it with --jobs 1 and --jobs 2,
+// interleaved (locate_jobs.go); the first --jobs 1 report gives the runs
+// and the recorded and replayable calls. A CPU-bound case follows the
+// scenarios (locate_cpu.go).
 
 // locateRow is what the locate group measured on one scenario.
 type locateRow struct {
