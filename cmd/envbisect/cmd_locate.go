@@ -142,6 +142,10 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if o.worker {
 		return runWorker(ctx, s, o, path, argv, cpu, &runSigs)
 	}
+	if o.jobs > 1 && (o.box.reset != "" || len(o.box.persist) > 0) {
+		s.warn(fmt.Sprintf("--jobs %d: the runs under way at once share --persist paths, and --reset runs while other runs go on; "+
+			"give --jobs 1 if that matters", o.jobs))
+	}
 	if o.jobs > 1 {
 		// The tracer makes one run per process at a time: parallel runs go
 		// to worker processes, one per slot, each on its CPU. They start
