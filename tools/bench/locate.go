@@ -155,7 +155,7 @@ func (e *env) locate(ctx context.Context, o options, out, progress io.Writer) er
 			}
 			lr.rows = append(lr.rows, row)
 		}
-		if o.locateCloopIters > 0 {
+		if o.locateIters > 0 {
 			row, err := e.locateCPUBound(ctx, o, progress)
 			if err != nil {
 				return err

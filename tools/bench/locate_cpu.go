@@ -57,7 +57,7 @@ func (e *env) locateCPUBound(ctx context.Context, o options, progress io.Writer)
 	if err := os.MkdirAll(envDir, 0o755); err != nil {
 		return nil, err
 	}
-	cmd := []string{"/bin/sh", "-c", cpuBoundScript, e.cloop, fmt.Sprint(o.locateCloopIters), envDir}
+	cmd := []string{"/bin/sh", "-c", cpuBoundScript, e.cloop, fmt.Sprint(o.locateIters), envDir}
 	// inEnv runs argv with side's tree bound over env/, as the scenarios do.
 	inEnv := func(side string, argv ...string) []string {
 		return append([]string{"unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
