@@ -10,20 +10,25 @@ import (
 // prefix indexes together, spread evenly over the open interval, and
 // keeps the part between the last failing and the first passing one. That
 // is a (k+1)-ary search: about ⌈log_(k+1) M⌉ rounds instead of ⌈log2 M⌉
-// runs. The first round runs the two ends (and the repeatability check)
-// together. With verdicts that only change once, from fail to pass, it
+// runs. The first round runs the two ends together. The repeatability
+// check's runs take slots that would otherwise idle: the second run of
+// the fail end goes with the ends when k > 2, else with the first round
+// of the search; the final one with the last round when that round leaves
+// a slot free. With verdicts that only change once, from fail to pass, it
 // finds the same call as the sequential search.
 
 // locateParallel is locate with rounds of parallel runs.
 func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 	m := s.start + len(s.cands)
 	k := s.o.jobs()
+	repeatPending := s.o.CheckRepeatable
 	ends := []int{0}
-	if s.o.CheckRepeatable {
-		ends = append(ends, 0)
-	}
 	if m > 0 {
 		ends = append(ends, m)
+	}
+	repeatWithEnds := repeatPending && len(ends) < k
+	if repeatWithEnds {
+		ends = append(ends, 0)
 	}
 	s.est = 1 + roundsFor(m, k)
 	ds, err := s.parallelRound(ctx, ends)
@@ -43,19 +48,47 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 	case Skip:
 		return s.undecidedEnd(0, fail), nil
 	}
-	if s.o.CheckRepeatable {
-		s.markRepeat(ds[1].at, ds[1].v)
-		if ds[1].v == Pass {
-			return s.notRepeatable("the command failed here with nothing replayed, then passed in a run made the same way"), nil
+	// checkRepeat reads the second run of the fail end.
+	checkRepeat := func(d decided) *Report {
+		repeatPending = false
+		s.markRepeat(d.at, d.v)
+		if d.v == Pass {
+			return s.notRepeatable("the command failed here with nothing replayed, then passed in a run made the same way")
+		}
+		return nil
+	}
+	// soloRepeat makes the second run of the fail end as a round of its own.
+	soloRepeat := func() (*Report, error) {
+		d, err := s.soloRound(ctx, 0)
+		if err != nil {
+			return nil, err
+		}
+		return checkRepeat(d), nil
+	}
+	if repeatWithEnds {
+		if r := checkRepeat(ds[len(ds)-1]); r != nil {
+			return r, nil
 		}
 	}
 	if m == 0 {
+		if repeatPending {
+			if r, err := soloRepeat(); err != nil || r != nil {
+				return r, err
+			}
+		}
 		return s.nothingReplayable(fail), nil
 	}
-	pass := ds[len(ds)-1]
+	pass := ds[1]
 	if pass.v == Skip {
 		if pass, err = s.soloRound(ctx, m); err != nil {
 			return nil, err
+		}
+	}
+	if pass.v != Pass && repeatPending {
+		// The sequential search checks repeatability before it says
+		// anything about the ends.
+		if r, err := soloRepeat(); err != nil || r != nil {
+			return r, err
 		}
 	}
 	switch pass.v {
@@ -67,24 +100,48 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 
 	lo, hi, atLo := 0, m, fail.out
 	skipped := map[int]bool{}
+	var final *decided // the final repeatability run, when it went with the last round
 	for hi-lo > 1 {
-		pts := spread(lo, hi, k, skipped)
+		free := k
+		if repeatPending {
+			free--
+		}
+		pts := spread(lo, hi, free, skipped)
 		if len(pts) == 0 {
 			return s.undecided(lo, hi), nil
 		}
+		idx := append([]int(nil), pts...)
+		if repeatPending {
+			idx = append(idx, 0)
+		}
+		last := len(pts) == openCount(lo, hi, skipped) // every open index is decided in this round
+		withFinal := s.o.CheckRepeatable && final == nil && last && len(idx) < k
+		if withFinal {
+			idx = append(idx, 0)
+		}
 		s.est = max(s.est, s.round+roundsFor(hi-lo, k))
-		ds, err := s.parallelRound(ctx, pts)
+		ds, err := s.parallelRound(ctx, idx)
 		if err != nil {
 			return nil, err
 		}
+		if repeatPending {
+			if r := checkRepeat(ds[len(pts)]); r != nil {
+				return r, nil
+			}
+		}
+		if withFinal {
+			d := ds[len(ds)-1]
+			s.markRepeat(d.at, d.v)
+			final = &d
+		}
 		newHi := hi
-		for j, d := range ds {
+		for j, d := range ds[:len(pts)] {
 			if d.v == Pass {
 				newHi = pts[j]
 				break
 			}
 		}
-		for j, d := range ds {
+		for j, d := range ds[:len(pts)] {
 			switch {
 			case d.v == Skip:
 				skipped[pts[j]] = true
@@ -94,7 +151,27 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 		}
 		hi = newHi
 	}
-	return s.recheckAtEnd(ctx, s.located(hi-1, atLo))
+	if repeatPending {
+		if r, err := soloRepeat(); err != nil || r != nil {
+			return r, err
+		}
+	}
+	found := s.located(hi-1, atLo)
+	if final != nil {
+		return s.endsRepeatable(found, final.v), nil
+	}
+	return s.recheckAtEnd(ctx, found)
+}
+
+// openCount is how many indexes in (lo, hi) are not skipped.
+func openCount(lo, hi int, skipped map[int]bool) int {
+	n := 0
+	for i := lo + 1; i < hi; i++ {
+		if !skipped[i] {
+			n++
+		}
+	}
+	return n
 }
 
 // parallelRound decides the prefix indexes idx as one round, at most

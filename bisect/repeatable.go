@@ -38,11 +38,17 @@ func (s *search) recheckAtEnd(ctx context.Context, found *Report) (*Report, erro
 	if err != nil {
 		return nil, err
 	}
+	return s.endsRepeatable(found, v), nil
+}
+
+// endsRepeatable is found unless v, the verdict of the final run with
+// nothing replayed, is Pass: then the runs were not repeatable.
+func (s *search) endsRepeatable(found *Report, v Verdict) *Report {
 	if v != Pass {
-		return found, nil
+		return found
 	}
 	return s.notRepeatable(fmt.Sprintf("the command failed here with nothing replayed at the start of the search, and passed "+
-		"with nothing replayed at its end (after %d runs): the runs change state they do not reset", len(s.steps)-1)), nil
+		"with nothing replayed at its end (after %d runs): the runs change state they do not reset", len(s.steps)-1))
 }
 
 // noReplayAgain makes one more run with nothing replayed, as a step of its

@@ -53,3 +53,52 @@ func TestRepeatabilityCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestParallelRepeatabilityCheck: with --jobs 2 the repeatability check's
+// runs share rounds with the search's, and still decide as sequentially.
+func TestParallelRepeatabilityCheck(t *testing.T) {
+	b := standard(t)
+	g := b.graph()
+	culprit := Candidates(g)[len(Candidates(g))/2]
+	cases := []struct {
+		name   string
+		passAt map[int]bool // the runs with nothing replayed (1-based) that pass
+		want   Status
+	}{
+		{"repeatable", nil, Located},
+		{"flaky at the start", map[int]bool{2: true}, NotRepeatable},
+		{"state left behind", map[int]bool{3: true}, NotRepeatable},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := &fake{g: g, culprit: culprit, verdict: func(r Request, n int) (Outcome, bool) {
+				if r.Prefix == 0 && r.Start == 0 && c.passAt[n] {
+					return Outcome{Verdict: Pass, Detail: "exit status 0"}, true
+				}
+				return Outcome{}, false
+			}}
+			rep, err := Locate(context.Background(), g, &lockedRunner{r: f}, Options{Events: b.Events, CheckRepeatable: true, Jobs: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Status != c.want {
+				t.Fatalf("status %s (%s), want %s", rep.Status, rep.Message, c.want)
+			}
+			if c.want == Located && rep.Culprit.Seq != culprit {
+				t.Errorf("culprit %d, want %d", rep.Culprit.Seq, culprit)
+			}
+			if c.want != Located && rep.Culprit != nil {
+				t.Errorf("a not repeatable search named %+v", rep.Culprit)
+			}
+			notes := 0
+			for _, st := range rep.Steps {
+				if st.Note == repeatNote {
+					notes++
+				}
+			}
+			if rep.RepeatRuns != notes || notes == 0 {
+				t.Errorf("%d repeat runs, %d steps noted as the check", rep.RepeatRuns, notes)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -18,6 +19,7 @@ import (
 	"github.com/envbisect/envbisect/bisect"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/replay"
+	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/verdict"
 )
 
@@ -90,7 +92,7 @@ Exit status:
 	o.where.add(f)
 	o.box.add(f, true, true)
 	f.IntVar(&o.jobs, "jobs", 1, "make up to `N` runs at once, each on a CPU of its own: a (N+1)-ary search in rounds, "+
-		"the ends together (runs are isolated by the sandbox); 1: one run at a time")
+		"the ends together (runs are isolated by the sandbox, but share the network: not for commands that listen on a fixed port); 1: one run at a time")
 	f.BoolVar(&o.worker, "worker", false, "")
 	f.MarkHidden("worker")
 	f.IntVar(&o.repeat, "repeat", 1, "run each step `N` times and take the majority verdict (for flaky commands)")
@@ -114,22 +116,11 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if o.jobs < 1 || o.jobs > maxJobs {
 		return usageError("--jobs %d: give 1 to %d runs at once", o.jobs, maxJobs)
 	}
-	t, rec, site, err := prepareReplay(path, s, o.cpu, &o.where)
+	cpu, err := parseCPU(o.cpu)
 	if err != nil {
 		return err
 	}
-	box, isolation, err := o.box.spec(s, site, false)
-	if err != nil {
-		return err
-	}
-	if e := t.End; !o.worker && e != nil && (e.Verdict != "" && e.Verdict != "pass" || e.Verdict == "" && e.ExitCode != 0) {
-		fmt.Fprintf(s.err, "envbisect: WARNING: %s records a run that did not pass (exit status %d): locate needs a trace of a run that works\n",
-			path, e.ExitCode)
-	}
-	if rc := t.Header.Command; !o.worker && len(rc) > 0 && filepath.Base(rc[0]) != filepath.Base(argv[0]) {
-		fmt.Fprintf(s.err, "envbisect: warning: %s recorded %q, and the command here is %q: "+
-			"locate compares runs of the same command\n", path, rc[0], argv[0])
-	}
+	cpus := jobCPUs(cpu, o.jobs)
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -141,69 +132,60 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	var runSigs runInterrupts
-	var pool *workerPool
+	var pool atomic.Pointer[workerPool]
 	var once sync.Once
 	go func() {
 		for sig := range sigs {
 			once.Do(cancel)
 			runSigs.send(sig)
-			pool.signal(sig)
+			pool.Load().signal(sig)
 		}
 	}()
-	cpus := jobCPUs(site.cpu, o.jobs)
-
-	start, unapplied := rec.StartItemsIn(site.env, site.join)
-	startList, notApplied := identityItems(start, unapplied, rec.DeniedHere(site.join), o.where.container != "")
-	noteUnapplied(s, notApplied)
-	var runner bisect.Runner = bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
-		if err := ctx.Err(); err != nil {
-			return bisect.Outcome{}, err
-		}
-		if err := o.box.runReset(ctx, s); err != nil {
-			return bisect.Outcome{}, err
-		}
-		plan := rec.Graph.Closure(r.Replayed)
-		interrupt, done := runSigs.add()
-		defer done()
-		res, err := rec.Run(ctx, replay.Options{
-			Sandbox: box,
-			Argv:    argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: cpus[r.Job%len(cpus)],
-			Join: site.join, Env: site.env, Dir: site.dir,
-			Stdout:    cmdStdout(o.json),
-			Interrupt: interrupt,
-			Warn:      s.warn,
-		})
-		if ee, refused := launch.ExecRefused(err); refused && ctx.Err() == nil {
-			// The environment here does not let the command start: that
-			// run fails, and a replayed start item may let it start.
-			return bisect.Outcome{Verdict: verdict.Fail, Detail: "did not start: " + ee.Msg}, nil
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return bisect.Outcome{}, ctx.Err()
-			}
-			return bisect.Outcome{}, err
-		}
-		out := bisect.Outcome{Verdict: res.Verdict, Detail: res.Detail, Live: res.Live, Seconds: res.Seconds,
-			Diverged: len(res.Diverged()) > 0}
-		for _, d := range res.Divergences {
-			out.Divergences = append(out.Divergences, d.String())
-		}
-		return out, nil
-	})
 	if o.worker {
-		return serveRuns(ctx, runner)
+		return runWorker(ctx, s, o, path, argv, cpu, &runSigs)
+	}
+	if o.jobs > 1 && (o.box.reset != "" || len(o.box.persist) > 0) {
+		s.warn(fmt.Sprintf("--jobs %d: the runs under way at once share --persist paths, and --reset runs while other runs go on; "+
+			"give --jobs 1 if that matters", o.jobs))
 	}
 	if o.jobs > 1 {
 		// The tracer makes one run per process at a time: parallel runs go
-		// to worker processes, one per slot, each on its CPU.
+		// to worker processes, one per slot, each on its CPU. They start
+		// now, to read the trace while this process does.
 		p, err := startWorkers(cpus)
 		if err != nil {
 			return withCode(exitError, err)
 		}
-		pool = p
-		defer pool.close()
-		runner = pool
+		pool.Store(p)
+		defer p.close()
+	}
+
+	t, rec, site, err := prepareReplay(path, s, o.cpu, &o.where)
+	if err != nil {
+		return err
+	}
+	box, isolation, err := o.box.spec(s, site, false)
+	if err != nil {
+		return err
+	}
+	if e := t.End; e != nil && (e.Verdict != "" && e.Verdict != "pass" || e.Verdict == "" && e.ExitCode != 0) {
+		fmt.Fprintf(s.err, "envbisect: WARNING: %s records a run that did not pass (exit status %d): locate needs a trace of a run that works\n",
+			path, e.ExitCode)
+	}
+	if rc := t.Header.Command; len(rc) > 0 && filepath.Base(rc[0]) != filepath.Base(argv[0]) {
+		fmt.Fprintf(s.err, "envbisect: warning: %s recorded %q, and the command here is %q: "+
+			"locate compares runs of the same command\n", path, rc[0], argv[0])
+	}
+
+	start, unapplied := rec.StartItemsIn(site.env, site.join)
+	startList, notApplied := identityItems(start, unapplied, rec.DeniedHere(site.join), o.where.container != "")
+	noteUnapplied(s, notApplied)
+	runner := o.runner(s, rec, site, box, start, argv, cpus, &runSigs)
+	if p := pool.Load(); p != nil {
+		if err := p.setup(workerSetup{Join: site.join, Env: site.env, Dir: site.dir, Sandbox: box}); err != nil {
+			return withCode(exitError, err)
+		}
+		runner = p
 	}
 	var progress func(bisect.Progress)
 	if !o.quiet && isTerminal(s.err) {
@@ -235,6 +217,68 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		return withCode(exitError, err)
 	}
 	return withCode(rep.ExitCode(), nil)
+}
+
+// runWorker is `locate --worker`: it reads the trace, takes where to run
+// and the sandbox from the parent's setup, and serves the parent's runs
+// (locate_workers.go).
+func runWorker(ctx context.Context, s streams, o locateOptions, path string, argv []string, cpu int, sigs *runInterrupts) error {
+	conn := openWorkerConn()
+	defer conn.close()
+	_, rec, loadErr := loadRecording(path, s)
+	ws, ok, err := conn.setup()
+	if err != nil || !ok {
+		return err // no setup: the parent stopped before the search and says why
+	}
+	if loadErr != nil {
+		return loadErr
+	}
+	site := ws.site(cpu)
+	start, _ := rec.StartItemsIn(site.env, site.join)
+	return conn.serve(ctx, o.runner(s, rec, site, ws.Sandbox, start, argv, []int{cpu}, sigs))
+}
+
+// runner is what makes each of locate's runs: CMD, after --reset, with
+// the request's prefix and start items replayed, in a sandbox made from
+// box (nil: on the real file system), pinned to the request's slot's CPU.
+func (o locateOptions) runner(s streams, rec *replay.Recording, site runSite, box *sandbox.Spec, start []align.StartDiff,
+	argv []string, cpus []int, sigs *runInterrupts) bisect.Runner {
+	return bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
+		if err := ctx.Err(); err != nil {
+			return bisect.Outcome{}, err
+		}
+		if err := o.box.runReset(ctx, s); err != nil {
+			return bisect.Outcome{}, err
+		}
+		plan := rec.Graph.Closure(r.Replayed)
+		interrupt, done := sigs.add()
+		defer done()
+		res, err := rec.Run(ctx, replay.Options{
+			Sandbox: box,
+			Argv:    argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: cpus[r.Job%len(cpus)],
+			Join: site.join, Env: site.env, Dir: site.dir,
+			Stdout:    cmdStdout(o.json),
+			Interrupt: interrupt,
+			Warn:      s.warn,
+		})
+		if ee, refused := launch.ExecRefused(err); refused && ctx.Err() == nil {
+			// The environment here does not let the command start: that
+			// run fails, and a replayed start item may let it start.
+			return bisect.Outcome{Verdict: verdict.Fail, Detail: "did not start: " + ee.Msg}, nil
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return bisect.Outcome{}, ctx.Err()
+			}
+			return bisect.Outcome{}, err
+		}
+		out := bisect.Outcome{Verdict: res.Verdict, Detail: res.Detail, Live: res.Live, Seconds: res.Seconds,
+			Diverged: len(res.Diverged()) > 0}
+		for _, d := range res.Divergences {
+			out.Divergences = append(out.Divergences, d.String())
+		}
+		return out, nil
+	})
 }
 
 // startItems turns the start events that differ into the search's

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -14,15 +15,38 @@ import (
 	"time"
 
 	"github.com/envbisect/envbisect/bisect"
+	"github.com/envbisect/envbisect/sandbox"
+	"github.com/envbisect/envbisect/trace"
 )
 
 // Parallel runs (locate --jobs N). The tracer makes one run per process
 // at a time (it owns the process's SIGCHLD disposition and waits for any
 // child), so a parallel locate starts N workers: envbisect itself, as
 // `locate --worker` with the same arguments, one per slot, each pinned to
-// the slot's CPU (--cpu). A worker reads the trace once, then serves
-// requests: one JSON bisect.Request per line on fd 3, one workerReply per
-// line on fd 4. The search sends slot j's runs to worker j.
+// the slot's CPU (--cpu). The workers are started first, so that reading
+// the trace and building its graph, which each does for itself, overlap
+// with the parent's doing the same. A worker then waits for its setup:
+// where the runs happen and their sandbox, as the parent resolved them
+// once (a worker never joins --container itself: copying a container's
+// seccomp filters seizes its init process, which two workers at once
+// cannot both do, and the sandbox is probed once). Then it serves
+// requests: one JSON workerSetup, then one bisect.Request per line on fd
+// 3, one workerReply per line on fd 4. The search sends slot j's runs to
+// worker j.
+
+// workerSetup is what the parent resolved once and hands every worker
+// before its first run.
+type workerSetup struct {
+	Join    *trace.Join   `json:"join,omitempty"`
+	Env     []string      `json:"env"` // nil: envbisect's own; empty: none (a container's)
+	Dir     string        `json:"dir,omitempty"`
+	Sandbox *sandbox.Spec `json:"sandbox,omitempty"`
+}
+
+// site is where the worker's runs happen, pinned to cpu.
+func (w workerSetup) site(cpu int) runSite {
+	return runSite{cpu: cpu, join: w.Join, env: w.Env, dir: w.Dir}
+}
 
 // workerReply is what a worker answers for one run.
 type workerReply struct {
@@ -36,17 +60,42 @@ const (
 	workerReplyFD   = 4
 )
 
-// serveRuns is the worker's loop: it runs each request it reads and
-// writes the outcome, until its request pipe closes.
-func serveRuns(ctx context.Context, run bisect.Runner) error {
+// workerConn is a worker's end of its pipes.
+type workerConn struct {
+	in, out *os.File
+	dec     *json.Decoder
+	enc     *json.Encoder
+}
+
+func openWorkerConn() *workerConn {
 	in := os.NewFile(workerRequestFD, "requests")
 	out := os.NewFile(workerReplyFD, "replies")
-	defer in.Close()
-	defer out.Close()
-	dec, enc := json.NewDecoder(in), json.NewEncoder(out)
+	return &workerConn{in: in, out: out, dec: json.NewDecoder(in), enc: json.NewEncoder(out)}
+}
+
+func (c *workerConn) close() {
+	c.in.Close()
+	c.out.Close()
+}
+
+// setup reads the worker's setup; ok is false when the request pipe
+// closed first (the parent gave up before the search).
+func (c *workerConn) setup() (ws workerSetup, ok bool, err error) {
+	if err := c.dec.Decode(&ws); err != nil {
+		if errors.Is(err, io.EOF) {
+			return ws, false, nil
+		}
+		return ws, false, fmt.Errorf("worker: read the setup: %w", err)
+	}
+	return ws, true, nil
+}
+
+// serve is the worker's loop: it runs each request it reads and writes
+// the outcome, until its request pipe closes.
+func (c *workerConn) serve(ctx context.Context, run bisect.Runner) error {
 	for {
 		var r bisect.Request
-		if err := dec.Decode(&r); err != nil {
+		if err := c.dec.Decode(&r); err != nil {
 			return nil // the search is over
 		}
 		r.Job = 0 // this worker's runs use its own --cpu
@@ -55,7 +104,7 @@ func serveRuns(ctx context.Context, run bisect.Runner) error {
 		if err != nil {
 			rep.Err = err.Error()
 		}
-		if err := enc.Encode(rep); err != nil {
+		if err := c.enc.Encode(rep); err != nil {
 			return withCode(exitError, fmt.Errorf("worker: %w", err))
 		}
 		if ctx.Err() != nil {
@@ -158,6 +207,20 @@ func cpuFlag(cpu int) string {
 		return "any"
 	}
 	return strconv.Itoa(cpu)
+}
+
+// setup hands every worker its setup, before the first run.
+func (p *workerPool) setup(ws workerSetup) error {
+	b, err := json.Marshal(ws)
+	if err != nil {
+		return fmt.Errorf("parallel runs: %w", err)
+	}
+	for j, w := range p.ws {
+		if _, err := w.req.Write(append(b, '\n')); err != nil {
+			return fmt.Errorf("parallel runs: set up the worker for slot %d: %w", j, err)
+		}
+	}
+	return nil
 }
 
 // Run sends r to the worker of its slot and waits for the outcome.

@@ -51,12 +51,23 @@ func prepareReplay(path string, s streams, cpu string, where *containerFlags) (*
 	if site.join, site.env, site.dir, err = where.resolve(); err != nil {
 		return nil, nil, site, err
 	}
+	t, rec, err := loadRecording(path, s)
+	if err != nil {
+		return nil, nil, site, err
+	}
+	where.warnWhere(s, path, &t.Header)
+	return t, rec, site, nil
+}
+
+// loadRecording reads the trace at path and prepares it for semi-replay
+// runs: its dependency graph and the recording replay runs from.
+func loadRecording(path string, s streams) (*tracefile.Trace, *replay.Recording, error) {
 	t, err := readTrace(path, s)
 	if err != nil {
-		return nil, nil, site, withCode(exitError, err)
+		return nil, nil, withCode(exitError, err)
 	}
 	if t.Header.Observed {
-		return nil, nil, site, withCode(exitError, fmt.Errorf("%s is an observation trace (record --attach): envbisect started nothing, "+
+		return nil, nil, withCode(exitError, fmt.Errorf("%s is an observation trace (record --attach): envbisect started nothing, "+
 			"so there is no command to re-run; record the command itself (envbisect record -o FILE -- CMD) and use that trace", path))
 	}
 	if l := lostOf(t); l.Any() {
@@ -65,14 +76,13 @@ func prepareReplay(path string, s streams, cpu string, where *containerFlags) (*
 	}
 	g, err := dependencyGraph(t)
 	if err != nil {
-		return nil, nil, site, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+		return nil, nil, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
 	}
 	rec, err := replay.Prepare(t, g)
 	if err != nil {
-		return nil, nil, site, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+		return nil, nil, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
 	}
-	where.warnWhere(s, path, &t.Header)
-	return t, rec, site, nil
+	return t, rec, nil
 }
 
 // traceThenCommand checks the arguments of a command that takes a trace,

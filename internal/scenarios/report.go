@@ -68,6 +68,7 @@ type LocateStep struct {
 	Detail      string            `json:"detail"`
 	Seconds     float64           `json:"seconds"`
 	Divergences []json.RawMessage `json:"divergences"` // strings by the contract; anything is counted
+	Round       int               `json:"round"`       // the round of a parallel search (--jobs > 1); 0: sequential
 }
 
 // ReplayReport is the object `envbisect replay --json` prints.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -21,9 +20,11 @@ import (
 // environment, then, interleaved for -n repetitions, runs the command
 // natively in the bad environment and once fully replayed there
 // (`envbisect replay TRACE --prefix all -q`), both through the same
-// unshare+mount wrapper and the measure helper, and finally runs one
-// `envbisect locate --json -q`, whose report gives the runs and the
-// recorded and replayable calls.
+// unshare+mount wrapper and the measure helper (and fully replayed with
+// --sandbox=off), and finally locates it with --jobs 1 and --jobs 2,
+// interleaved (locate_jobs.go); the first --jobs 1 report gives the runs
+// and the recorded and replayable calls. A CPU-bound case follows the
+// scenarios (locate_cpu.go).
 
 // locateRow is what the locate group measured on one scenario.
 type locateRow struct {
@@ -31,22 +32,24 @@ type locateRow struct {
 	alive string // the scenario's --alive duration; "" without one
 	skip  string // could not run here, or its premise does not hold
 
-	native *timing // the command in the bad environment
-	replay *timing // envbisect replay --prefix all -q, in the bad environment
-	zero   *timing // envbisect replay --prefix 0 -q (--alive scenarios only)
+	native    *timing       // the command in the bad environment
+	replay    *timing       // envbisect replay --prefix all -q, in the bad environment
+	replayOff *timing       // the same with --sandbox=off
+	zero      *timing       // envbisect replay --prefix 0 -q (--alive scenarios only)
+	jobs      []*locateRuns // locate with --jobs 1, 2 (locate_jobs.go)
 
-	rep     *scenarios.LocateReport // nil when locate gave no report
-	locWall time.Duration
-	locFail string // locate did not finish or printed no report
-	locNote string // locate's outcome differs from the scenario's expectation
+	rep     *scenarios.LocateReport // --jobs 1's first report; nil when locate gave none
+	locWall time.Duration           // --jobs 1's median
+	locFail string                  // locate did not finish or printed no report
+	locNote string                  // locate's outcome differs from the scenario's expectation
 }
 
 // startupCost times /bin/true natively and fully replayed, without the
 // wrapper: the fixed cost of starting the tracer.
 type startupCost struct {
-	calls          int64 // calls in the trace of /bin/true (0: unknown)
-	native, replay *timing
-	skip           string
+	calls                     int64 // calls in the trace of /bin/true (0: unknown)
+	native, replay, replayOff *timing
+	skip                      string
 }
 
 // timing is the runs of one command: the wall times of those that ended
@@ -152,6 +155,13 @@ func (e *env) locate(ctx context.Context, o options, out, progress io.Writer) er
 			}
 			lr.rows = append(lr.rows, row)
 		}
+		if o.locateIters > 0 {
+			row, err := e.locateCPUBound(ctx, o, progress)
+			if err != nil {
+				return err
+			}
+			lr.rows = append(lr.rows, row)
+		}
 	}
 	lr.elapsed = time.Since(lr.started)
 	return lr.report(out)
@@ -159,7 +169,7 @@ func (e *env) locate(ctx context.Context, o options, out, progress io.Writer) er
 
 // startupCost records /bin/true and times it natively and fully replayed.
 func (e *env) startupCost(ctx context.Context, o options, progress io.Writer) (startupCost, error) {
-	sc := startupCost{native: &timing{}, replay: &timing{}}
+	sc := startupCost{native: &timing{}, replay: &timing{}, replayOff: &timing{}}
 	trace := filepath.Join(e.tmp, "true.envb")
 	r := e.run.run(ctx, []string{e.envbisect, "record", "--cpu", o.cpuFlag(), "-o", trace, "--", "/bin/true"}, false)
 	if err := ctx.Err(); err != nil {
@@ -175,6 +185,7 @@ func (e *env) startupCost(ctx context.Context, o options, progress io.Writer) (s
 	err := e.interleave(ctx, o, "startup /bin/true", e.run, []timed{
 		{name: "native", c: sc.native, argv: o.pinned([]string{"/bin/true"})},
 		{name: "full replay", c: sc.replay, argv: []string{e.envbisect, "replay", trace, "--prefix", "all", "-q", "--cpu", o.cpuFlag(), "--", "/bin/true"}},
+		{name: "full replay, --sandbox=off", c: sc.replayOff, argv: []string{e.envbisect, "replay", trace, "--prefix", "all", "-q", "--cpu", o.cpuFlag(), "--sandbox=off", "--", "/bin/true"}},
 	}, progress)
 	return sc, err
 }
@@ -184,7 +195,7 @@ func (e *env) startupCost(ctx context.Context, o options, progress io.Writer) (s
 // locates it once. The error is the context's only: anything else that
 // goes wrong is in the row.
 func (e *env) locateScenario(ctx context.Context, o options, s scenarios.Scenario, progress io.Writer) (*locateRow, error) {
-	row := &locateRow{s: s, alive: aliveOf(s.Verdict), native: &timing{}, replay: &timing{}}
+	row := &locateRow{s: s, alive: aliveOf(s.Verdict), native: &timing{}, replay: &timing{}, replayOff: &timing{}}
 	if row.alive != "" {
 		row.zero = &timing{}
 	}
@@ -233,6 +244,7 @@ func (e *env) locateScenario(ctx context.Context, o options, s scenarios.Scenari
 	ts := []timed{
 		{name: "native", c: row.native, argv: native, want: s.Want.BadExit, hold: hold},
 		{name: "full replay", c: row.replay, argv: s.ReplayArgv(w, e.envbisect, trace, "all", "-q", "--cpu", cpu), want: replayWant, hold: hold},
+		{name: "full replay, --sandbox=off", c: row.replayOff, argv: s.ReplayArgv(w, e.envbisect, trace, "all", "-q", "--cpu", cpu, "--sandbox=off"), want: replayWant, hold: hold},
 	}
 	if row.zero != nil {
 		// nothing replayed: the failing run, traced; it fails (exit 3)
@@ -242,30 +254,11 @@ func (e *env) locateScenario(ctx context.Context, o options, s scenarios.Scenari
 		return nil, err
 	}
 
-	var stdout bytes.Buffer
 	loc := bad
-	loc.stdout = &stdout
 	loc.timeout = min(o.timeout, s.LocateTimeout())
-	r = runHeld(ctx, loc, s.LocateArgv(w, e.envbisect, trace, "--json", "-q", "--cpu", cpu), hold)
-	if err := ctx.Err(); err != nil {
+	argv := func(extra ...string) []string { return s.LocateArgv(w, e.envbisect, trace, extra...) }
+	if err := e.locateJobs(ctx, o, s, argv, loc, hold, row, progress); err != nil {
 		return nil, err
-	}
-	row.locWall = r.wall
-	if r.err != nil {
-		row.locFail = describe(r)
-	} else if rep, err := scenarios.ParseLocate(stdout.Bytes()); err != nil {
-		row.locFail = fmt.Sprintf("%v (%s)", err, describe(r))
-	} else {
-		row.rep = rep
-		if r.status != s.Want.ExitCode || rep.Status != s.Want.Status {
-			row.locNote = fmt.Sprintf("locate said %s (exit %d), the scenario expects %s (exit %d): %s",
-				rep.Status, r.status, s.Want.Status, s.Want.ExitCode, rep.Message)
-		}
-	}
-	if row.rep != nil {
-		fmt.Fprintf(progress, "bench: %s: locate: %s in %d runs, %s\n", label, row.rep.Status, row.rep.Runs, seconds(r.wall))
-	} else {
-		fmt.Fprintf(progress, "bench: %s: locate FAILED: %s\n", label, row.locFail)
 	}
 	return row, nil
 }

@@ -87,7 +87,7 @@ func (lr *locateResult) report(w io.Writer) error {
 	t.write(w)
 
 	fmt.Fprintf(w, "\n`recorded calls`, `replayable` and `runs` are from `envbisect locate --json` (runs include both endpoint checks); "+
-		"the bound is on N = recorded calls. `locate wall` is one `locate --json -q` run. `native` is the command and "+
+		"the bound is on N = recorded calls. `locate wall` is the median of the `locate --json -q --jobs 1` runs below. `native` is the command and "+
 		"`full replay` one `envbisect replay TRACE --prefix all -q` run of it, both in the bad environment, inside the same "+
 		"`unshare --mount` + bind-mount wrapper, median of %d interleaved runs; `ratio` is full replay / native. "+
 		"Everything is timed by the measure helper, from fork to wait4.\n", o.reps)
@@ -111,6 +111,7 @@ func (lr *locateResult) report(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "\nTracer start-up: failed: %s.\n", strings.Join(why, "; "))
 	}
+	lr.writeJobs(w, note)
 	notes.write(w)
 	return nil
 }

@@ -69,6 +69,7 @@ type options struct {
 	cloopIters    int
 	shellIters    int
 	pythonIters   int
+	locateIters   int // the locate group's CPU-bound case (0: not run)
 	envbisect     string
 	root          string
 	timeout       time.Duration
@@ -91,6 +92,7 @@ func main() {
 	fs.IntVar(&o.cloopIters, "cloop-iters", 0, "cloop iterations (0: calibrate to -cloop-native)")
 	fs.IntVar(&o.shellIters, "shell-iters", 500, "iterations of /bin/true in the shell workload")
 	fs.IntVar(&o.pythonIters, "python-iters", 20, "python3 starts in the python workload")
+	fs.IntVar(&o.locateIters, "locate-cloop-iters", 3000, "iterations of cloop in the locate group's CPU-bound case, cloop-config (0: leave it out)")
 	fs.StringVar(&o.envbisect, "envbisect", "", "the envbisect binary (default: bin/envbisect under -root)")
 	fs.StringVar(&o.root, "root", "", "the repository root (default: found from the working directory)")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Minute, "limit for one run; a run over it is killed and reported as failed")
