@@ -165,3 +165,40 @@ func TestReplayWithoutSeccomp(t *testing.T) {
 	}
 	wantLines(t, out, "config fd 3", "data fd 4", "config read 10: ok config", "canary ok", "data read 5: DATA", "reopen fd 3")
 }
+
+// TestReplayRunsAWriteOfAnotherSize: a write that hands the kernel more
+// bytes than the recorded one (a pid file whose pid has one digit more
+// here) runs for real, even with everything replayed: the recorded
+// result, 3 bytes written, would tell the program its write of 4 came up
+// short.
+func TestReplayRunsAWriteOfAnotherSize(t *testing.T) {
+	bin := testutil.BuildC(t, "writearg.c", false)
+	good, bad := t.TempDir(), t.TempDir()
+	rec := recordRun(t, good, bin, "out", "123")
+	res, out := replayRun(t, rec, bad, all, bin, "out", "1234")
+	if res.Verdict != verdict.Pass {
+		t.Errorf("verdict %s (%s), want pass; output:\n%s", res.Verdict, res.Detail, out)
+	}
+	found := false
+	for _, c := range res.Calls {
+		if c.Syscall == "write" && c.Path == filepath.Join(good, "out") {
+			found = true
+			if c.Action != "execute (other input size)" {
+				t.Errorf("the write of 4 bytes where 3 were recorded: action %q, want execute (other input size)", c.Action)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no live write on %s/out among %+v", good, res.Calls)
+	}
+	// The same size is replayed as before.
+	res, out = replayRun(t, rec, bad, all, bin, "out", "321")
+	if res.Verdict != verdict.Pass {
+		t.Errorf("same size: verdict %s (%s), want pass; output:\n%s", res.Verdict, res.Detail, out)
+	}
+	for _, c := range res.Calls {
+		if c.Syscall == "write" && c.Path == filepath.Join(good, "out") && c.Action != "replay" {
+			t.Errorf("the write of as many bytes as recorded: action %q, want replay", c.Action)
+		}
+	}
+}
