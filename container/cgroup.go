@@ -1,14 +1,14 @@
 package container
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/envbisect/envbisect/internal/mountinfo"
 )
 
 // findCgroup fills in t's cgroup v2 path, directory and id from
@@ -58,22 +58,15 @@ func cgroupV2Path(b []byte) string {
 
 // cgroup2Mount returns where the cgroup2 filesystem is mounted, and the
 // cgroup path its root is, from /proc/self/mountinfo.
-func cgroup2Mount(mountinfo []byte) (mnt, root string, ok bool) {
-	sc := bufio.NewScanner(bytes.NewReader(mountinfo))
-	for sc.Scan() {
-		// ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER
-		f := strings.Fields(sc.Text())
-		sep := -1
-		for i, s := range f {
-			if s == "-" {
-				sep = i
-				break
-			}
+func cgroup2Mount(table []byte) (mnt, root string, ok bool) {
+	ms, err := mountinfo.Parse(bytes.NewReader(table))
+	if err != nil {
+		return "", "", false
+	}
+	for _, m := range ms {
+		if m.FSType == "cgroup2" {
+			return m.Point, m.Root, true
 		}
-		if sep < 5 || sep+1 >= len(f) || f[sep+1] != "cgroup2" {
-			continue
-		}
-		return unescapeMountinfo(f[4]), unescapeMountinfo(f[3]), true
 	}
 	return "", "", false
 }
@@ -86,23 +79,4 @@ func cgroupDir(mnt, root, path string) (string, bool) {
 		return "", false
 	}
 	return filepath.Join(mnt, strings.TrimPrefix(path, root)), true
-}
-
-// unescapeMountinfo undoes mountinfo's octal escapes (\040 for a space).
-func unescapeMountinfo(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+3 < len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

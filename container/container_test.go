@@ -150,8 +150,8 @@ func TestCgroupFiles(t *testing.T) {
 	if _, _, ok := cgroup2Mount([]byte("30 25 0:26 / /a\\040b rw - ext4 /dev/sda rw\n")); ok {
 		t.Error("cgroup2Mount found a mount without cgroup2")
 	}
-	if got := unescapeMountinfo(`/a\040b`); got != "/a b" {
-		t.Errorf("unescapeMountinfo = %q", got)
+	if mnt, _, ok := cgroup2Mount([]byte("36 25 0:32 / /sys/fs/cgroup/a\\040b rw - cgroup2 cgroup2 rw\n")); !ok || mnt != "/sys/fs/cgroup/a b" {
+		t.Errorf("cgroup2Mount of an escaped mount point = %q %v, want /sys/fs/cgroup/a b", mnt, ok)
 	}
 	for _, tc := range []struct{ mnt, root, path, want string }{
 		{"/sys/fs/cgroup", "/", "/docker/abc", "/sys/fs/cgroup/docker/abc"},

@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
+	"github.com/envbisect/envbisect/internal/mountinfo"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -47,36 +47,13 @@ func mountItems(pid int) []trace.StartEvent {
 // parseMountinfo returns the mount point and the mount and superblock
 // options of one /proc/PID/mountinfo line (proc(5)).
 func parseMountinfo(line string) (point, options string, ok bool) {
-	f := strings.Fields(line)
-	sep := -1
-	for i := 6; i < len(f); i++ {
-		if f[i] == "-" {
-			sep = i
-			break
-		}
-	}
-	if sep < 0 || len(f) < sep+4 {
+	m, err := mountinfo.ParseLine(line)
+	if err != nil {
 		return "", "", false
 	}
-	return unescapeMountinfo(f[4]), f[5] + "," + f[sep+3], true
-}
-
-// unescapeMountinfo undoes the octal escapes (\040 for a space) of a
-// mountinfo path.
-func unescapeMountinfo(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
+	opts := m.Options
+	if len(m.Super) > 0 {
+		opts = append(append([]string{}, opts...), m.Super...)
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+3 < len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 3
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
+	return m.Point, strings.Join(opts, ","), true
 }

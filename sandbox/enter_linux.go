@@ -8,6 +8,8 @@ import (
 	"strconv"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/internal/mountinfo"
 )
 
 // ErrUnsupported is wrapped by Enter's errors when this machine cannot
@@ -46,7 +48,7 @@ func Enter(spec Spec) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w (is /proc mounted?)", err)
 	}
-	ms, err := ParseMountinfo(f)
+	ms, err := mountinfo.Parse(f)
 	f.Close()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)

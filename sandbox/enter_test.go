@@ -186,7 +186,7 @@ func TestSocketsReachable(t *testing.T) {
 // middle, the namespace it came from has the same mounts as before.
 func TestNothingLeftBehind(t *testing.T) {
 	inWorkNS(t, func(work string) error {
-		before, err := mountinfo()
+		before, err := mountTable()
 		if err != nil {
 			return err
 		}
@@ -212,7 +212,7 @@ func TestNothingLeftBehind(t *testing.T) {
 		if !started {
 			return errors.New("the sandboxed sleep did not start")
 		}
-		after, err := mountinfo()
+		after, err := mountTable()
 		if err != nil {
 			return err
 		}
@@ -234,7 +234,7 @@ func TestNothingLeftBehind(t *testing.T) {
 // process's namespace and descriptors as they were (TestMain checks fds).
 func TestProbe(t *testing.T) {
 	inWorkNS(t, func(work string) error {
-		before, _ := mountinfo()
+		before, _ := mountTable()
 		rep, err := Probe(Spec{})
 		if err != nil {
 			return err
@@ -242,7 +242,7 @@ func TestProbe(t *testing.T) {
 		if len(rep.Overlaid) == 0 || rep.Overlaid[0] != "/" {
 			return fmt.Errorf("probe overlaid %v, want / first", rep.Overlaid)
 		}
-		if after, _ := mountinfo(); after != before {
+		if after, _ := mountTable(); after != before {
 			return errors.New("the probe changed this namespace's mounts")
 		}
 		return nil

@@ -130,9 +130,9 @@ func treeHash(dir string) (string, error) {
 	return fmt.Sprintf("%x", h.Sum(nil)), nil
 }
 
-// mountinfo is this thread's mount table, without the ids that differ
+// mountTable is this thread's mount table, without the ids that differ
 // between reads.
-func mountinfo() (string, error) {
+func mountTable() (string, error) {
 	b, err := os.ReadFile("/proc/thread-self/mountinfo")
 	return string(b), err
 }

@@ -1,4 +1,9 @@
-package sandbox
+// Package mountinfo parses /proc/PID/mountinfo (proc(5)): one Mount per
+// line, with the kernel's octal escapes undone. It reads text only; the
+// sandbox (which mounts to replicate), the launcher (the mount flags a
+// command's calls meet) and the container lookup (where cgroup2 is
+// mounted) all read mount tables through it.
+package mountinfo
 
 import (
 	"bufio"
@@ -25,6 +30,12 @@ func (m Mount) ReadOnly() bool {
 	return hasOption(m.Options, "ro") || hasOption(m.Super, "ro")
 }
 
+// Has reports whether the mount's per-mount or per-superblock options
+// include name ("noexec", "ro").
+func (m Mount) Has(name string) bool {
+	return hasOption(m.Options, name) || hasOption(m.Super, name)
+}
+
 func hasOption(opts []string, name string) bool {
 	for _, o := range opts {
 		if o == name {
@@ -34,8 +45,8 @@ func hasOption(opts []string, name string) bool {
 	return false
 }
 
-// ParseMountinfo reads the lines of a mountinfo file.
-func ParseMountinfo(r io.Reader) ([]Mount, error) {
+// Parse reads the lines of a mountinfo file.
+func Parse(r io.Reader) ([]Mount, error) {
 	var out []Mount
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
@@ -44,7 +55,7 @@ func ParseMountinfo(r io.Reader) ([]Mount, error) {
 		if line == "" {
 			continue
 		}
-		m, err := parseMountLine(line)
+		m, err := ParseLine(line)
 		if err != nil {
 			return nil, fmt.Errorf("mountinfo line %d: %w", n, err)
 		}
@@ -56,10 +67,10 @@ func ParseMountinfo(r io.Reader) ([]Mount, error) {
 	return out, nil
 }
 
-// parseMountLine parses
+// ParseLine parses one line, such as
 //
 //	36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw,errors=continue
-func parseMountLine(line string) (Mount, error) {
+func ParseLine(line string) (Mount, error) {
 	pre, post, ok := strings.Cut(line, " - ")
 	if !ok {
 		return Mount{}, fmt.Errorf("no ' - ' separator in %q", line)
