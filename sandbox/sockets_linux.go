@@ -50,7 +50,13 @@ func (b *builder) bindSockets(socks []socketFile, overlaid map[int]bool) error {
 			continue
 		}
 		src := "/proc/self/fd/" + strconv.Itoa(s.fd)
-		if err := unix.Mount(src, b.inRoot(s.path), "", unix.MS_BIND, ""); err != nil {
+		err := unix.Mount(src, b.inRoot(s.path), "", unix.MS_BIND, "")
+		switch {
+		case err == unix.ENOENT:
+			// Removed since it was listed (its server went away, a
+			// container's shim socket): gone from the real tree too, and
+			// nothing to keep reachable.
+		case err != nil:
 			return fmt.Errorf("keep the socket %s reachable: %w", s.path, err)
 		}
 	}
