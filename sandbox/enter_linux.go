@@ -146,6 +146,12 @@ func (b *builder) inRoot(p string) string { return filepath.Join(b.root, p) }
 // replicate puts mount number i, r, into the new tree.
 func (b *builder) replicate(i int, r reachable) error {
 	target := b.inRoot(r.Point)
+	if _, err := os.Lstat(target); errors.Is(err, os.ErrNotExist) {
+		// Its mount point was removed since the table was read (a
+		// container's overlay going away as it stops): the new tree
+		// shows the real one, so nothing of it is reachable.
+		return nil
+	}
 	if ActionFor(r.Mount) == Bind {
 		if err := unix.Mount(r.fdPath(), target, "", unix.MS_BIND, ""); err != nil {
 			return fmt.Errorf("bind %s (%s): %w", r.Point, r.FSType, err)
