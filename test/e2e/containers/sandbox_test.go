@@ -8,26 +8,13 @@ import (
 	"github.com/envbisect/envbisect/internal/testutil"
 )
 
-// stateScript is the state-creating command of test/e2e/sandbox, run in a
-// container's work directory /w: it refuses to initialise over a state
-// directory it finds, creates, deletes, renames and chmods files, fails on
-// a bad configuration, and will not overwrite its output.
-const stateScript = `#!/bin/sh
-[ -e state ] && { echo "state exists: refusing to initialise over it" >&2; exit 1; }
-mkdir state
-echo 1 > state/a; mv state/a state/b; chmod 600 state/b
-rm old.log; echo new > new.log; chmod 700 data
-grep -q mode=good conf || { echo "bad configuration" >&2; exit 1; }
-set -C; echo done > out
-`
-
 // treeHashScript prints, for every file under /w, its name, mode, owner,
 // size and link target, then the sha256 of every regular file: two equal
 // outputs mean an unchanged tree.
 const treeHashScript = `cd /w && find . | sort | while read -r f; do stat -c '%n %a %u %g %s %N' "$f"; done && find . -type f | sort | xargs sha256sum`
 
 // stateContainer makes a running container of a busybox image whose work
-// directory /w holds stateScript as init.sh, old.log, data/ and conf with
+// directory /w holds testutil.StateScript as init.sh, old.log, data/ and conf with
 // the given content.
 func stateContainer(t *testing.T, what, conf string) string {
 	t.Helper()
@@ -35,7 +22,7 @@ func stateContainer(t *testing.T, what, conf string) string {
 	for _, tool := range []string{"mkdir", "mv", "chmod", "rm", "find", "sort", "stat", "xargs", "sha256sum"} {
 		root.Symlinks["bin/"+tool] = "busybox"
 	}
-	root.Files["w/init.sh"] = []byte(stateScript)
+	root.Files["w/init.sh"] = []byte(testutil.StateScript)
 	root.Exec["w/init.sh"] = true
 	root.Files["w/old.log"] = []byte("old\n")
 	root.Files["w/data/.keep"] = nil

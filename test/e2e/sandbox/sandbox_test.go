@@ -10,23 +10,11 @@ import (
 	"github.com/envbisect/envbisect/internal/testutil"
 )
 
-// initScript initialises a state directory and refuses to run when it
-// exists, creates, deletes, renames and chmods files, then fails on a bad
-// configuration, and finally refuses to overwrite its output.
-const initScript = `#!/bin/sh
-[ -e state ] && { echo "state exists: refusing to initialise over it" >&2; exit 1; }
-mkdir state
-echo 1 > state/a; mv state/a state/b; chmod 600 state/b
-rm old.log; echo new > new.log; chmod 700 data
-grep -q mode=good conf || { echo "bad configuration" >&2; exit 1; }
-set -C; echo done > out
-`
-
 // setupInit writes the init script's two environments, differing only in
 // conf, and records it in good/ (trace t.envb).
 const setupInit = `for d in good bad; do
 	cat > $d/init.sh <<'SCRIPT'
-` + initScript + `SCRIPT
+` + testutil.StateScript + `SCRIPT
 	chmod 755 $d/init.sh; echo old > $d/old.log; mkdir $d/data
 done
 echo mode=good > good/conf; echo mode=bad > bad/conf
