@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/internal/testutil"
 )
 
 // TestWritesStayInTheSandbox: a script that creates, deletes, renames,
@@ -107,9 +109,7 @@ grep -q " $PWD/ro " /proc/self/mountinfo && echo listed`)
 // TestPermissionsKept: a directory writable only by root refuses nobody
 // inside the sandbox as it does outside.
 func TestPermissionsKept(t *testing.T) {
-	if _, err := exec.LookPath("setpriv"); err != nil {
-		t.Skip("setpriv (util-linux) is not installed")
-	}
+	testutil.Require(t, testutil.Binary("setpriv"))
 	inWorkNS(t, func(work string) error {
 		d := filepath.Join(work, "rootonly")
 		if err := os.Mkdir(d, 0o755); err != nil {
@@ -154,9 +154,10 @@ func TestPersistShares(t *testing.T) {
 // TestSocketsReachable: a unix socket listening in an overlaid directory
 // accepts connections from inside the sandbox.
 func TestSocketsReachable(t *testing.T) {
+	testutil.Require(t, testutil.Binary("python3"))
 	py, err := exec.LookPath("python3")
 	if err != nil {
-		t.Skip("python3 is not installed (the socket client)")
+		t.Fatal(err)
 	}
 	inWorkNS(t, func(work string) error {
 		sock := filepath.Join(work, "s.sock")
@@ -234,7 +235,10 @@ func TestNothingLeftBehind(t *testing.T) {
 // process's namespace and descriptors as they were (TestMain checks fds).
 func TestProbe(t *testing.T) {
 	inWorkNS(t, func(work string) error {
-		before, _ := mountTable()
+		before, err := mountTable()
+		if err != nil {
+			return err
+		}
 		rep, err := Probe(Spec{})
 		if err != nil {
 			return err
@@ -242,7 +246,11 @@ func TestProbe(t *testing.T) {
 		if len(rep.Overlaid) == 0 || rep.Overlaid[0] != "/" {
 			return fmt.Errorf("probe overlaid %v, want / first", rep.Overlaid)
 		}
-		if after, _ := mountTable(); after != before {
+		after, err := mountTable()
+		if err != nil {
+			return err
+		}
+		if after != before {
 			return errors.New("the probe changed this namespace's mounts")
 		}
 		return nil

@@ -130,8 +130,8 @@ func treeHash(dir string) (string, error) {
 	return fmt.Sprintf("%x", h.Sum(nil)), nil
 }
 
-// mountTable is this thread's mount table, without the ids that differ
-// between reads.
+// mountTable is this thread's mount table, as /proc/thread-self/mountinfo
+// reads.
 func mountTable() (string, error) {
 	b, err := os.ReadFile("/proc/thread-self/mountinfo")
 	return string(b), err

@@ -91,7 +91,7 @@ Exit status:
 	o.verdict.add(f)
 	o.where.add(f)
 	o.box.add(f, true, true)
-	f.IntVar(&o.jobs, "jobs", 1, "make up to `N` runs at once, each on a CPU of its own: a (N+1)-ary search in rounds, "+
+	f.IntVar(&o.jobs, "jobs", 1, "make up to `N` runs at once, each on a CPU of its own while there are enough: a (N+1)-ary search in rounds, "+
 		"the ends together (runs are isolated by the sandbox, but share the network: not for commands that listen on a fixed port); 1: one run at a time")
 	f.BoolVar(&o.worker, "worker", false, "")
 	f.MarkHidden("worker")
