@@ -34,12 +34,13 @@ func (s *search) explainIdentity(rep *Report) {
 	for _, q := range seqs {
 		live := s.failedLive[q]
 		rec, ok := s.g.Call(q)
-		if !ok || live.Errno() == 0 || live.Errno() == rec.Errno() {
+		if !ok {
 			continue
 		}
 		fc := render.FailedCall{Seq: q, Syscall: rows.ByNr(int(rec.Nr)).Name, Path: rec.Path, Call: callString(rows, live),
-			Denied: live.Denied}
-		fc.Errno, _, _ = strings.Cut(render.ErrnoText(live.Errno()), " ")
+			Denied: live.Denied, GoodDenied: rec.Denied}
+		fc.Errno = errnoName(live.Errno())
+		fc.GoodErrno = errnoName(rec.Errno())
 		if cause := render.ExplainCall(fc, rep.Unapplied, s.facts(q)); cause != nil {
 			rep.Cause = cause
 			return
@@ -63,3 +64,12 @@ func (s *search) facts(seq uint64) render.CallFacts {
 // nothing left to search (the report then names no culprit), for
 // explainIdentity.
 func (s *search) keepFailedLive(live map[uint64]*trace.Call) { s.failedLive = live }
+
+// errnoName is an errno's name ("EPERM"), "" for none.
+func errnoName(e int) string {
+	if e == 0 {
+		return ""
+	}
+	name, _, _ := strings.Cut(render.ErrnoText(e), " ")
+	return name
+}

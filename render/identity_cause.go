@@ -46,6 +46,10 @@ type FailedCall struct {
 	Call    string // as show prints it
 	Errno   string // "EPERM"
 	Denied  bool   // the process's seccomp filter answered it
+	// GoodErrno and GoodDenied are the recorded call's: an error the
+	// good run got too is explained by nothing that differs.
+	GoodErrno  string
+	GoodDenied bool
 }
 
 // ExplainCulprit is ExplainCall for the located culprit's live result.
@@ -53,8 +57,8 @@ func ExplainCulprit(c *Culprit, unapplied []StartItem, f CallFacts) *Cause {
 	if c == nil || c.Start != nil || c.Bad.Missing {
 		return nil
 	}
-	return ExplainCall(FailedCall{Seq: c.Seq, Syscall: c.Syscall, Path: c.Path, Call: c.Call, Errno: c.Bad.Errno, Denied: c.Bad.Denied},
-		unapplied, f)
+	return ExplainCall(FailedCall{Seq: c.Seq, Syscall: c.Syscall, Path: c.Path, Call: c.Call, Errno: c.Bad.Errno, Denied: c.Bad.Denied,
+		GoodErrno: c.Good.Errno, GoodDenied: c.Good.Denied}, unapplied, f)
 }
 
 // ExplainCall returns the item of unapplied that explains the call's
@@ -62,7 +66,7 @@ func ExplainCulprit(c *Culprit, unapplied []StartItem, f CallFacts) *Cause {
 // a capability the call needs that a capability set lacks here, a
 // read-only mount for EROFS, a noexec mount for an exec's EACCES.
 func ExplainCall(fc FailedCall, unapplied []StartItem, f CallFacts) *Cause {
-	if fc.Errno == "" {
+	if fc.Errno == "" || fc.Errno == fc.GoodErrno && fc.Denied == fc.GoodDenied {
 		return nil
 	}
 	errno := fc.Errno
@@ -87,12 +91,15 @@ func ExplainCall(fc FailedCall, unapplied []StartItem, f CallFacts) *Cause {
 					fc.Syscall, it.Label(), valueOr(it.Here, "none"), valueOr(it.Good, "none")))
 			}
 		}
-		return cause(StartItem{Kind: string(trace.StartSeccompFilter)},
-			fmt.Sprintf("this process's seccomp filter denies %s (the recording's did not)", fc.Syscall))
+		// No filter item differs: the filters are the recording's, and
+		// the denial is explained by nothing listed.
+		return nil
 	}
 	if errno == "EPERM" || errno == "EACCES" {
 		for _, it := range unapplied {
-			if trace.StartKind(it.Kind) != trace.StartCaps || it.Good == nil || it.Here == nil {
+			// Only the bounding set caps what a call may have: a missing
+			// inheritable or ambient capability fails no call by itself.
+			if trace.StartKind(it.Kind) != trace.StartCaps || it.Name != trace.CapSetBounding || it.Good == nil || it.Here == nil {
 				continue
 			}
 			g, err1 := strconv.ParseUint(*it.Good, 16, 64)

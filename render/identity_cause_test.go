@@ -34,6 +34,12 @@ func TestExplainCulprit(t *testing.T) {
 		{"seccomp", call("faccessat2", "/etc/passwd", "EPERM", true), []StartItem{bounding, filter}, CallFacts{}, "seccomp_filter 1",
 			"seccomp filter denies faccessat2"},
 		{"success", call("openat", "/new", "", false), []StartItem{root}, CallFacts{}, "", ""},
+		// Nothing that differs explains these: no cause is named.
+		{"same error in the good run", &Culprit{Syscall: "chown", Path: "/tmp/owned", Bad: CallResult{Errno: "EPERM"}, Good: CallResult{Errno: "EPERM"}},
+			[]StartItem{bounding}, CallFacts{Capabilities: []int{0}}, "", ""},
+		{"denied, no filter differs", call("faccessat2", "/etc/passwd", "EPERM", true), []StartItem{bounding}, CallFacts{}, "", ""},
+		{"inheritable set only", call("chown", "/tmp/owned", "EPERM", false),
+			[]StartItem{{Kind: string(trace.StartCaps), Name: trace.CapSetInheritable, Good: s("1"), Here: s("0")}}, CallFacts{Capabilities: []int{0}}, "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

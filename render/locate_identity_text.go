@@ -8,7 +8,8 @@ func (t *textWriter) cause(r *LocateReport) {
 		return
 	}
 	t.printf("cause     %s%s\n", c.Item.Label(), dockerSuffix(c.Item))
-	t.para(c.Text + ". No run can give the command the good value of this, so the search names the call it makes fail.")
+	t.para(c.Text + ". No run could give the command the good value of this, so no run confirmed it: it is what " +
+		"differs here that explains this error.")
 }
 
 // unapplied lists the identity items that differ here and no run could
@@ -17,7 +18,8 @@ func (t *textWriter) cause(r *LocateReport) {
 func (t *textWriter) unapplied(r *LocateReport) {
 	if c := r.Cause; c != nil && r.Status != Located {
 		t.para("Cause: " + c.Item.Label() + dockerSuffix(c.Item) + ". " + c.Text +
-			". No run can give the command the good value of this, and the call fails with it whatever is replayed.")
+			". No run could give the command the good value of this, so no run confirmed it: it is what differs here " +
+			"that explains the error of a call that failed with everything replayed.")
 		if c.Call != "" {
 			t.printf("evidence  call %d: %s\n", c.Seq, c.Call)
 		}
