@@ -26,11 +26,13 @@ func (s *search) stillFails(d decided) *Report {
 	r := s.report(ReplayStillFails, "still fails with every recorded call replayed: the difference is not in the "+
 		"system-call interface, or the run diverged — see the divergences of that run")
 	r.Divergences = d.out.Divergences
+	s.failedLive = d.out.Live // what explains the failure (identity.go)
 	return r
 }
 
 // nothingReplayable: the command fails and no call could be replayed.
-func (s *search) nothingReplayable(decided) *Report {
+func (s *search) nothingReplayable(d decided) *Report {
+	s.failedLive = d.out.Live // what explains the failure (identity.go)
 	return s.report(ReplayStillFails, "fails here, and the trace has no call that replay could change: every "+
 		"recorded call always executes (process life, memory management, internal or input resources)")
 }

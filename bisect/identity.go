@@ -6,7 +6,6 @@ import (
 
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
-	"github.com/envbisect/envbisect/trace"
 )
 
 // explainIdentity puts the identity items no run could apply
@@ -59,11 +58,6 @@ func (s *search) facts(seq uint64) render.CallFacts {
 	}
 	return f
 }
-
-// keepFailedLive keeps the live calls of a run that failed with
-// nothing left to search (the report then names no culprit), for
-// explainIdentity.
-func (s *search) keepFailedLive(live map[uint64]*trace.Call) { s.failedLive = live }
 
 // errnoName is an errno's name ("EPERM"), "" for none.
 func errnoName(e int) string {

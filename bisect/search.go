@@ -111,7 +111,6 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 		return r, err
 	}
 	if m == 0 {
-		s.keepFailedLive(fail.out.Live)
 		return s.nothingReplayable(fail), nil
 	}
 	pass, err := s.endpoint(ctx, m)
@@ -120,7 +119,6 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 	}
 	switch pass.v {
 	case Fail:
-		s.keepFailedLive(pass.out.Live)
 		return s.stillFails(pass), nil
 	case Skip:
 		return s.undecidedEnd(m, pass), nil
