@@ -182,7 +182,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	noteUnapplied(s, notApplied)
 	runner := o.runner(s, rec, site, box, start, argv, cpus, &runSigs)
 	if p := pool.Load(); p != nil {
-		if err := p.setup(workerSetup{Join: site.join, Env: site.env, Dir: site.dir, Sandbox: box}); err != nil {
+		if err := p.setup(workerSetup{Join: site.join, Env: site.env, Dir: site.dir, Sandbox: box, Start: start}); err != nil {
 			return withCode(exitError, err)
 		}
 		runner = p
@@ -234,7 +234,7 @@ func runWorker(ctx context.Context, s streams, o locateOptions, path string, arg
 		return loadErr
 	}
 	site := ws.site(cpu)
-	start, _ := rec.StartItemsIn(site.env, site.join)
+	start := ws.Start
 	return conn.serve(ctx, o.runner(s, rec, site, ws.Sandbox, start, argv, []int{cpu}, sigs))
 }
 

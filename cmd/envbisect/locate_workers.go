@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/bisect"
 	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/trace"
@@ -41,6 +42,10 @@ type workerSetup struct {
 	Env     []string      `json:"env"` // nil: envbisect's own; empty: none (a container's)
 	Dir     string        `json:"dir,omitempty"`
 	Sandbox *sandbox.Spec `json:"sandbox,omitempty"`
+	// Start is the parent's list of start items: a request's Start counts
+	// into it, so every worker must replay the same items in the same
+	// order, not a list it worked out by itself.
+	Start []align.StartDiff `json:"start,omitempty"`
 }
 
 // site is where the worker's runs happen, pinned to cpu.
