@@ -183,9 +183,3 @@ func ReadStartEvents(cfg *Config, pid int) []trace.StartEvent {
 	}
 	return append(ev, identityStart(pid, cfg.Join)...)
 }
-
-// FDOpen reports whether process pid has fd open, as the kernel says.
-func FDOpen(pid int, fd int32) bool {
-	_, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%d", pid, fd))
-	return err == nil
-}

@@ -12,15 +12,6 @@ import (
 // readFDLink returns what /proc says fd of tid refers to, or "".
 func readFDLink(tid int, fd int32) string { return launch.ProcFD(tid, fd) }
 
-// readFDTable reads a process's open fds from /proc.
-func readFDTable(pid int) *systable.FDTable[string] {
-	t := systable.NewFDTable[string]()
-	for fd, name := range launch.ProcFDs(pid) {
-		t.Open(fd, name, false)
-	}
-	return t
-}
-
 // rereadFDTable returns a new table holding the fds /proc lists for pid
 // now, keeping what old knew of those it had, so that only new fds cost
 // a readlink. Used after an exec, which closes the close-on-exec fds and

@@ -197,7 +197,7 @@ func (s *session) placeFD(t *task, r *regs, live, rec *trace.Call) (int64, error
 	if got == rec.Ret {
 		return got, nil
 	}
-	if t.proc.live > 1 || launch.FDOpen(t.proc.pid, int32(rec.Ret)) {
+	if t.proc.live > 1 || launch.ProcFD(t.proc.pid, int32(rec.Ret)) != "" {
 		// Taken, or other threads share the table: they run while this
 		// one is stopped, and one could be making an fd on that very
 		// number; dup3 would close it under them.
