@@ -19,13 +19,13 @@ const rlimitCount = 16
 // lines after the heading are RLIMIT_CPU (0) to RLIMIT_RTTIME (15) in
 // order. prlimit(2) would need CAP_SYS_RESOURCE for another user's
 // process, and a container's init often is one.
-func readLimits(pid int) ([]trace.Rlimit, error) {
+func readLimits(pid int) ([]trace.Limit, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/limits", pid))
 	if err != nil {
 		return nil, procError(pid, "read its resource limits", err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	var out []trace.Rlimit
+	var out []trace.Limit
 	for i, line := range lines[1:] {
 		if i >= rlimitCount || len(line) < 47 {
 			break
@@ -39,7 +39,7 @@ func readLimits(pid int) ([]trace.Rlimit, error) {
 		if err1 != nil || err2 != nil {
 			return nil, fmt.Errorf("pid %d: /proc/%d/limits: bad line %q", pid, pid, line)
 		}
-		out = append(out, trace.Rlimit{Resource: i, Cur: cur, Max: max})
+		out = append(out, trace.Limit{Resource: i, Cur: cur, Max: max})
 	}
 	return out, nil
 }

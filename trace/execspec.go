@@ -23,7 +23,7 @@ type ExecSpec struct {
 	// first (the order they are installed in).
 	Seccomp []BPFProgram `json:"seccomp,omitempty"`
 	// Rlimits are the resource limits the command starts with.
-	Rlimits []Rlimit `json:"rlimits,omitempty"`
+	Rlimits []Limit `json:"rlimits,omitempty"`
 	// LSMLabel is the AppArmor profile or SELinux context of the
 	// process the spec was read from (/proc/PID/attr/current), applied on
 	// exec where the host has that security module; "" or "unconfined":
@@ -50,12 +50,4 @@ type BPFInstruction struct {
 	Jt   uint8  `json:"jt"`
 	Jf   uint8  `json:"jf"`
 	K    uint32 `json:"k"`
-}
-
-// Rlimit is one resource limit: Resource is RLIMIT_* (its number),
-// Cur and Max the soft and hard limit (RLIM_INFINITY is ^uint64(0)).
-type Rlimit struct {
-	Resource int    `json:"resource"`
-	Cur      uint64 `json:"cur"`
-	Max      uint64 `json:"max"`
 }
