@@ -3,6 +3,7 @@ package bisect
 import (
 	"context"
 	"fmt"
+	"strings"
 )
 
 // The repeatability check (Options.CheckRepeatable): a culprit is only as
@@ -51,8 +52,9 @@ func (s *search) endsRepeatable(found *Report, v Verdict) *Report {
 		"with nothing replayed at its end (after %d runs): the runs change state they do not reset", len(s.steps)-1))
 }
 
-// noReplayAgain makes one more run with nothing replayed, as a step of its
-// own, and returns its verdict.
+// noReplayAgain decides nothing replayed once more, as a step of its own
+// (with Options.Repeat runs and their majority, as every step), and
+// returns the verdict.
 func (s *search) noReplayAgain(ctx context.Context) (Verdict, error) {
 	s.est++
 	if s.o.jobs() > 1 {
@@ -60,19 +62,41 @@ func (s *search) noReplayAgain(ctx context.Context) (Verdict, error) {
 		s.round++ // a round of its own
 		s.mu.Unlock()
 	}
-	out, at, err := s.runOnce(ctx, 0, s.newStep(), 0)
+	d, err := s.decideAs(ctx, 0, 0, s.newStep())
 	if err != nil {
 		return 0, err
 	}
-	s.markRepeat(at, out.Verdict)
-	return out.Verdict, nil
+	s.markRepeat(d.at, d.v)
+	return d.v, nil
 }
 
 // markRepeat notes run at of s.steps as a repeatability check.
 func (s *search) markRepeat(at int, v Verdict) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.steps[at].Taken, s.steps[at].Note = v, repeatNote
+	note := repeatNote
+	if n := s.steps[at].Note; n != "" {
+		note += " (" + n + ")"
+	}
+	s.steps[at].Taken, s.steps[at].Note = v, note
+}
+
+// repeatRuns counts the runs of steps that were repeatability checks:
+// every run of such a step, not only the last, which carries the note.
+func repeatRuns(steps []Step) int {
+	checks := map[int]bool{}
+	for _, st := range steps {
+		if strings.HasPrefix(st.Note, repeatNote) {
+			checks[st.Step] = true
+		}
+	}
+	n := 0
+	for _, st := range steps {
+		if checks[st.Step] {
+			n++
+		}
+	}
+	return n
 }
 
 // notRepeatable: runs that replay nothing disagreed.

@@ -102,3 +102,28 @@ func TestParallelRepeatabilityCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestRepeatabilityCheckTakesTheMajority: with Options.Repeat the check
+// is a step like the others: one flaky pass among its runs is outvoted,
+// and every run of the check counts as a repeat run.
+func TestRepeatabilityCheckTakesTheMajority(t *testing.T) {
+	b := standard(t)
+	g := b.graph()
+	culprit := Candidates(g)[len(Candidates(g))/2]
+	f := &fake{g: g, culprit: culprit, verdict: func(r Request, n int) (Outcome, bool) {
+		if r.Prefix == 0 && r.Start == 0 && n == 4 { // the check's first run
+			return Outcome{Verdict: Pass, Detail: "exit status 0"}, true
+		}
+		return Outcome{}, false
+	}}
+	rep, err := Locate(context.Background(), g, f, Options{Events: b.Events, CheckRepeatable: true, Repeat: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != Located || rep.Culprit.Seq != culprit {
+		t.Fatalf("status %s (%s), want located at %d", rep.Status, rep.Message, culprit)
+	}
+	if rep.Runs+rep.RepeatRuns != len(f.runs) || rep.RepeatRuns != 6 {
+		t.Errorf("runs %d + %d repeat runs of %d; want 6 repeat runs (two checks of 3)", rep.Runs, rep.RepeatRuns, len(f.runs))
+	}
+}

@@ -70,11 +70,7 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 		// The runs of a round end in any order: list them by step.
 		sort.SliceStable(s.steps, func(i, j int) bool { return s.steps[i].Step < s.steps[j].Step })
 	}
-	for _, st := range s.steps {
-		if st.Note == repeatNote {
-			rep.RepeatRuns++
-		}
-	}
+	rep.RepeatRuns = repeatRuns(s.steps)
 	rep.Runs = len(s.steps) - rep.RepeatRuns
 	rep.Steps = s.steps
 	rep.RecordedCalls = len(g.Calls())
