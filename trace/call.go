@@ -34,6 +34,11 @@ type Call struct {
 	// Denied is set when the process's own seccomp filter answered the
 	// call with its errno (Ret): the call never ran.
 	Denied bool `cbor:"17,keyasint,omitempty"`
+	// Obj is the FileObject the call gave the program or ran: the
+	// regular file a successful open, openat, openat2 or creat opened
+	// for reading, the image a successful execve or execveat ran. 0:
+	// none (v1 traces, other calls, files record did not keep).
+	Obj uint32 `cbor:"18,keyasint,omitempty"`
 }
 
 // Incomplete reports whether part of the call's recorded memory was lost
