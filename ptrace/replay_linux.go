@@ -241,8 +241,9 @@ func (s *session) standInName(t *task, row *systable.Syscall, c *trace.Call, r *
 			return c.Args[i]
 		}
 	}
-	addr := (stackPointer(r) - redZone - uint64(len(standInNameText))) &^ 15
-	if (memReader{pid: t.tid}).write(addr, []byte(standInNameText)) != nil {
+	sc := newStackScratch(t.tid, r)
+	addr, err := sc.put([]byte(standInNameText))
+	if err != nil {
 		return 0 // memfd_create fails with EFAULT: the fd stays missing
 	}
 	return addr
