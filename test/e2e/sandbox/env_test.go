@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,35 +10,11 @@ import (
 	"github.com/envbisect/envbisect/internal/testutil"
 )
 
-// prelude starts every script: a tmpfs work tree on $W in the test's own
-// mount namespace (unshare --mount: the host never sees it), with the
-// directories good/ and bad/, and tree_hash, which hashes names, modes,
-// owners, sizes, link targets and contents under a directory.
-const prelude = `set -e
-mount -t tmpfs work "$W"
-cd "$W"
-mkdir good bad
-tree_hash() {
-	( cd "$1" && find . -printf '%p %m %u %g %s %l\n' | sort && find . -type f -print0 | sort -z | xargs -0 -r sha256sum ) | sha256sum
-}
-`
-
-// inWorkNS runs prelude+script as root with sh in a mount namespace of its
-// own; $EB is the envbisect binary, $W the work tree, $OUT a directory on
-// the host for results. It returns $OUT.
+// inWorkNS runs script in a work namespace of its own
+// (testutil.InWorkNS) and returns $OUT.
 func inWorkNS(t *testing.T, script string) string {
 	t.Helper()
-	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Binary("unshare"), testutil.Binary("sha256sum"), testutil.File("/bin/sh"))
-	eb := testutil.Envbisect(t)
-	out := t.TempDir()
-	cmd := exec.Command("unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", prelude+script)
-	cmd.Env = append(os.Environ(), "EB="+eb, "W="+t.TempDir(), "OUT="+out)
-	b, err := cmd.CombinedOutput()
-	t.Logf("script output:\n%s", b)
-	if err != nil {
-		t.Fatalf("script: %v", err)
-	}
-	return out
+	return testutil.InWorkNS(t, script)
 }
 
 // report is the part of locate's JSON report the tests look at.
