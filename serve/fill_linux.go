@@ -1,0 +1,71 @@
+package serve
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// Fill makes the memfd that process pid holds on fd (made with
+// MFD_ALLOW_SEALING, empty) the good environment's file id: its content,
+// and the recorded mode, owner and modification time, so that fstat
+// agrees. With readOnly (the program opened the file for reading only)
+// it is sealed against writes as well as against growing and shrinking,
+// as the read-only file was; otherwise the program may change it as it
+// could the real one. The caller checked Servable.
+func (s *Store) Fill(pid, fd int, id uint32, readOnly bool) error {
+	f, err := s.Servable(id)
+	if err != nil {
+		return err
+	}
+	src, err := s.content(f)
+	if err != nil {
+		return err
+	}
+	dst, err := os.OpenFile("/proc/"+strconv.Itoa(pid)+"/fd/"+strconv.Itoa(fd), os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("serve %s: open the process's memfd: %w", f.Path, err)
+	}
+	defer dst.Close()
+	if err := copyAll(dst, src, f.Size); err != nil {
+		return fmt.Errorf("serve %s: %w", f.Path, err)
+	}
+	// As recorded, so that an executed fstat sees the good file. Best
+	// effort: the bytes are what matters, and a process of another user
+	// keeps its fd whatever the owner becomes.
+	_ = unix.Fchmod(int(dst.Fd()), f.Mode&0o7777)
+	_ = dst.Chown(int(f.UID), int(f.GID))
+	mt := unix.NsecToTimespec(f.Mtime)
+	_ = unix.UtimesNanoAt(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(int(dst.Fd())), []unix.Timespec{mt, mt}, 0)
+	seals := unix.F_SEAL_SHRINK | unix.F_SEAL_GROW
+	if readOnly {
+		seals |= unix.F_SEAL_WRITE | unix.F_SEAL_SEAL
+	}
+	if _, err := unix.FcntlInt(dst.Fd(), unix.F_ADD_SEALS, seals); err != nil {
+		return fmt.Errorf("serve %s: seal: %w", f.Path, err)
+	}
+	return nil
+}
+
+// copyAll copies size bytes from the start of src to dst, in the kernel
+// where it can (copy_file_range between memfds), else through memory.
+func copyAll(dst, src *os.File, size int64) error {
+	var off int64
+	for off < size {
+		n, err := unix.CopyFileRange(int(src.Fd()), &off, int(dst.Fd()), nil, int(size-off), 0)
+		if err != nil || n == 0 {
+			break
+		}
+	}
+	if off == size {
+		return nil
+	}
+	if _, err := dst.Seek(off, io.SeekStart); err != nil {
+		return err
+	}
+	_, err := io.Copy(dst, io.NewSectionReader(src, off, size-off))
+	return err
+}

@@ -1,0 +1,103 @@
+package serve
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"io"
+	"os"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/trace"
+)
+
+// memSource is a Source over file objects and contents held in memory.
+type memSource struct {
+	files   []trace.FileObject
+	content map[uint32][]byte
+	opened  int
+}
+
+func (m *memSource) File(id uint32) *trace.FileObject {
+	if id == 0 || int(id) > len(m.files) {
+		return nil
+	}
+	return &m.files[id-1]
+}
+
+func (m *memSource) OpenContent(f *trace.FileObject) (io.ReadCloser, error) {
+	m.opened++
+	return io.NopCloser(bytes.NewReader(m.content[f.ID])), nil
+}
+
+func newMemSource(data []byte) *memSource {
+	return &memSource{
+		files: []trace.FileObject{
+			{ID: 1, Path: "/usr/lib/libgood.so", Size: int64(len(data)), Mode: unix.S_IFREG | 0o644, UID: 0, GID: 0,
+				Mtime: 1700000000_123456789, SHA256: sha256.Sum256(data), Chunks: []trace.Hash{sha256.Sum256(data)}},
+			{ID: 2, Path: "/etc/secret", Size: 10, Mode: unix.S_IFREG | 0o600, Why: trace.ContentExcluded},
+		},
+		content: map[uint32][]byte{1: data},
+	}
+}
+
+// TestFillServesTheRecordedFile: a memfd of this process filled with a
+// recorded file reads, maps and stats as that file, and a read-only one
+// refuses writes.
+func TestFillServesTheRecordedFile(t *testing.T) {
+	data := bytes.Repeat([]byte("good library bytes\n"), 50000)
+	src := newMemSource(data)
+	s := NewStore(src)
+	defer s.Close()
+	for range 2 {
+		fd, err := unix.MemfdCreate("stand-in", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := os.NewFile(uintptr(fd), "stand-in")
+		defer f.Close()
+		if err := s.Fill(os.Getpid(), fd, 1, true); err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(f)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("read %d bytes (%v), want the %d recorded ones", len(got), err, len(data))
+		}
+		m, err := unix.Mmap(fd, 0, len(data), unix.PROT_READ, unix.MAP_SHARED)
+		if err != nil {
+			t.Fatalf("mmap: %v", err)
+		}
+		if !bytes.Equal(m, data) {
+			t.Errorf("the mapping differs from the recorded bytes")
+		}
+		unix.Munmap(m)
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Size != int64(len(data)) || st.Mode&0o7777 != 0o644 || st.Mtim.Nano() != 1700000000_123456789 {
+			t.Errorf("fstat: size %d mode %o mtime %d, want the recorded %d 644 1700000000123456789", st.Size, st.Mode&0o7777, st.Mtim.Nano(), len(data))
+		}
+		if _, err := f.WriteAt([]byte("x"), 0); err == nil {
+			t.Errorf("a read-only served file took a write")
+		}
+	}
+	if src.opened != 1 {
+		t.Errorf("the content was read from the trace %d times for two fills, want once", src.opened)
+	}
+}
+
+// TestServableSaysWhy: content the trace does not hold is refused with
+// the reason record gave.
+func TestServableSaysWhy(t *testing.T) {
+	s := NewStore(newMemSource([]byte("x")))
+	_, err := s.Servable(2)
+	if !errors.Is(err, ErrNotStored) || !bytes.Contains([]byte(err.Error()), []byte("excluded")) {
+		t.Errorf("Servable of excluded content: %v", err)
+	}
+	if _, err := s.Servable(9); !errors.Is(err, ErrNotStored) {
+		t.Errorf("Servable of a missing object: %v", err)
+	}
+}
