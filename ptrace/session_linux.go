@@ -56,6 +56,9 @@ type session struct {
 
 	watch  *launch.Watcher
 	warned map[string]bool
+	// addrs are the binds this semi-replay run moved to a free address
+	// (addrs_linux.go).
+	addrs []addrRedirect
 }
 
 // Run starts cfg's command under the tracer and follows it until every

@@ -106,6 +106,11 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		// dup and friends run (on the stand-ins) and report the recorded
 		// result.
 		verb = ptrace.Overwrite
+	case action == depgraph.Replay && setsUpServer(row, c):
+		// The program's socket really binds and listens; where its
+		// address is taken here, the engine binds a free one instead
+		// (ptrace's address redirects).
+		verb = ptrace.Overwrite
 	case action == depgraph.Replay:
 		verb = ptrace.Skip
 	case action == depgraph.ExecuteThenOverwrite:
@@ -136,6 +141,13 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 // image).
 func reshapesFDs(row *systable.Syscall, c *trace.Call) bool {
 	return row.EffectsFor(c.Args)&(systable.ClosesFD|systable.ClosesFDRange|systable.DupsFD|systable.ChangesFDFlags) != 0
+}
+
+// setsUpServer reports whether a call binds its socket or makes it
+// listen: replayed, it still takes effect, so that the program's traced
+// clients have a server to reach.
+func setsUpServer(row *systable.Syscall, c *trace.Call) bool {
+	return row.EffectsFor(c.Args)&systable.BindsAddress != 0 || row.Socket == systable.SocketListens
 }
 
 // Exit keeps the live results of matched calls that ran.
