@@ -20,7 +20,7 @@ import (
 //     with EADDRINUSE or EACCES, the thread binds again, to the same
 //     address with port 0 (a unix socket: autobound to an abstract
 //     name), and getsockname tells the address it got. The pair is kept
-//     in session.addrs and reported in the run's RunResult.Redirects.
+//     in session.addrs and reported in the run's RunResult.AddrRedirects.
 //   - redirectDest, at the entry of every call that runs and passes a
 //     destination (connect, sendto with an address, sendmsg's msg_name):
 //     a destination the recorded bind accepts is rewritten to the live
@@ -40,7 +40,7 @@ type addrRedirect struct {
 	askedRaw []byte
 	live     systable.Sockaddr // the address its socket got here
 	liveRaw  []byte
-	out      int // its index in session.result.Redirects
+	out      int // its index in session.result.AddrRedirects
 }
 
 // boundElsewhere reports whether a live bind's error says that the
@@ -98,12 +98,12 @@ func (s *session) redirectBind(t *task, r *regs, row *systable.Syscall, live, re
 		return err
 	}
 	liveSA, _ := systable.DecodeSockaddr(got)
-	s.result.Redirects = append(s.result.Redirects, trace.AddrRedirect{
+	s.result.AddrRedirects = append(s.result.AddrRedirects, trace.AddrRedirect{
 		Seq: rec.Seq, Proc: live.Proc, Thread: live.Thread,
 		Recorded: asked.String(), Live: liveSA.String(), Errno: unix.ErrnoName(unix.Errno(-live.Ret)),
 	})
 	s.addrs = append(s.addrs, addrRedirect{asked: asked, askedRaw: append([]byte(nil), m.Data...),
-		live: liveSA, liveRaw: got, out: len(s.result.Redirects) - 1})
+		live: liveSA, liveRaw: got, out: len(s.result.AddrRedirects) - 1})
 	return nil
 }
 
@@ -206,7 +206,7 @@ func (s *session) redirectAddrArg(t *task, r *regs, row *systable.Syscall, c *tr
 		return false
 	}
 	args[i], args[lenArg] = addr, uint64(len(to))
-	s.result.Redirects[rd.out].Redirected++
+	s.result.AddrRedirects[rd.out].Redirected++
 	return true
 }
 
@@ -247,7 +247,7 @@ func (s *session) redirectMsgName(t *task, r *regs, row *systable.Syscall, c *tr
 			return false
 		}
 		args[i] = hdrAddr
-		s.result.Redirects[rd.out].Redirected++
+		s.result.AddrRedirects[rd.out].Redirected++
 		return true
 	}
 	return false

@@ -22,10 +22,10 @@ type Result struct {
 	Unmatched int `json:"unmatched"`
 
 	Divergences []Divergence `json:"divergences"`
-	// Redirects are the binds whose address is taken here and that got
+	// AddrRedirects are the binds whose address is taken here and that got
 	// a free one instead, with the traced connects and sends that
 	// followed them.
-	Redirects []trace.AddrRedirect `json:"redirects,omitempty"`
+	AddrRedirects []trace.AddrRedirect `json:"address_redirects,omitempty"`
 	// Calls lists every live call, when Options.ListCalls asked for it.
 	Calls []CallNote `json:"calls,omitempty"`
 

@@ -198,7 +198,7 @@ func writeReplayText(s streams, res *replay.Result, prefix uint64, calls int, qu
 	for _, d := range res.Divergences {
 		fmt.Fprintf(s.out, "divergence: %s\n", d)
 	}
-	for _, r := range res.Redirects {
+	for _, r := range res.AddrRedirects {
 		fmt.Fprintf(s.out, "redirected: bind %s (recorded call %d, %s here) bound %s instead; %d connects and sends followed\n",
 			r.Recorded, r.Seq, r.Errno, r.Live, r.Redirected)
 	}
