@@ -180,7 +180,7 @@ func (s *session) redirectDest(t *task, r *regs, row *systable.Syscall, c *trace
 		return nil
 	}
 	setArgs(r, args)
-	t.replay.rewrote = true
+	t.addrArgs = true
 	return setRegs(t.tid, r)
 }
 
@@ -257,9 +257,10 @@ func (s *session) redirectMsgName(t *task, r *regs, row *systable.Syscall, c *tr
 // stop of a call redirectDest rewrote: the kernel keeps them across a
 // call, and the program may rely on that.
 func (s *session) restoreArgs(t *task, r *regs, c *trace.Call) error {
-	if !t.replay.rewrote {
+	if !t.addrArgs {
 		return nil
 	}
+	t.addrArgs = false
 	setArgs(r, c.Args)
 	return setRegs(t.tid, r)
 }

@@ -101,18 +101,6 @@
 // syscall instruction, the registers set for the new call, and the
 // thread run to that call's exit, then given its own registers back.
 //
-// Addresses taken here (addrs_linux.go): an overwritten bind whose live
-// call failed with EADDRINUSE or EACCES where the recording bound binds
-// again, injected at its exit stop, to the same address with port 0 (a
-// unix socket autobinds), and getsockname tells where. From then on, a
-// call that runs and passes a destination the recorded bind accepts
-// (connect, sendto, sendmsg's msg_name) gets the live address, written
-// below the stack with stackScratch and passed in its argument
-// registers, which its exit stop puts back; an address a call that ran
-// reports (getsockname, getpeername, accept, recvfrom, recvmsg) that is
-// the live one is shown as the recorded one. RunResult.AddrRedirects lists
-// the redirected binds. With none, the only cost is a length check.
-//
 // The run's trace.Watch is enforced by a launch.Watcher alongside the
 // loop: it kills every traced process at the run's deadline (Alive,
 // Timeout) and runs a check command while the command is up, which the
@@ -154,6 +142,20 @@
 // it means denying it. Without our filter (PTRACE_SYSCALL fallback, the
 // eBPF recorder) the filters are installed as they are: PTRACE_SYSCALL
 // stops before seccomp runs, so denied calls are seen there too.
+//
+// # Addresses taken here
+//
+// In a semi-replay run (addrs_linux.go), an overwritten bind whose live
+// call failed with EADDRINUSE or EACCES where the recording bound binds
+// again, injected at its exit stop, to the same address with port 0 (a
+// unix socket autobinds), and getsockname tells where. From then on, a
+// call that runs and passes a destination the recorded bind accepts
+// (connect, sendto, sendmsg's msg_name) gets the live address, written
+// below the stack with stackScratch and passed in its argument
+// registers, which its exit stop puts back; an address a call that ran
+// reports (getsockname, getpeername, accept, recvfrom, recvmsg) that is
+// the live one is shown as the recorded one. RunResult.AddrRedirects lists
+// the redirected binds. With none, the only cost is a length check.
 //
 // # Identities
 //

@@ -19,7 +19,6 @@ type replayState struct {
 	// ptrCapOK says argument i has one.
 	ptrCap   [6]uint64
 	ptrCapOK uint8
-	rewrote  bool // redirectDest changed argument registers (addrs_linux.go)
 }
 
 // replayEnter is the entry of a call in a semi-replay run: r holds the
