@@ -50,11 +50,12 @@ func boundElsewhere(ret int64) bool {
 }
 
 // redirectBind is the exit stop of bind live, which the program is to
-// see succeed as rec did: where it failed because its address is taken
+// see succeed as the recorded call did (d is Overwrite): where it failed because its address is taken
 // here, the socket is bound to a free one. Needs t stopped at that exit
 // with registers r.
-func (s *session) redirectBind(t *task, r *regs, row *systable.Syscall, live, rec *trace.Call) error {
-	if row.EffectsFor(live.Args)&systable.BindsAddress == 0 || rec.Ret != 0 || !boundElsewhere(live.Ret) {
+func (s *session) redirectBind(t *task, r *regs, row *systable.Syscall, live *trace.Call, d Decision) error {
+	rec := d.Rec
+	if d.Verb != Overwrite || rec == nil || row.EffectsFor(live.Args)&systable.BindsAddress == 0 || rec.Ret != 0 || !boundElsewhere(live.Ret) {
 		return nil
 	}
 	i := row.AddressArg(false)

@@ -138,14 +138,14 @@ func (s *session) replayExit(t *task, r *regs) error {
 	} else if !row.Unknown {
 		s.cap.capture(memReader{pid: t.tid}, row, c, true)
 	}
+	if err := s.redirectBind(t, r, row, c, d); err != nil {
+		return err
+	}
 	s.cfg.Replayer.Exit(c, d)
 	if d.Verb != Overwrite {
 		s.unredirectReported(t, row, c)
 		s.applyEffects(t, row, c, "")
 		return s.resume(t, 0)
-	}
-	if err := s.redirectBind(t, r, row, c, d.Rec); err != nil {
-		return err
 	}
 	ret := s.writeBack(t, row, c, d.Rec)
 	if row.EffectsFor(c.Args)&systable.CreatesFD != 0 {

@@ -101,15 +101,15 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		// recorded result answers another request, so the call runs.
 		action = depgraph.Execute
 		why = "execute (other input size)"
-	case action == depgraph.Replay && reshapesFDs(row, c):
-		// The kernel's fd table must keep the program's shape: close,
-		// dup and friends run (on the stand-ins) and report the recorded
-		// result.
-		verb = ptrace.Overwrite
 	case action == depgraph.Replay && setsUpServer(row, c):
 		// The program's socket really binds and listens; where its
 		// address is taken here, the engine binds a free one instead
 		// (ptrace's address redirects).
+		verb = ptrace.Overwrite
+	case action == depgraph.Replay && reshapesFDs(row, c):
+		// The kernel's fd table must keep the program's shape: close,
+		// dup and friends run (on the stand-ins) and report the recorded
+		// result.
 		verb = ptrace.Overwrite
 	case action == depgraph.Replay:
 		verb = ptrace.Skip
@@ -133,6 +133,13 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	return ptrace.Decision{Verb: verb, Rec: rc}
 }
 
+// setsUpServer reports whether a call binds its socket or makes it
+// listen: replayed, it still takes effect, so that the program's traced
+// clients have a server to reach.
+func setsUpServer(row *systable.Syscall, c *trace.Call) bool {
+	return row.EffectsFor(c.Args)&systable.BindsAddress != 0 || row.Socket == systable.SocketListens
+}
+
 // reshapesFDs reports whether a call changes which numbers the fd table
 // holds or what becomes of them at an exec: close, close_range, dup,
 // dup2, dup3, fcntl F_DUPFD and F_SETFD, ioctl FIOCLEX. Skipped, such a
@@ -141,13 +148,6 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 // image).
 func reshapesFDs(row *systable.Syscall, c *trace.Call) bool {
 	return row.EffectsFor(c.Args)&(systable.ClosesFD|systable.ClosesFDRange|systable.DupsFD|systable.ChangesFDFlags) != 0
-}
-
-// setsUpServer reports whether a call binds its socket or makes it
-// listen: replayed, it still takes effect, so that the program's traced
-// clients have a server to reach.
-func setsUpServer(row *systable.Syscall, c *trace.Call) bool {
-	return row.EffectsFor(c.Args)&systable.BindsAddress != 0 || row.Socket == systable.SocketListens
 }
 
 // Exit keeps the live results of matched calls that ran.

@@ -22,12 +22,12 @@ type Result struct {
 	Unmatched int `json:"unmatched"`
 
 	Divergences []Divergence `json:"divergences"`
+	// Calls lists every live call, when Options.ListCalls asked for it.
+	Calls []CallNote `json:"calls,omitempty"`
 	// AddrRedirects are the binds whose address is taken here and that got
 	// a free one instead, with the traced connects and sends that
 	// followed them.
 	AddrRedirects []trace.AddrRedirect `json:"address_redirects,omitempty"`
-	// Calls lists every live call, when Options.ListCalls asked for it.
-	Calls []CallNote `json:"calls,omitempty"`
 
 	// Live holds the live results of matched recorded calls that ran, by
 	// recorded seq.
