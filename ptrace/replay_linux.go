@@ -138,9 +138,6 @@ func (s *session) replayExit(t *task, r *regs) error {
 	} else if !row.Unknown {
 		s.cap.capture(memReader{pid: t.tid}, row, c, true)
 	}
-	if err := s.redirectBind(t, r, row, c, d); err != nil {
-		return err
-	}
 	s.cfg.Replayer.Exit(c, d)
 	if d.Verb != Overwrite {
 		s.unredirectReported(t, row, c)
@@ -148,6 +145,9 @@ func (s *session) replayExit(t *task, r *regs) error {
 		return s.resume(t, 0)
 	}
 	ret := s.writeBack(t, row, c, d.Rec)
+	if err := s.redirectBind(t, r, row, c, d); err != nil {
+		return err
+	}
 	if row.EffectsFor(c.Args)&systable.CreatesFD != 0 {
 		fd, err := s.placeFD(t, r, c, d.Rec)
 		if err != nil {
