@@ -143,6 +143,20 @@
 // eBPF recorder) the filters are installed as they are: PTRACE_SYSCALL
 // stops before seccomp runs, so denied calls are seen there too.
 //
+// # Addresses taken here
+//
+// In a semi-replay run (addrs_linux.go), an overwritten bind whose live
+// call failed with EADDRINUSE or EACCES where the recording bound binds
+// again, injected at its exit stop, to the same address with port 0 (a
+// unix socket autobinds), and getsockname tells where. From then on, a
+// call that runs and passes a destination the recorded bind accepts
+// (connect, sendto, sendmsg's msg_name) gets the live address, written
+// below the stack with stackScratch and passed in its argument
+// registers, which its exit stop puts back; an address a call that ran
+// reports (getsockname, getpeername, accept, recvfrom, recvmsg) that is
+// the live one is shown as the recorded one. RunResult.AddrRedirects lists
+// the redirected binds. With none, the only cost is a length check.
+//
 // # Identities
 //
 // Processes and threads get logical numbers in the order the tracer learns

@@ -53,11 +53,16 @@ func (s *session) replayEnter(t *task, r *regs) error {
 			c.Denied = true
 		}
 	}
-	if d.Verb == Execute {
+	if d.Verb == Execute || d.Verb == Overwrite {
+		if err := s.redirectDest(t, r, row, c); err != nil {
+			return err
+		}
+	}
+	if d.Verb == Execute && len(s.addrs) == 0 {
 		return resumeSyscall(t.tid, 0)
 	}
 	s.readPtrCaps(t, row, c)
-	if d.Verb == Overwrite {
+	if d.Verb != Skip {
 		return resumeSyscall(t.tid, 0)
 	}
 	eff := row.EffectsFor(c.Args)
@@ -95,7 +100,10 @@ func (s *session) replayEnter(t *task, r *regs) error {
 // replayExit is the exit stop of a call replayEnter let through.
 func (s *session) replayExit(t *task, r *regs) error {
 	c, d, st := t.live, t.dec, t.replay
-	t.live, t.dec, t.replay = nil, Decision{}, replayState{}
+	t.live, t.dec = nil, Decision{}
+	// t.replay stays until the call is done: writeBack and the address
+	// redirects read the capacities taken at entry.
+	defer func() { t.replay = replayState{} }()
 	row := s.table.ByNr(int(c.Nr))
 	if st.skipped {
 		setRet(r, st.ret)
@@ -107,6 +115,9 @@ func (s *session) replayExit(t *task, r *regs) error {
 	}
 	c.Ret = sysRet(r)
 	c.Exit = s.since()
+	if err := s.restoreArgs(t, r, c); err != nil {
+		return err
+	}
 	if st.standIn {
 		fd, err := s.placeFD(t, r, c, d.Rec)
 		if err != nil {
@@ -129,10 +140,14 @@ func (s *session) replayExit(t *task, r *regs) error {
 	}
 	s.cfg.Replayer.Exit(c, d)
 	if d.Verb != Overwrite {
+		s.unredirectReported(t, row, c)
 		s.applyEffects(t, row, c, "")
 		return s.resume(t, 0)
 	}
 	ret := s.writeBack(t, row, c, d.Rec)
+	if err := s.redirectBind(t, r, row, c, d); err != nil {
+		return err
+	}
 	if row.EffectsFor(c.Args)&systable.CreatesFD != 0 {
 		fd, err := s.placeFD(t, r, c, d.Rec)
 		if err != nil {

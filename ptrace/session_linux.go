@@ -49,6 +49,9 @@ type session struct {
 	procs, threads uint32
 	seq, stops     uint64
 	result         trace.RunResult
+	// addrs are the binds this semi-replay run moved to a free address
+	// (addrs_linux.go).
+	addrs []addrRedirect
 
 	killAll   atomic.Bool
 	killed    bool

@@ -24,6 +24,10 @@ type Result struct {
 	Divergences []Divergence `json:"divergences"`
 	// Calls lists every live call, when Options.ListCalls asked for it.
 	Calls []CallNote `json:"calls,omitempty"`
+	// AddrRedirects are the binds whose address is taken here and that got
+	// a free one instead, with the traced connects and sends that
+	// followed them.
+	AddrRedirects []trace.AddrRedirect `json:"address_redirects,omitempty"`
 
 	// Live holds the live results of matched recorded calls that ran, by
 	// recorded seq.
