@@ -55,7 +55,7 @@ func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call, be
 			// did: its relative paths resolve against it.
 			p.fs.cwd = believed
 		} else if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", t.tid)); err == nil {
-			p.fs.cwd = cwd
+			p.fs.cwd = s.redir.programPath(cwd)
 		}
 	}
 	s.content.Apply(row, c)
@@ -74,7 +74,7 @@ func (s *session) madeFDName(t *task, row *systable.Syscall, c *trace.Call, beli
 		name = c.Path
 	}
 	if believed == "" && (!row.HasPath() || name == "") {
-		name = readFDLink(t.tid, int32(c.Ret))
+		name = s.redir.programPath(readFDLink(t.tid, int32(c.Ret)))
 	}
 	return name
 }
@@ -90,7 +90,7 @@ func (s *session) fdPath(t *task, fd int32) string {
 	if name, ok := t.proc.fds.Get(fd); ok {
 		return name
 	}
-	name := standsFor(readFDLink(t.tid, fd))
+	name := s.redir.programPath(standsFor(readFDLink(t.tid, fd)))
 	if name != "" {
 		t.proc.fds.Open(fd, name, false)
 	}
