@@ -82,6 +82,9 @@ func (s *session) madeFDName(t *task, row *systable.Syscall, c *trace.Call, beli
 // callPaths sets Path and Path2 (see CallPaths) from t's tables.
 func (s *session) callPaths(t *task, row *systable.Syscall, c *trace.Call) {
 	launch.CallPaths(row, c, t.proc.fs.cwd, func(fd int32) string { return s.fdPath(t, fd) })
+	// A path in the scratch area (the kernel hands an interpreter the
+	// script's path as exec'd) is keyed as the program names it.
+	c.Path, c.Path2 = s.redir.programPath(c.Path), s.redir.programPath(c.Path2)
 }
 
 // fdPath returns what fd refers to in t's process, asking /proc when the

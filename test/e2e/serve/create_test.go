@@ -157,9 +157,19 @@ func wantRedirect(t *testing.T, out, suffix, errno string) {
 			Scratch string `json:"scratch"`
 			Errno   string `json:"errno"`
 		} `json:"redirects"`
+		Divergences []struct {
+			Kind string `json:"kind"`
+			Got  string `json:"got"`
+		} `json:"divergences"`
 	}
 	if err := json.Unmarshal([]byte(readText(t, out, "replay.json")), &rep); err != nil {
 		t.Fatalf("replay --json: %v", err)
+	}
+	for _, d := range rep.Divergences {
+		if d.Kind == "diverged" {
+			t.Errorf("the all-replayed run diverged at %s: redirected calls must match their recorded ones", d.Got)
+		}
+		t.Logf("divergence: %+v", d)
 	}
 	for _, d := range rep.Redirects {
 		if strings.HasPrefix(d.Syscall, "mkdir") && strings.HasSuffix(d.Path, suffix) && d.Errno == errno &&
