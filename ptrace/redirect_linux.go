@@ -146,16 +146,11 @@ type creation struct {
 
 // creationOf returns, at the entry of a call that is to run and then
 // show the recorded result rec, the creation to make in the scratch area
-// should the live call fail: when the call creates a path, the recording
-// succeeded, and the run is not inside a container (whose file system
-// the scratch area would have to be made in: not done, see doc.go).
+// should the live call fail: when the call creates a path and the
+// recording succeeded.
 func (s *session) creationOf(t *task, row *systable.Syscall, c, rec *trace.Call) (creation, bool) {
 	arg := row.CreatedPathArg(c.Args)
 	if arg < 0 || rec.Ret < 0 || row.Unknown {
-		return creation{}, false
-	}
-	if s.cfg.Join != nil {
-		s.warnOnce("a replayed creation that fails here is not made in a scratch area inside a container: later calls on its path fail as they would here")
 		return creation{}, false
 	}
 	cr := creation{arg: -1}
@@ -187,6 +182,12 @@ func cannotCreateHere(errno int64) bool {
 // was made. t is stopped at c's exit with registers r.
 func (s *session) materialize(t *task, r *regs, row *systable.Syscall, c, rec *trace.Call, cr creation) (int64, bool, error) {
 	if c.Ret >= 0 || !cannotCreateHere(-c.Ret) {
+		return 0, false, nil
+	}
+	if s.cfg.Join != nil {
+		// The scratch area would have to be made in the container's file
+		// system, whose writes are not the run's own: not done.
+		s.warnOnce("a replayed creation failed here inside a container and is not made in a scratch area: later calls on its path fail as they would here")
 		return 0, false, nil
 	}
 	dir, err := s.scratchDir(t)
