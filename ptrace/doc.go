@@ -112,7 +112,7 @@
 // with the created path rewritten into the run's scratch directory
 // (redirect_linux.go). The scratch directory is made on first need
 // through /proc/PID/root, so in the command's own view of the file
-// system: /tmp/envbisect-scratch-PID, which in a sandbox is on the run's
+// system: /tmp/envbisect-scratch-PID-RANDOM, which in a sandbox is on the run's
 // scratch tmpfs and goes with it, and otherwise is removed when the run
 // ends. A redirect (the created path, absolute as the program names it,
 // to its scratch path) is kept for the whole traced tree; at the entry

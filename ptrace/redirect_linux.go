@@ -232,21 +232,23 @@ func scratchBases() []string { return []string{"/tmp", "/var/tmp", "/run"} }
 
 // scratchDir returns the run's scratch directory as the command sees the
 // file system, making it on first use: through /proc/PID/root, so it is
-// made in the command's own view (its sandbox), owned by t's file-system
-// user and group (the creations made there run as t), mode 0700.
+// made in the command's own view (its sandbox), with a name of its own
+// (envbisect-scratch-PID-random), owned by t's file-system user and group
+// (the creations made there run as t), mode 0700.
 func (s *session) scratchDir(t *task) (string, error) {
 	if s.redir.dir != "" {
 		return s.redir.dir, nil
 	}
 	uid, gid := fsIDs(t.tid)
 	var errs []error
+	root := "/proc/" + strconv.Itoa(t.tid) + "/root"
 	for _, base := range scratchBases() {
-		dir := base + "/envbisect-scratch-" + strconv.Itoa(s.root.pid)
-		host := "/proc/" + strconv.Itoa(t.tid) + "/root" + dir
-		if err := os.Mkdir(host, 0o700); err != nil {
+		host, err := os.MkdirTemp(root+base, "envbisect-scratch-"+strconv.Itoa(s.root.pid)+"-")
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
+		dir := strings.TrimPrefix(host, root)
 		if err := os.Chown(host, uid, gid); err != nil {
 			os.Remove(host)
 			errs = append(errs, err)

@@ -184,18 +184,28 @@ func wantRedirect(t *testing.T, out, suffix, errno string) {
 // runs (tmp.* and mounts.* under out, see toolPrelude).
 func nothingLeft(t *testing.T, out string) {
 	t.Helper()
-	if before, after := readText(t, out, "tmp.before"), readText(t, out, "tmp.after"); before != after {
-		t.Errorf("scratch directories left in /tmp: before %q, after %q", before, after)
+	for _, d := range onlyAfter(readText(t, out, "tmp.before"), readText(t, out, "tmp.after")) {
+		t.Errorf("scratch directory left in /tmp: %s", d)
 	}
+	for _, m := range onlyAfter(readText(t, out, "mounts.before"), readText(t, out, "mounts.after")) {
+		t.Errorf("mount left behind: %s", m)
+	}
+}
+
+// onlyAfter returns the lines of after that before has not (what went
+// away meanwhile, another test's, is no failure).
+func onlyAfter(before, after string) []string {
 	have := map[string]bool{}
-	for _, l := range strings.Split(readText(t, out, "mounts.before"), "\n") {
+	for _, l := range strings.Split(before, "\n") {
 		have[l] = true
 	}
-	for _, l := range strings.Split(readText(t, out, "mounts.after"), "\n") {
-		if !have[l] {
-			t.Errorf("mount left behind: %s", l)
+	var out []string
+	for _, l := range strings.Split(after, "\n") {
+		if l != "" && !have[l] {
+			out = append(out, l)
 		}
 	}
+	return out
 }
 
 // report is the part of locate's JSON report these tests look at.
