@@ -125,7 +125,10 @@
 // target, a cwd) are mapped back from the scratch area. A RedirectObserver
 // Replayer hears of each redirect. A copy_file_range into a redirected
 // file that fails with EXDEV is done again with sendfile (systable's
-// Copies column). Not done inside a container (Config.Join): a warning.
+// Copies column), and an executed rename or link of a scratch object to
+// a path outside the scratch area, which fails with EXDEV, is made
+// within it (moveExit). Not done inside a container (Config.Join): a
+// warning.
 //
 // The run's trace.Watch is enforced by a launch.Watcher alongside the
 // loop: it kills every traced process at the run's deadline (Alive,

@@ -136,6 +136,51 @@ func (s *session) redirectPaths(t *task, r *regs, row *systable.Syscall, c *trac
 	return true, setRegs(t.tid, r)
 }
 
+// redirectEnter is the entry of a call of a semi-replay run that the
+// Replayer decided about (d): a call that runs and names a path under a
+// redirect goes there (redirectPaths); a creation to be overwritten is
+// noted for its exit stop, which makes it in the scratch area should it
+// fail here; so is an executed rename or link whose source was
+// redirected and whose target was not (moveExit).
+func (s *session) redirectEnter(t *task, r *regs, row *systable.Syscall, c *trace.Call, d Decision) error {
+	if d.Verb == Skip {
+		return nil
+	}
+	rewrote, err := s.redirectPaths(t, r, row, c)
+	if err != nil {
+		return err
+	}
+	switch {
+	case d.Verb == Overwrite:
+		t.replay.create, t.replay.creating = s.creationOf(t, row, c, d.Rec)
+	case rewrote:
+		cr, ok := s.creationOf(t, row, c, nil)
+		if _, in := s.redir.lookup(cr.path); ok && !in {
+			t.replay.create, t.replay.moving = cr, true
+		}
+	}
+	return nil
+}
+
+// moveExit is the exit stop of an executed rename or link of an object
+// that lives in the scratch area to a path that does not: the kernel
+// refuses with EXDEV, which no run without envbisect would meet (the
+// object could not have been made here at all, and the program's view is
+// that it was). The object moves within the scratch area instead, a
+// redirect follows it, and the program sees the result of that move.
+func (s *session) moveExit(t *task, r *regs, row *systable.Syscall, c, rec *trace.Call, cr creation) error {
+	if c.Ret != -int64(unix.EXDEV) {
+		return nil
+	}
+	got, ok, err := s.materialize(t, r, row, c, rec, cr)
+	if err != nil || !ok {
+		return err
+	}
+	c.Ret = got
+	setRet(r, got)
+	return setRegs(t.tid, r)
+}
+
 // creation is what the exit stop of a replayed creation needs: the
 // argument naming the created path and that path, absolute, as the
 // program means it.
@@ -147,10 +192,10 @@ type creation struct {
 // creationOf returns, at the entry of a call that is to run and then
 // show the recorded result rec, the creation to make in the scratch area
 // should the live call fail: when the call creates a path and the
-// recording succeeded.
+// recording (when there is one) succeeded.
 func (s *session) creationOf(t *task, row *systable.Syscall, c, rec *trace.Call) (creation, bool) {
 	arg := row.CreatedPathArg(c.Args)
-	if arg < 0 || rec.Ret < 0 || row.Unknown {
+	if arg < 0 || (rec != nil && rec.Ret < 0) || row.Unknown {
 		return creation{}, false
 	}
 	cr := creation{arg: -1}
@@ -164,17 +209,19 @@ func (s *session) creationOf(t *task, row *systable.Syscall, c, rec *trace.Call)
 
 // cannotCreateHere reports whether errno says a creation cannot happen
 // here (a read-only file system, no permission, a missing or non-directory
-// parent, no space), as opposed to the object being there already.
+// parent, no space; for a rename or link, a source on another file system
+// than the target, as is one already in the scratch area), as opposed to
+// the object being there already.
 func cannotCreateHere(errno int64) bool {
 	switch unix.Errno(errno) {
-	case unix.EROFS, unix.EACCES, unix.EPERM, unix.ENOENT, unix.ENOTDIR, unix.ENOSPC, unix.EDQUOT:
+	case unix.EROFS, unix.EACCES, unix.EPERM, unix.ENOENT, unix.ENOTDIR, unix.ENOSPC, unix.EDQUOT, unix.EXDEV:
 		return true
 	}
 	return false
 }
 
 // materialize makes, at the exit stop of creation call c that failed
-// live where the recording rec succeeded, the same object in the run's
+// live where the recording rec (nil: an executed move) succeeded, the same object in the run's
 // scratch area: t makes the same call again with the created path
 // rewritten to a fresh scratch path. Then later calls on the path go
 // there (a redirect), and the Replayer hears of it. It returns the
@@ -197,13 +244,23 @@ func (s *session) materialize(t *task, r *regs, row *systable.Syscall, c, rec *t
 	}
 	s.redir.made++
 	to := dir + "/" + strconv.Itoa(s.redir.made) + "-" + path.Base(cr.path)
+	// Every path argument is written anew: the stack space the entry
+	// stop wrote a redirected source path to (a rename's) is reused.
 	sc := newStackScratch(t.tid, r)
-	addr, err := sc.putString(to)
+	args := sysArgs(r)
+	s.pathArgs(t, row, c, func(i int, abs string) {
+		p, ok := s.redir.lookup(abs)
+		if i == cr.arg {
+			p, ok = to, true
+		}
+		if !ok || err != nil {
+			return
+		}
+		args[i], err = sc.putString(p)
+	})
 	if err != nil {
 		return 0, false, ignoreGone(err)
 	}
-	args := sysArgs(r)
-	args[cr.arg] = addr
 	ret, err := s.inject(t, r, int(c.Nr), args)
 	if err != nil {
 		return 0, false, ignoreGone(err)
@@ -218,7 +275,11 @@ func (s *session) materialize(t *task, r *regs, row *systable.Syscall, c, rec *t
 	}
 	s.redir.to[cr.path] = to
 	if o, ok := s.cfg.Replayer.(RedirectObserver); ok {
-		o.Redirected(trace.Redirect{Seq: rec.Seq, Syscall: row.Name, Path: cr.path, Scratch: to,
+		var seq uint64
+		if rec != nil {
+			seq = rec.Seq
+		}
+		o.Redirected(trace.Redirect{Seq: seq, Syscall: row.Name, Path: cr.path, Scratch: to,
 			Errno: unix.ErrnoName(unix.Errno(-c.Ret))})
 	}
 	return ret, true, nil

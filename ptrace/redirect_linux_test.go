@@ -44,7 +44,7 @@ func TestRedirectLookup(t *testing.T) {
 }
 
 func TestCannotCreateHere(t *testing.T) {
-	for errno, want := range map[int64]bool{30: true /* EROFS */, 13: true /* EACCES */, 2: true /* ENOENT */, 17: false /* EEXIST */, 9: false /* EBADF */} {
+	for errno, want := range map[int64]bool{30: true /* EROFS */, 13: true /* EACCES */, 2: true /* ENOENT */, 18: true /* EXDEV */, 17: false /* EEXIST */, 9: false /* EBADF */} {
 		if got := cannotCreateHere(errno); got != want {
 			t.Errorf("cannotCreateHere(%d) = %v, want %v", errno, got, want)
 		}

@@ -21,9 +21,11 @@ type replayState struct {
 	ptrCapOK uint8
 	// creating: the call (Overwrite) creates create.path; should it fail
 	// live where the recording succeeded, the exit stop makes the object
-	// in the run's scratch area (redirect_linux.go).
-	creating bool
-	create   creation
+	// in the run's scratch area (redirect_linux.go). moving: the call
+	// (Execute) renames or links an object of the scratch area to
+	// create.path, which is not there.
+	creating, moving bool
+	create           creation
 }
 
 // replayEnter is the entry of a call in a semi-replay run: r holds the
@@ -49,15 +51,8 @@ func (s *session) replayEnter(t *task, r *regs) error {
 		d = Decision{Verb: Execute}
 	}
 	t.dec, t.live, t.replay = d, c, replayState{}
-	if d.Verb != Skip {
-		// A call that runs and names a path under a creation made in the
-		// scratch area goes there.
-		if _, err := s.redirectPaths(t, r, row, c); err != nil {
-			return err
-		}
-	}
-	if d.Verb == Overwrite {
-		t.replay.create, t.replay.creating = s.creationOf(t, row, c, d.Rec)
+	if err := s.redirectEnter(t, r, row, c, d); err != nil {
+		return err
 	}
 	if d.Verb == Execute || d.Verb == Overwrite {
 		if denied != 0 {
@@ -148,6 +143,11 @@ func (s *session) replayExit(t *task, r *regs) error {
 			return err
 		}
 		c.Ret = ret
+	}
+	if st.moving {
+		if err := s.moveExit(t, r, row, c, d.Rec, st.create); err != nil {
+			return err
+		}
 	}
 	s.cfg.Replayer.Exit(c, d)
 	if d.Verb != Overwrite {

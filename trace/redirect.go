@@ -5,7 +5,7 @@ package trace
 // the live call failed with Errno, and the same call made Scratch, where
 // every later call of the run on Path or a path under it is redirected.
 type Redirect struct {
-	Seq     uint64 `json:"seq"` // the recorded call
+	Seq     uint64 `json:"seq"` // the recorded call; 0: an executed rename or link of an object already in the scratch area
 	Syscall string `json:"syscall"`
 	Path    string `json:"path"`    // as the program named it, absolute
 	Scratch string `json:"scratch"` // where it is, as the command sees the file system

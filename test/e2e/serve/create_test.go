@@ -253,3 +253,49 @@ func maxRuns(n int) int {
 	}
 	return bits.Len(uint(n-1)) + 3
 }
+
+// TestCopyRenameExecuteReadOnly: cp writes a temporary file into a
+// directory and mv renames it into place before it is run, where the
+// directory is a read-only bind mount in bad: the open that creates the
+// temporary file fails with EROFS, and locate names it. The rename's
+// source is then in the scratch area, so the rename is made there too,
+// replayed or executed (where the kernel would say EXDEV, which no run
+// without envbisect meets), and the exec follows it.
+func TestCopyRenameExecuteReadOnly(t *testing.T) {
+	testutil.Require(t, testutil.Binary("cp"), testutil.Binary("mv"), testutil.Binary("tar"))
+	out := testutil.InWorkNS(t, toolPrelude+`
+for d in good bad; do
+	mkdir $d/ro $d/pub
+	printf '#!/bin/sh\ncp ../tool/bin/tool ro/.tool.tmp && mv ro/.tool.tmp ro/tool && ro/tool\n' > $d/run.sh; chmod 755 $d/run.sh
+done
+mount --bind bad/ro bad/ro; mount -o remount,bind,ro bad/ro
+snapshot
+(cd good && "$EB" record -q -o ../t.envb -- ./run.sh)
+cd bad
+"$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/report.json" 2> "$OUT/locate.err" || true
+code=0; "$EB" replay --json ../t.envb --prefix all -- ./run.sh > "$OUT/replay.json" 2> "$OUT/replay.err" || code=$?
+echo $code > "$OUT/replay.code"
+code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off -- ./run.sh > "$OUT/replay-nosandbox.out" 2>&1 || code=$?
+echo $code > "$OUT/replay-nosandbox.code"
+test -d pub/ran && echo yes > "$OUT/replay.ran" || echo no > "$OUT/replay.ran"
+cd ..
+`+toolEpilogue)
+	r := readReport(t, filepath.Join(out, "report.json"))
+	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "open") ||
+		!strings.HasSuffix(r.Culprit.Path, "/ro/.tool.tmp") || r.Culprit.Bad.Errno != "EROFS" {
+		t.Errorf("located %s %+v (%s), want the open of ro/.tool.tmp with EROFS\n%s", r.Status, r.Culprit, r.Message, readText(t, out, "locate.err"))
+	}
+	if limit := maxRuns(r.RecordedCalls); r.Runs > limit || r.Runs < 1 {
+		t.Errorf("locate took %d runs for %d recorded calls, want 1 to ⌈log2 N⌉+3 = %d", r.Runs, r.RecordedCalls, limit)
+	}
+	if got := readText(t, out, "replay.code"); got != "0" {
+		t.Errorf("replay --prefix all in bad exited %s, want 0 (pass)\n%s", got, readText(t, out, "replay.err"))
+	}
+	if got := readText(t, out, "replay-nosandbox.code"); got != "0" {
+		t.Errorf("replay --prefix all --sandbox=off in bad exited %s, want 0 (pass)\n%s", got, readText(t, out, "replay-nosandbox.out"))
+	}
+	if got := readText(t, out, "replay.ran"); got != "yes" {
+		t.Errorf("the tool did not run in the all-replayed run with --sandbox=off (it makes pub/ran)")
+	}
+	nothingLeft(t, out)
+}
