@@ -150,6 +150,7 @@ func (s *session) redirectEnter(t *task, r *regs, row *systable.Syscall, c *trac
 	if err != nil {
 		return err
 	}
+	t.replay.pathArgs = rewrote
 	switch {
 	case d.Verb == Overwrite:
 		t.replay.create, t.replay.creating = s.creationOf(t, row, c, d.Rec)
@@ -158,6 +159,37 @@ func (s *session) redirectEnter(t *task, r *regs, row *systable.Syscall, c *trac
 		if _, in := s.redir.lookup(cr.path); ok && !in {
 			t.replay.create, t.replay.moving = cr, true
 		}
+	}
+	return nil
+}
+
+// redirectExit is the exit stop of a call that ran in a semi-replay run
+// (st is what its entry noted), before the Replayer hears of it: the
+// program's argument registers come back (the kernel keeps them across a
+// call, and the program may rely on that; not after an exec that
+// succeeded), a copy into a redirected file
+// that failed across file systems is done with sendfile (copyAcross, for
+// an overwritten call), and an executed move of a scratch object stays in
+// the scratch area (moveExit). c.Ret is the call's live result.
+func (s *session) redirectExit(t *task, r *regs, row *systable.Syscall, c *trace.Call, d Decision, st replayState) error {
+	// After an exec that succeeded the registers are the new image's:
+	// they stay.
+	execd := row.EffectsFor(c.Args)&systable.ExecsImage != 0 && c.Ret == 0
+	if st.pathArgs && !execd {
+		replaceCall(r, int(c.Nr), c.Args)
+		if err := setRegs(t.tid, r); err != nil {
+			return ignoreGone(err)
+		}
+	}
+	if d.Verb == Overwrite {
+		ret, err := s.copyAcross(t, r, row, c, d.Rec)
+		if err != nil {
+			return err
+		}
+		c.Ret = ret
+	}
+	if st.moving {
+		return s.moveExit(t, r, row, c, d.Rec, st.create)
 	}
 	return nil
 }

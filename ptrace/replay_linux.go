@@ -23,9 +23,10 @@ type replayState struct {
 	// live where the recording succeeded, the exit stop makes the object
 	// in the run's scratch area (redirect_linux.go). moving: the call
 	// (Execute) renames or links an object of the scratch area to
-	// create.path, which is not there.
-	creating, moving bool
-	create           creation
+	// create.path, which is not there. pathArgs: redirectPaths changed
+	// the argument registers, which the exit stop puts back.
+	creating, moving, pathArgs bool
+	create                     creation
 }
 
 // replayEnter is the entry of a call in a semi-replay run: r holds the
@@ -137,17 +138,8 @@ func (s *session) replayExit(t *task, r *regs) error {
 	} else if !row.Unknown {
 		s.cap.capture(memReader{pid: t.tid}, row, c, true)
 	}
-	if d.Verb == Overwrite {
-		ret, err := s.copyAcross(t, r, row, c, d.Rec)
-		if err != nil {
-			return err
-		}
-		c.Ret = ret
-	}
-	if st.moving {
-		if err := s.moveExit(t, r, row, c, d.Rec, st.create); err != nil {
-			return err
-		}
+	if err := s.redirectExit(t, r, row, c, d, st); err != nil {
+		return err
 	}
 	s.cfg.Replayer.Exit(c, d)
 	if d.Verb != Overwrite {

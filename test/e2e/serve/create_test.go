@@ -42,12 +42,18 @@ cat /proc/self/mountinfo > "$OUT/mounts.after"
 // in the run's scratch area and the later calls on their paths (tar's
 // opens, the exec of the tool) are redirected there; locate names the
 // mkdir.
+//
+// The archive also holds a static binary, run after the script: its exec
+// is redirected too, and it must start with the registers the kernel gave
+// its image.
 func TestExtractThenExecuteReadOnly(t *testing.T) {
 	testutil.Require(t, testutil.Binary("tar"), testutil.Binary("mkdir"))
+	static := testutil.BuildC(t, "mkran.c", true)
 	out := testutil.InWorkNS(t, toolPrelude+`
+cp `+static+` tool/bin/static; tar -cf tool.tar -C tool bin
 for d in good bad; do
 	mkdir $d/ro $d/pub; cp tool.tar $d/
-	printf '#!/bin/sh\nmkdir -p ro/out && tar -xf tool.tar -C ro/out && ro/out/bin/tool\n' > $d/run.sh; chmod 755 $d/run.sh
+	printf '#!/bin/sh\nmkdir -p ro/out && tar -xf tool.tar -C ro/out && ro/out/bin/tool && ro/out/bin/static pub/ran-static\n' > $d/run.sh; chmod 755 $d/run.sh
 done
 mount --bind bad/ro bad/ro; mount -o remount,bind,ro bad/ro
 snapshot
@@ -60,7 +66,7 @@ echo $code > "$OUT/replay.code"
 ls -A pub > "$OUT/pub.sandboxed"
 code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off -- ./run.sh > "$OUT/replay-nosandbox.out" 2>&1 || code=$?
 echo $code > "$OUT/replay-nosandbox.code"
-test -d pub/ran && echo yes > "$OUT/replay.ran" || echo no > "$OUT/replay.ran"
+test -d pub/ran && test -d pub/ran-static && echo yes > "$OUT/replay.ran" || echo no > "$OUT/replay.ran"
 ls -A ro > "$OUT/ro.after"
 cd ..
 `+toolEpilogue)
@@ -82,7 +88,7 @@ cd ..
 		t.Errorf("replay --prefix all --sandbox=off in bad exited %s, want 0 (pass)\n%s", got, readText(t, out, "replay-nosandbox.out"))
 	}
 	if got := readText(t, out, "replay.ran"); got != "yes" {
-		t.Errorf("the tool did not run in the all-replayed run with --sandbox=off (it makes pub/ran)")
+		t.Errorf("the tools did not run in the all-replayed run with --sandbox=off (they make pub/ran and pub/ran-static)")
 	}
 	if got := readText(t, out, "pub.sandboxed"); got != "" {
 		t.Errorf("sandboxed runs left %q in pub/", got)
