@@ -110,15 +110,15 @@
 // with an error saying it cannot happen here (EROFS, EACCES, ENOENT of a
 // parent ...), is made again by the thread at its exit stop, injected,
 // with the created path rewritten into the run's scratch directory
-// (redirect_linux.go). The scratch directory is made on first need
-// through /proc/PID/root, so in the command's own view of the file
-// system: /tmp/envbisect-scratch-PID-RANDOM, which in a sandbox is on the run's
+// (create_linux.go). The scratch directory is made on first need through
+// /proc/PID/root, so in the command's own view of the file system:
+// /tmp/envbisect-scratch-PID-RANDOM, which in a sandbox is on the run's
 // scratch tmpfs and goes with it, and otherwise is removed when the run
-// ends. A redirect (the created path, absolute as the program names it,
+// ends (scratchdir_linux.go). A redirect (the created path, absolute as the program names it,
 // to its scratch path) is kept for the whole traced tree; at the entry
-// of every later call that runs, each path argument (resolved against
-// its dirfd or the working directory) that lies under a redirect is
-// rewritten: the scratch path, absolute, is written below the thread's
+// of every later call that runs (redirect_linux.go), each path argument
+// (resolved against its dirfd or the working directory) that lies under
+// a redirect is rewritten: the scratch path, absolute, is written below the thread's
 // stack (stackScratch) and the argument register points at it. The call
 // (trace.Call) keeps the program's paths, so matching and the fd and cwd
 // tables see what the program believes; names /proc gives back (an fd's
