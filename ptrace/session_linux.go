@@ -59,6 +59,9 @@ type session struct {
 
 	watch  *launch.Watcher
 	warned map[string]bool
+	// redir: creations a semi-replay run made in its scratch area, and
+	// where calls on their paths go (redirect_linux.go).
+	redir redirects
 }
 
 // Run starts cfg's command under the tracer and follows it until every
@@ -125,6 +128,11 @@ func (s *session) run() (*trace.RunResult, error) {
 	}
 	pid := h.PID
 	defer h.Close()
+	defer func() {
+		if err := s.redir.cleanup(); err != nil {
+			s.warn(err.Error())
+		}
+	}()
 	s.start = time.Now()
 	if s.cfg.CPU >= 0 {
 		launch.PinTracer(s.cfg.CPU)

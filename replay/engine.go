@@ -111,6 +111,12 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		// dup and friends run (on the stand-ins) and report the recorded
 		// result.
 		verb = ptrace.Overwrite
+	case action == depgraph.Replay && createsLive(row, c, rc):
+		// A creation runs live first: the program's own effect is kept,
+		// the program sees the recorded result, and where the object
+		// cannot be made here the tracer makes it in the run's scratch
+		// area and redirects the later calls on its path there.
+		verb = ptrace.Overwrite
 	case action == depgraph.Replay:
 		verb = ptrace.Skip
 	case action == depgraph.ExecuteThenOverwrite:
@@ -148,6 +154,19 @@ func setsUpServer(row *systable.Syscall, c *trace.Call) bool {
 // image).
 func reshapesFDs(row *systable.Syscall, c *trace.Call) bool {
 	return row.EffectsFor(c.Args)&(systable.ClosesFD|systable.ClosesFDRange|systable.DupsFD|systable.ChangesFDFlags) != 0
+}
+
+// createsLive reports whether a replayed call creates a path (mkdir, an
+// open with O_CREAT, rename's target, symlink, link) that the recording
+// did create: such a call runs, its result overwritten (see Enter).
+func createsLive(row *systable.Syscall, c, rc *trace.Call) bool {
+	return rc.Ret >= 0 && row.CreatedPathArg(c.Args) >= 0
+}
+
+// Redirected is the ptrace.RedirectObserver's: a creation that could not
+// happen here was made in the run's scratch area.
+func (e *engine) Redirected(r trace.Redirect) {
+	e.res.Redirects = append(e.res.Redirects, r)
 }
 
 // Exit keeps the live results of matched calls that ran.

@@ -22,6 +22,10 @@ type Result struct {
 	Unmatched int `json:"unmatched"`
 
 	Divergences []Divergence `json:"divergences"`
+	// Redirects are the replayed creations that failed here and were made
+	// in the run's scratch area instead, where later calls on their paths
+	// went.
+	Redirects []trace.Redirect `json:"redirects,omitempty"`
 	// Calls lists every live call, when Options.ListCalls asked for it.
 	Calls []CallNote `json:"calls,omitempty"`
 	// AddrRedirects are the binds whose address is taken here and that got

@@ -202,6 +202,10 @@ func writeReplayText(s streams, res *replay.Result, prefix uint64, calls int, qu
 	for _, d := range res.Divergences {
 		fmt.Fprintf(s.out, "divergence: %s\n", d)
 	}
+	for _, r := range res.Redirects {
+		fmt.Fprintf(s.out, "redirected: %s %s failed here (%s); made as %s in the run's scratch area, where later calls on it went\n",
+			r.Syscall, r.Path, r.Errno, r.Scratch)
+	}
 	if res.CheckOutput != "" {
 		fmt.Fprintf(s.out, "check output:\n%s", res.CheckOutput)
 	}
