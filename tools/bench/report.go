@@ -158,8 +158,11 @@ func (m *measurement) report(w io.Writer) error {
 			for _, v := range recorders {
 				c := m.cells[wl.name][v.name]
 				name := wl.name
-				if v.name == "ebpf" {
+				switch v.name {
+				case "ebpf":
 					name += " (ebpf)"
+				case "envbisect-hashes":
+					name += " (--max-content 0)"
 				}
 				if c.traceBytes == 0 {
 					t.add(name, "n/a", "n/a", "n/a")
