@@ -181,7 +181,11 @@ func Run(opts Options) (*Summary, error) {
 	if ebpf {
 		res, lost, runErr = ebpfrec.Run(cfg.Config, ebpfrec.Options{RingSize: opts.RingSize})
 	} else {
+		spread := launch.SpreadLater()
 		res, runErr = ptrace.Run(cfg)
+		// The command has ended: the contents still queued may be
+		// compressed on the CPU it was pinned to as well.
+		spread()
 	}
 	written, writeErr := b.close()
 	var over []trace.FileObject
