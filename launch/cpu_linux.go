@@ -58,3 +58,23 @@ func DefaultCPU() int {
 	}
 	return last
 }
+
+// SpreadLater returns a function that puts every thread of envbisect
+// back on the CPUs the calling thread may use now. Record calls it
+// before a pinned run (PinTracer keeps its other threads off the
+// tracer's CPU) and the function after it, so that the file contents
+// still being compressed when the command has ended use every CPU.
+func SpreadLater() func() {
+	var all unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &all); err != nil {
+		return func() {}
+	}
+	return func() {
+		ents, _ := os.ReadDir("/proc/self/task")
+		for _, e := range ents {
+			if tid, err := strconv.Atoi(e.Name()); err == nil {
+				unix.SchedSetaffinity(tid, &all)
+			}
+		}
+	}
+}

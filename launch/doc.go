@@ -95,5 +95,8 @@
 // DefaultCPU picks the CPU a run shares between the command (pinned by
 // the helper before its exec) and the tracer thread (PinTracer), which
 // makes a ptrace stop a context switch instead of a cross-CPU wake-up
-// (see package ptrace and docs/performance.md).
+// (see package ptrace and docs/performance.md). PinTracer keeps
+// envbisect's other threads on the other CPUs; SpreadLater gives them
+// every CPU back once the run is over (record: file contents still being
+// compressed).
 package launch

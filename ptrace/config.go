@@ -16,4 +16,9 @@ type Config struct {
 	// Replayer, when set, makes the run a semi-replay run: it decides
 	// about every call as it enters (see Replayer). nil records.
 	Replayer Replayer
+	// Files, when set in a recording (Replayer nil), takes the regular
+	// files the command opens for reading and the images it execs, with
+	// their ELF interpreters, as file objects; each call that opened or
+	// ran one gets its ID in Obj.
+	Files FileSink
 }

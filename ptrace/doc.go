@@ -186,6 +186,24 @@
 // the live one is shown as the recorded one. RunResult.AddrRedirects lists
 // the redirected binds. With none, the only cost is a length check.
 //
+// # Files of the good environment
+//
+// With Config.Files set in a recording, the exit stop of every successful
+// call that systable says made a readable fd on a file at its path
+// (OpensForReading: open, openat, openat2 neither write-only nor O_PATH)
+// and of every successful exec goes through a fileKeeper
+// (keepfiles_linux.go): a stat of /proc/TID/fd/N (or /proc/PID/exe)
+// tells a regular file and its (device, inode, size, mtime); a file seen
+// before in the recording gets its ID again, a new one the next ID and
+// is opened O_RDONLY|O_CLOEXEC through that link from the tracer, fstat'ed
+// and handed to the FileSink, which reads it on its own goroutine. The
+// call's Obj is the ID. An exec's Obj is the file it named, reached
+// through /proc/PID/root: the new image, or for a "#!" script the script,
+// whose interpreter (the image) is kept too; the image's ELF interpreter
+// (PT_INTERP, read from the opened image) is kept as well. No call names
+// those two. The tracer thread pays a stat
+// per such call and an open, fstat and readlink per distinct file.
+//
 // # Identities
 //
 // Processes and threads get logical numbers in the order the tracer learns

@@ -46,6 +46,16 @@ func (r *Reader) step() error {
 		if _, ok := r.blobs[h]; !ok {
 			r.blobs[h] = bytes.Clone(data)
 		}
+	case frameChunk:
+		return r.takeChunk(p, off)
+	case frameFile:
+		var f trace.FileObject
+		if err := r.dm.Unmarshal(p, &f); err != nil {
+			return corruptFrame(off, err, "file object")
+		}
+		if err := r.content.addFile(&f); err != nil {
+			return corruptFrame(off, nil, "%s", err)
+		}
 	case frameEvents:
 		var evs []trace.Event
 		if err := r.dm.Unmarshal(p, &evs); err != nil {
@@ -85,6 +95,17 @@ func (r *Reader) fill(ev *trace.Event) error {
 				return fmt.Errorf("event at seq %d, buffer %d has both inline data and a blob", c.Seq, i)
 			}
 			data, ok := r.blobs[*m.Blob]
+			if !ok {
+				// The same bytes stored as a file's chunk.
+				var err error
+				data, ok, err = r.content.chunkAsBlob(*m.Blob, r.decoder)
+				if err != nil {
+					return fmt.Errorf("event at seq %d, buffer %d: %w", c.Seq, i, err)
+				}
+				if ok {
+					r.blobs[*m.Blob] = data
+				}
+			}
 			if !ok {
 				return fmt.Errorf("event at seq %d references blob %x that the trace does not contain", c.Seq, m.Blob[:])
 			}

@@ -1,0 +1,153 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"sync"
+
+	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracefile"
+)
+
+// DefaultMaxContent is --max-content's default: the raw bytes of file
+// content a trace keeps, enough for a typical dynamically linked program
+// and its libraries (mpd's 290 libraries are 217 MB).
+const DefaultMaxContent = 512 << 20
+
+// contentQueue bounds the files waiting for the content goroutines; the
+// tracer waits beyond it.
+const contentQueue = 4096
+
+// contentWorkers read, hash and compress files at once: while the
+// command runs they share the CPUs the tracer does not use, and when a
+// short command ends with files still queued (gcc's cc1 and ld, 48 MiB
+// for a 0.2 s compile) they finish them on every CPU.
+const contentWorkers = 2
+
+// contentStore is the ptrace.FileSink of a recording: it takes each
+// distinct file the tracer opened, decides what of it is kept (a path
+// matching --exclude-content keeps its hash only, excluded, and so does a
+// file that would take the content past --max-content, over-budget, in
+// the order the command opened them), and on goroutines of its own reads,
+// hashes and stores it (a tracefile.ContentWriter each).
+type contentStore struct {
+	exclude launch.ContentFilter
+	max     uint64 // raw content bytes to keep; 0: none
+	used    uint64 // raw bytes kept so far; the tracer thread's
+	over    []trace.FileObject
+
+	queue chan keptFile
+	wg    sync.WaitGroup
+
+	mu  sync.Mutex
+	err error // the first write error; later files are dropped
+}
+
+type keptFile struct {
+	f    *os.File
+	obj  *trace.FileObject
+	keep bool
+}
+
+func newContentStore(w *tracefile.Writer, exclude []string, max uint64) (*contentStore, error) {
+	filter, err := launch.NewContentFilter(exclude)
+	if err != nil {
+		return nil, err
+	}
+	c := &contentStore{exclude: filter, max: max, queue: make(chan keptFile, contentQueue)}
+	for range contentWorkers {
+		cw, err := w.NewContentWriter()
+		if err != nil {
+			close(c.queue)
+			c.wg.Wait()
+			return nil, err
+		}
+		c.wg.Add(1)
+		go c.run(cw)
+	}
+	return c, nil
+}
+
+// Keep implements ptrace.FileSink: it decides what of the file is kept
+// and queues it for the content goroutines, returning at once unless
+// contentQueue files are waiting.
+func (c *contentStore) Keep(f *os.File, obj *trace.FileObject) {
+	keep := true
+	switch {
+	case f == nil:
+		// StoreFile marks it unreadable.
+	case c.exclude.Excludes(obj.Path) || (obj.Resolved != "" && c.exclude.Excludes(obj.Resolved)):
+		obj.Why, keep = trace.ContentExcluded, false
+	case c.used+uint64(obj.Size) > c.max:
+		obj.Why, keep = trace.ContentOverBudget, false
+		c.over = append(c.over, *obj)
+	default:
+		c.used += uint64(obj.Size)
+	}
+	c.queue <- keptFile{f, obj, keep}
+}
+
+func (c *contentStore) run(cw *tracefile.ContentWriter) {
+	defer c.wg.Done()
+	defer cw.Close()
+	for k := range c.queue {
+		c.mu.Lock()
+		failed := c.err != nil
+		c.mu.Unlock()
+		if failed {
+			if k.f != nil {
+				k.f.Close()
+			}
+			continue
+		}
+		err := c.store(cw, k)
+		if k.f != nil {
+			k.f.Close()
+		}
+		if err != nil {
+			c.mu.Lock()
+			c.err = err
+			c.mu.Unlock()
+		}
+	}
+}
+
+// store writes k as Keep decided.
+func (c *contentStore) store(cw *tracefile.ContentWriter, k keptFile) error {
+	var src io.Reader = unreadable{}
+	if k.f != nil {
+		src = k.f
+	}
+	if err := cw.StoreFile(k.obj, src, k.keep); err != nil {
+		return fmt.Errorf("store %s: %w", k.obj.Path, err)
+	}
+	return nil
+}
+
+// close waits until every queued file is stored. It returns the files
+// over the budget, largest first, and the first write error.
+func (c *contentStore) close() ([]trace.FileObject, error) {
+	close(c.queue)
+	c.wg.Wait()
+	slices.SortStableFunc(c.over, func(a, b trace.FileObject) int {
+		switch {
+		case a.Size > b.Size:
+			return -1
+		case a.Size < b.Size:
+			return 1
+		}
+		return 0
+	})
+	return c.over, c.err
+}
+
+// unreadable is the content of a file the tracer could not open.
+type unreadable struct{}
+
+func (unreadable) Read([]byte) (int, error) {
+	return 0, errors.New("the tracer could not open it")
+}
