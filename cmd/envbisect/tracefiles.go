@@ -117,7 +117,8 @@ func dependencyGraph(t *tracefile.Trace) (*depgraph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := depgraph.Build(tab, &t.Header, t.Events)
+	files, _ := any(t).(depgraph.Files) // nil for a reader without file objects: nothing is served
+	g, err := depgraph.BuildServed(tab, &t.Header, t.Events, files)
 	if err != nil {
 		return nil, fmt.Errorf("dependency graph: %w", err)
 	}
