@@ -214,9 +214,9 @@ func (p *Plan) NeededBy(seq uint64) (uint64, bool) {
 }
 
 // Note returns, for a call with reason NotServed, why its file cannot be
-// served and the record flag that would keep it
-// ("/usr/lib/libx.so: content over the recording's budget (record with a
-// larger --max-content)"); "" for other calls.
+// served and the record flag that would keep it ("content over the
+// recording's budget (record with a larger --max-content)"); "" for
+// other calls.
 func (p *Plan) Note(seq uint64) string {
 	if i, ok := p.g.index[seq]; ok {
 		return p.notes[i]

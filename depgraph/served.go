@@ -27,16 +27,16 @@ func (g *Graph) serves(i int32, e Edge) (ok bool, why string) {
 		return false, "" // no file, or a trace that keeps none (format version 1)
 	}
 	if c.Obj == 0 {
-		return false, r.Path + ": the trace keeps no file object of it"
+		return false, "the trace keeps no file object of it"
 	}
 	f := g.files.File(c.Obj)
 	switch {
 	case f == nil:
-		return false, r.Path + ": its file object is missing from the trace"
+		return false, "its file object is missing from the trace"
 	case f.Mode&unix.S_IFMT != unix.S_IFREG:
-		return false, r.Path + ": not a regular file"
+		return false, "not a regular file"
 	case !f.Stored():
-		return false, r.Path + ": " + NotStoredRemedy(f)
+		return false, NotStoredRemedy(f)
 	}
 	return true, ""
 }

@@ -85,7 +85,7 @@ func TestClosureServesKeptFiles(t *testing.T) {
 			name: "the conf's reads executed, its content excluded", files: files, prefix: "conf",
 			want:    map[string]Action{"lib": Replay, "conf": ExecuteThenOverwrite, "confread": Execute},
 			why:     map[string]Reason{"conf": NotServed},
-			noteHas: map[string]string{"conf": "/etc/app.conf: content excluded from the trace (record it without an --exclude-content"},
+			noteHas: map[string]string{"conf": "content excluded from the trace (record it without an --exclude-content"},
 		},
 		{
 			name: "a directory is not served", files: files, prefix: "dir",

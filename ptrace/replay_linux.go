@@ -11,12 +11,12 @@ import (
 // replayState is what the exit stop of a call in a semi-replay run must
 // do, decided at its entry.
 type replayState struct {
-	standIn bool  // the call was replaced by memfd_create (Skip of an fd-making call)
+	standIn bool // the call was replaced by memfd_create (Skip of an fd-making call)
 	// mfdFlags are the stand-in's memfd_create flags: MFD_ALLOW_SEALING
 	// when it is to be filled with the recorded file (serve_linux.go).
 	mfdFlags uint64
-	skipped bool  // fallback mode: skipped at entry; the exit stop sets the result
-	ret     int64 // the result the program sees, for skipped
+	skipped  bool  // fallback mode: skipped at entry; the exit stop sets the result
+	ret      int64 // the result the program sees, for skipped
 	// ptrCap holds, for out-buffers sized by a value-result pointer
 	// (socklen_t), the capacity the pointer held at entry; bit i of
 	// ptrCapOK says argument i has one.
