@@ -34,7 +34,7 @@ func (g *Graph) serves(i int32, e Edge) (ok bool, why string) {
 	case f == nil:
 		return false, "its file object is missing from the trace"
 	case f.Mode&unix.S_IFMT != unix.S_IFREG:
-		return false, "not a regular file"
+		return false, "" // a directory or a device: never served, as before
 	case !f.Stored():
 		return false, NotStoredRemedy(f)
 	}

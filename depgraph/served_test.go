@@ -89,9 +89,8 @@ func TestClosureServesKeptFiles(t *testing.T) {
 		},
 		{
 			name: "a directory is not served", files: files, prefix: "dir",
-			want:    map[string]Action{"dir": ExecuteThenOverwrite, "dirstat": Execute},
-			why:     map[string]Reason{"dir": NotServed},
-			noteHas: map[string]string{"dir": "not a regular file"},
+			want: map[string]Action{"dir": ExecuteThenOverwrite, "dirstat": Execute},
+			why:  map[string]Reason{"dir": Needed},
 		},
 		{
 			name: "a trace without file objects", files: nil,
@@ -162,6 +161,8 @@ func TestContentOnlyEdges(t *testing.T) {
 	servedTrace(b)
 	b.openat("out", 1, "/tmp/out", "/tmp/out", unix.O_WRONLY|unix.O_CREAT, 6)
 	b.do("sendfile", 1, "sendfile", 10, []uint64{6, 4, 0, 10})
+	b.do("emptyat", 1, "newfstatat", 0, []uint64{4, 0x3000, 0x4000, unix.AT_EMPTY_PATH}, named("", "/var/lib/app/data"))
+	b.do("belowat", 1, "newfstatat", 0, []uint64{5, 0x3000, 0x4000, 0}, named("x.conf", "/etc/app.d/x.conf"))
 	g := b.graph()
 	for _, c := range []struct {
 		from, to string
@@ -169,6 +170,7 @@ func TestContentOnlyEdges(t *testing.T) {
 	}{
 		{"libread", "lib", true}, {"libmap", "lib", true}, {"libstat", "lib", true}, {"libclose", "lib", true},
 		{"setfl", "data", false}, {"sendfile", "out", false}, {"sendfile", "data", true},
+		{"emptyat", "data", true}, {"belowat", "dir", false},
 	} {
 		e, ok := edge(g, b.l(c.from), b.l(c.to))
 		if !ok {

@@ -80,8 +80,10 @@ type Arg struct {
 	WrittenFD bool
 	// ContentOnly marks an fd argument of which the call needs only what
 	// a copy of the file behind it gives: its bytes, size and metadata
-	// (read, pread, readv, mmap, fstat, lseek, sendfile's in_fd), or
-	// nothing at all of it (close). An fd on a stand-in holding the
+	// (read, pread, readv, mmap, fstat, lseek, sendfile's in_fd; the
+	// dirfd of newfstatat and statx when their path is empty, as
+	// glibc's fstat calls them), or nothing at all of it (close). An fd
+	// on a stand-in holding the
 	// recorded content serves it as well as the real file would, so the
 	// call does not need the open that made the fd to run for real
 	// (depgraph's Edge.ContentOnly).
