@@ -24,4 +24,9 @@ type Config struct {
 	// them gets a stand-in filled with its content (replay_linux.go).
 	// nil: stand-ins stay empty. The caller owns and closes it.
 	Serve *serve.Store
+	// Files, when set in a recording (Replayer nil), takes the regular
+	// files the command opens for reading and the images it execs, with
+	// their ELF interpreters, as file objects; each call that opened or
+	// ran one gets its ID in Obj.
+	Files FileSink
 }
