@@ -117,7 +117,10 @@ func dependencyGraph(t *tracefile.Trace) (*depgraph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, _ := any(t).(depgraph.Files) // nil for a reader without file objects: nothing is served
+	var files depgraph.Files // a trace without file objects (version 1, eBPF) serves nothing
+	if len(t.Files) > 0 {
+		files = t
+	}
 	g, err := depgraph.BuildServed(tab, &t.Header, t.Events, files)
 	if err != nil {
 		return nil, fmt.Errorf("dependency graph: %w", err)
