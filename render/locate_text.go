@@ -146,12 +146,21 @@ func (t *textWriter) located(r *LocateReport) {
 	}
 	t.printf("good      = %s\n", c.Good.Return)
 	t.here(c)
+	if cc := c.Content; cc != nil {
+		t.printf("content   the file differs here: call %d, %s\n", cc.Seq, cc.Call)
+		t.printf("good      = %s\n", cc.Good.Return)
+		t.here(cc)
+	}
 	if g := r.Group; g != nil {
 		t.printf("group     %s: %s\n", g.Title, groupCalls(g))
 	}
 	t.cause(r)
-	t.para(fmt.Sprintf("With the recorded result of call %d replayed (and every call before it that replay "+
-		"can change), the command passes here; with it executed for real, it fails.", c.Seq))
+	replayed := fmt.Sprintf("the recorded result of call %d replayed", c.Seq)
+	if c.Content != nil {
+		replayed = fmt.Sprintf("call %d replayed (it hands out the good environment's file, which the trace keeps)", c.Seq)
+	}
+	t.para("With " + replayed + " (and every call before it that replay " +
+		"can change), the command passes here; with it executed for real, it fails.")
 }
 
 // here prints the live result of the culprit and how its data differs.
