@@ -149,6 +149,22 @@
 // eBPF recorder) the filters are installed as they are: PTRACE_SYSCALL
 // stops before seccomp runs, so denied calls are seen there too.
 //
+// # Files of the good environment
+//
+// With Config.Files set in a recording, the exit stop of every successful
+// call that systable says made a readable fd on a file at its path
+// (OpensForReading: open, openat, openat2 neither write-only nor O_PATH)
+// and of every successful exec goes through a fileKeeper
+// (keepfiles_linux.go): a stat of /proc/TID/fd/N (or /proc/PID/exe)
+// tells a regular file and its (device, inode, size, mtime); a file seen
+// before in the recording gets its ID again, a new one the next ID and
+// is opened O_RDONLY|O_CLOEXEC through that link from the tracer, fstat'ed
+// and handed to the FileSink, which reads it on its own goroutine. The
+// call's Obj is the ID. For an exec, the new image's ELF interpreter
+// (PT_INTERP, read from the opened image) is kept too, through
+// /proc/PID/root, though no call names it. The tracer thread pays a stat
+// per such call and an open, fstat and readlink per distinct file.
+//
 // # Identities
 //
 // Processes and threads get logical numbers in the order the tracer learns

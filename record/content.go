@@ -18,33 +18,39 @@ import (
 // and its libraries (mpd's 290 libraries are 217 MB).
 const DefaultMaxContent = 512 << 20
 
-// contentQueue bounds the files waiting for the content goroutine; the
+// contentQueue bounds the files waiting for the content goroutines; the
 // tracer waits beyond it.
 const contentQueue = 4096
 
+// contentWorkers read, hash and compress files at once: while the
+// command runs they share the CPUs the tracer does not use, and when a
+// short command ends with files still queued (gcc's cc1 and ld, 48 MiB
+// for a 0.2 s compile) they finish them on every CPU.
+const contentWorkers = 2
+
 // contentStore is the ptrace.FileSink of a recording: it takes each
-// distinct file the tracer opened and, on a goroutine of its own, reads,
-// hashes and stores it (tracefile.ContentWriter), deciding what is kept:
-// a path matching --exclude-content keeps its hash only (excluded), and
-// so does a file that would take the content past --max-content
-// (over-budget), in the order the command opened them.
+// distinct file the tracer opened, decides what of it is kept (a path
+// matching --exclude-content keeps its hash only, excluded, and so does a
+// file that would take the content past --max-content, over-budget, in
+// the order the command opened them), and on goroutines of its own reads,
+// hashes and stores it (a tracefile.ContentWriter each).
 type contentStore struct {
-	cw      *tracefile.ContentWriter
 	exclude launch.ContentFilter
 	max     uint64 // raw content bytes to keep; 0: none
+	used    uint64 // raw bytes kept so far; the tracer thread's
+	over    []trace.FileObject
 
 	queue chan keptFile
-	done  chan struct{}
+	wg    sync.WaitGroup
 
-	mu   sync.Mutex
-	used uint64 // raw bytes kept so far
-	over []trace.FileObject
-	err  error // the first write error; later files are dropped
+	mu  sync.Mutex
+	err error // the first write error; later files are dropped
 }
 
 type keptFile struct {
-	f   *os.File
-	obj *trace.FileObject
+	f    *os.File
+	obj  *trace.FileObject
+	keep bool
 }
 
 func newContentStore(w *tracefile.Writer, exclude []string, max uint64) (*contentStore, error) {
@@ -52,24 +58,42 @@ func newContentStore(w *tracefile.Writer, exclude []string, max uint64) (*conten
 	if err != nil {
 		return nil, err
 	}
-	cw, err := w.NewContentWriter()
-	if err != nil {
-		return nil, err
+	c := &contentStore{exclude: filter, max: max, queue: make(chan keptFile, contentQueue)}
+	for range contentWorkers {
+		cw, err := w.NewContentWriter()
+		if err != nil {
+			close(c.queue)
+			c.wg.Wait()
+			return nil, err
+		}
+		c.wg.Add(1)
+		go c.run(cw)
 	}
-	c := &contentStore{cw: cw, exclude: filter, max: max,
-		queue: make(chan keptFile, contentQueue), done: make(chan struct{})}
-	go c.run()
 	return c, nil
 }
 
-// Keep implements ptrace.FileSink: it queues the file for the content
-// goroutine, and returns at once unless contentQueue files are waiting.
+// Keep implements ptrace.FileSink: it decides what of the file is kept
+// and queues it for the content goroutines, returning at once unless
+// contentQueue files are waiting.
 func (c *contentStore) Keep(f *os.File, obj *trace.FileObject) {
-	c.queue <- keptFile{f, obj}
+	keep := true
+	switch {
+	case f == nil:
+		// StoreFile marks it unreadable.
+	case c.exclude.Excludes(obj.Path) || (obj.Resolved != "" && c.exclude.Excludes(obj.Resolved)):
+		obj.Why, keep = trace.ContentExcluded, false
+	case c.used+uint64(obj.Size) > c.max:
+		obj.Why, keep = trace.ContentOverBudget, false
+		c.over = append(c.over, *obj)
+	default:
+		c.used += uint64(obj.Size)
+	}
+	c.queue <- keptFile{f, obj, keep}
 }
 
-func (c *contentStore) run() {
-	defer close(c.done)
+func (c *contentStore) run(cw *tracefile.ContentWriter) {
+	defer c.wg.Done()
+	defer cw.Close()
 	for k := range c.queue {
 		c.mu.Lock()
 		failed := c.err != nil
@@ -80,7 +104,7 @@ func (c *contentStore) run() {
 			}
 			continue
 		}
-		err := c.store(k)
+		err := c.store(cw, k)
 		if k.f != nil {
 			k.f.Close()
 		}
@@ -92,31 +116,14 @@ func (c *contentStore) run() {
 	}
 }
 
-// store decides what of k is kept and writes it.
-func (c *contentStore) store(k keptFile) error {
-	obj := k.obj
+// store writes k as Keep decided.
+func (c *contentStore) store(cw *tracefile.ContentWriter, k keptFile) error {
 	var src io.Reader = unreadable{}
 	if k.f != nil {
 		src = k.f
 	}
-	keep := true
-	switch {
-	case k.f == nil:
-		// StoreFile marks it unreadable.
-	case c.exclude.Excludes(obj.Path) || (obj.Resolved != "" && c.exclude.Excludes(obj.Resolved)):
-		obj.Why, keep = trace.ContentExcluded, false
-	case c.used+uint64(obj.Size) > c.max:
-		obj.Why, keep = trace.ContentOverBudget, false
-	default:
-		c.used += uint64(obj.Size)
-	}
-	if err := c.cw.StoreFile(obj, src, keep); err != nil {
-		return fmt.Errorf("store %s: %w", obj.Path, err)
-	}
-	if obj.Why == trace.ContentOverBudget {
-		c.mu.Lock()
-		c.over = append(c.over, *obj)
-		c.mu.Unlock()
+	if err := cw.StoreFile(k.obj, src, k.keep); err != nil {
+		return fmt.Errorf("store %s: %w", k.obj.Path, err)
 	}
 	return nil
 }
@@ -125,8 +132,7 @@ func (c *contentStore) store(k keptFile) error {
 // over the budget, largest first, and the first write error.
 func (c *contentStore) close() ([]trace.FileObject, error) {
 	close(c.queue)
-	<-c.done
-	c.cw.Close()
+	c.wg.Wait()
 	slices.SortStableFunc(c.over, func(a, b trace.FileObject) int {
 		switch {
 		case a.Size > b.Size:

@@ -56,6 +56,9 @@ type JSONCall struct {
 	// Denied: the process's seccomp filter answered the call with its
 	// errno; it never ran.
 	Denied bool `json:"denied,omitempty"`
+	// Obj is the ID of the file object the call opened or ran (show
+	// --files lists them); absent for none.
+	Obj uint32 `json:"obj,omitempty"`
 }
 
 // NewJSONCall returns the JSON object of c. Strings and buffers are cut
@@ -71,7 +74,7 @@ func jsonCall(d *decoder, c *trace.Call, lim int) JSONCall {
 		Event: "call", Seq: c.Seq, Proc: c.Proc, TID: c.Thread, TSeq: c.TSeq, PID: c.PID, KernelTID: c.TID,
 		Syscall: row.Name, Nr: c.Nr, Args: make([]any, len(args)), RawArgs: c.Args,
 		NoReturn: c.NoReturn, Unknown: row.Unknown, Path: c.Path, Path2: c.Path2, Time: seconds(c.Enter),
-		Gap: c.Gap, Incomplete: c.Incomplete(), Denied: c.Denied,
+		Gap: c.Gap, Incomplete: c.Incomplete(), Denied: c.Denied, Obj: c.Obj,
 	}
 	for i, a := range args {
 		j.Args[i] = a.json(lim)

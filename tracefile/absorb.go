@@ -96,6 +96,17 @@ func (r *Reader) fill(ev *trace.Event) error {
 			}
 			data, ok := r.blobs[*m.Blob]
 			if !ok {
+				// The same bytes stored as a file's chunk.
+				var err error
+				data, ok, err = r.content.chunkAsBlob(*m.Blob, r.decoder)
+				if err != nil {
+					return fmt.Errorf("event at seq %d, buffer %d: %w", c.Seq, i, err)
+				}
+				if ok {
+					r.blobs[*m.Blob] = data
+				}
+			}
+			if !ok {
 				return fmt.Errorf("event at seq %d references blob %x that the trace does not contain", c.Seq, m.Blob[:])
 			}
 			m.Data = data

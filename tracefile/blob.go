@@ -82,7 +82,8 @@ func (w *Writer) outOfLine(evs []trace.Event) {
 			w.hashes = append(w.hashes, sha256.Sum256(data))
 			h := &w.hashes[len(w.hashes)-1]
 			m.Blob, m.Data = h, nil
-			if _, ok := w.blobs[*h]; ok {
+			if _, ok := w.blobs[*h]; ok || w.chunks[*h] {
+				// In the file already, as a blob or as a file's chunk.
 				w.pending.BlobsDeduplicated++
 				continue
 			}

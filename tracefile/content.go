@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -20,6 +22,8 @@ type chunkRef struct {
 	// cannot be reached again by offset (NewReader over a plain
 	// io.Reader).
 	stored []byte
+	// data is set instead when the chunk is a blob frame's bytes.
+	data []byte
 }
 
 // contents is what a reader learned of a trace's file objects: each
@@ -28,6 +32,9 @@ type contents struct {
 	files  []trace.FileObject
 	byID   map[uint32]int // index in files
 	chunks map[trace.Hash]chunkRef
+	// blobs are the reader's blobs: a chunk may be stored as one (the
+	// bytes of a read, with the same address), and a blob as a chunk.
+	blobs map[trace.Hash][]byte
 	// open gives the trace's bytes for reading chunks by offset, and how
 	// to let them go; nil when the chunks are kept in stored.
 	open func() (io.ReaderAt, func() error, error)
@@ -57,13 +64,40 @@ func (c *contents) addFile(f *trace.FileObject) error {
 		return fmt.Errorf("file object %d (%q) names %d chunks for %d bytes", f.ID, f.Path, len(f.Chunks), f.Size)
 	}
 	for _, h := range f.Chunks {
-		if _, ok := c.chunks[h]; !ok {
+		if _, ok := c.chunks[h]; !ok && !c.hasBlob(h) {
 			return fmt.Errorf("file object %d (%q) names chunk %x that the trace does not contain before it", f.ID, f.Path, h[:])
 		}
 	}
 	c.byID[f.ID] = len(c.files)
 	c.files = append(c.files, *f)
 	return nil
+}
+
+// chunkAsBlob returns the bytes of chunk h for an event's buffer whose
+// blob the trace stores as a chunk frame; ok is false when there is no
+// such chunk.
+func (c *contents) chunkAsBlob(h trace.Hash, zdec func() (*zstd.Decoder, error)) (data []byte, ok bool, err error) {
+	ref, ok := c.chunks[h]
+	if !ok {
+		return nil, false, nil
+	}
+	var ra io.ReaderAt
+	if ref.stored == nil {
+		r, release, err := c.open()
+		if err != nil {
+			return nil, true, err
+		}
+		defer release()
+		ra = r
+	}
+	var d *zstd.Decoder
+	if ref.flags&flagZstd != 0 {
+		if d, err = zdec(); err != nil {
+			return nil, true, err
+		}
+	}
+	data, err = loadChunk(h, ref, ra, d)
+	return data, true, err
 }
 
 // file returns the object with id, or nil.
@@ -93,4 +127,10 @@ func readerAtShared(ra io.ReaderAt) func() (io.ReaderAt, func() error, error) {
 	return func() (io.ReaderAt, func() error, error) {
 		return ra, func() error { return nil }, nil
 	}
+}
+
+// hasBlob reports whether the reader holds a blob with address h.
+func (c *contents) hasBlob(h trace.Hash) bool {
+	_, ok := c.blobs[h]
+	return ok
 }

@@ -320,3 +320,54 @@ func TestWriterRefusesBadFiles(t *testing.T) {
 type iotestErr struct{}
 
 func (iotestErr) Read([]byte) (int, error) { return 0, errors.New("EIO") }
+
+// The bytes a call read and the content of the file it read them from are
+// stored once, whichever comes first: a read's buffer may name a chunk,
+// and a file's chunk a blob.
+func TestReadAndContentStoredOnce(t *testing.T) {
+	data := randomBytes(11, 20000)
+	readOf := func(seq uint64) trace.Event {
+		return trace.Event{Call: &trace.Call{Seq: seq, Proc: 1, Thread: 1, TSeq: seq, Nr: 0, Ret: int64(len(data)),
+			Mem: []trace.Mem{{Arg: 1, Dir: trace.Out, Addr: 0x1000, Len: uint64(len(data)), Data: data}}}}
+	}
+	for _, contentFirst := range []bool{true, false} {
+		var buf bytes.Buffer
+		w, _ := NewWriter(&buf, sampleHeader())
+		cw, _ := w.NewContentWriter()
+		obj := trace.FileObject{ID: 1, Path: "/usr/lib/python3.11/__pycache__/json.cpython-311.pyc"}
+		store := func() {
+			if err := cw.StoreFile(&obj, bytes.NewReader(data), true); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if contentFirst {
+			store()
+		}
+		if err := w.WriteEvents([]trace.Event{readOf(1)}); err != nil {
+			t.Fatal(err)
+		}
+		if !contentFirst {
+			store()
+		}
+		cw.Close()
+		w.Close(nil)
+		st := w.Stats()
+		if st.Blobs+st.Chunks != 1 {
+			t.Errorf("content first %v: %d blobs and %d chunks, want the bytes once", contentFirst, st.Blobs, st.Chunks)
+		}
+		for name, rd := range map[string]io.Reader{"ReaderAt": bytes.NewReader(buf.Bytes()), "plain": io.MultiReader(bytes.NewReader(buf.Bytes()))} {
+			r, err := NewReader(rd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := readAll(r)
+			if err != nil {
+				t.Fatalf("content first %v, %s: %v", contentFirst, name, err)
+			}
+			if !bytes.Equal(tr.Events[0].Call.Mem[0].Data, data) {
+				t.Errorf("content first %v, %s: the read's bytes differ", contentFirst, name)
+			}
+			checkContents(t, []contentFile{{obj, data, true}}, tr.File, tr.OpenContent)
+		}
+	}
+}

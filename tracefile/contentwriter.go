@@ -104,14 +104,16 @@ func (cw *ContentWriter) writeChunk(data []byte) (trace.Hash, error) {
 	w := cw.w
 	w.mu.Lock()
 	_, dup := w.chunks[h]
-	if !dup {
-		w.chunks[h] = struct{}{} // reserved: one ContentWriter writes it
+	if _, blob := w.blobs[h]; blob {
+		dup = true // the bytes of a read, in a blob frame already
+	}
+	if dup {
+		w.stats.ChunksDeduplicated++
+	} else {
+		w.chunks[h] = false // reserved: this ContentWriter writes it
 	}
 	w.mu.Unlock()
 	if dup {
-		w.mu.Lock()
-		w.stats.ChunksDeduplicated++
-		w.mu.Unlock()
 		return h, nil
 	}
 	// The address goes in a zstd frame of its own, so that a reader
@@ -136,6 +138,11 @@ func (cw *ContentWriter) writeChunk(data []byte) (trace.Hash, error) {
 		Chunks: 1, ChunkBytes: uint64(len(data)), ChunkStored: uint64(len(payload))}
 	err := cw.write(cw.out, st)
 	cw.out = shrink(cw.out)
+	if err == nil {
+		w.mu.Lock()
+		w.chunks[h] = true // events may refer to it as a blob from now on
+		w.mu.Unlock()
+	}
 	return h, err
 }
 
@@ -184,9 +191,12 @@ func (cw *ContentWriter) WriteFile(f *trace.FileObject, st Stats) error {
 func (cw *ContentWriter) checkFile(f *trace.FileObject) error {
 	c := &contents{byID: map[uint32]int{}, chunks: map[trace.Hash]chunkRef{}}
 	cw.w.mu.Lock()
+	c.blobs = map[trace.Hash][]byte{}
 	for _, h := range f.Chunks {
-		if _, ok := cw.w.chunks[h]; ok {
+		if cw.w.chunks[h] {
 			c.chunks[h] = chunkRef{}
+		} else if _, ok := cw.w.blobs[h]; ok {
+			c.blobs[h] = []byte{}
 		}
 	}
 	_, dup := cw.w.fileIDs[f.ID]

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"slices"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -40,13 +41,17 @@ func (c *contents) openContent(f *trace.FileObject) (io.ReadCloser, error) {
 	for i, h := range f.Chunks {
 		ref, ok := c.chunks[h]
 		if !ok {
+			// Stored in a blob frame (the bytes of a read).
+			ref.data, ok = c.blobs[h]
+		}
+		if !ok {
 			return nil, &formatError{kind: ErrCorrupt, msg: fmt.Sprintf(
 				"content of %s: chunk %x is not in the trace", f.Path, h[:])}
 		}
 		refs[i] = ref
 	}
 	cr := &contentReader{f: f, refs: refs, sum: sha256.New(), release: func() error { return nil }}
-	if c.open != nil && len(refs) > 0 {
+	if c.open != nil && slices.ContainsFunc(refs, func(r chunkRef) bool { return r.data == nil }) {
 		ra, release, err := c.open()
 		if err != nil {
 			return nil, fmt.Errorf("content of %s: %w", f.Path, err)
@@ -108,49 +113,71 @@ func (r *contentReader) finish() error {
 	return nil
 }
 
-// load reads, checks and decodes one chunk frame.
+// load reads, checks and decodes one chunk.
 func (r *contentReader) load(h trace.Hash, ref chunkRef) ([]byte, error) {
+	if ref.data != nil {
+		return ref.data, nil // a blob frame's bytes, checked when it was read
+	}
+	if r.zdec == nil && ref.flags&flagZstd != 0 {
+		var err error
+		if r.zdec, err = newZstdDecoder(hashSize + MaxChunkSize); err != nil {
+			return nil, err
+		}
+	}
+	data, err := loadChunk(h, ref, r.ra, r.zdec)
+	if err != nil {
+		var fe *formatError
+		if errors.As(err, &fe) {
+			return nil, r.corrupt("%s", fe.msg)
+		}
+		return nil, fmt.Errorf("content of %s: %w", r.f.Path, err)
+	}
+	return data, nil
+}
+
+// loadChunk reads the chunk frame ref (through ra, unless it kept its
+// stored bytes), checks it against what the reader saw and decodes it
+// with zdec (needed for a compressed frame), and checks its address h.
+// Damage is a *formatError of kind ErrCorrupt.
+func loadChunk(h trace.Hash, ref chunkRef, ra io.ReaderAt, zdec *zstd.Decoder) ([]byte, error) {
+	corrupt := func(format string, args ...any) error {
+		return &formatError{kind: ErrCorrupt, msg: fmt.Sprintf(format, args...)}
+	}
 	stored := ref.stored
 	if stored == nil {
 		frame := make([]byte, frameHeaderSize+int(ref.length))
-		if _, err := r.ra.ReadAt(frame, ref.off); err != nil {
+		if _, err := ra.ReadAt(frame, ref.off); err != nil {
 			if err == io.EOF {
-				return nil, r.corrupt("the chunk frame at offset %d is cut short", ref.off)
+				return nil, corrupt("the chunk frame at offset %d is cut short", ref.off)
 			}
-			return nil, fmt.Errorf("content of %s: read chunk at offset %d: %w", r.f.Path, ref.off, err)
+			return nil, fmt.Errorf("read chunk at offset %d: %w", ref.off, err)
 		}
 		if frameType(frame[0]) != frameChunk || frame[1] != ref.flags ||
 			binary.LittleEndian.Uint32(frame[4:8]) != ref.length || binary.LittleEndian.Uint32(frame[8:12]) != ref.crc {
-			return nil, r.corrupt("the chunk frame at offset %d changed since the trace was read", ref.off)
+			return nil, corrupt("the chunk frame at offset %d changed since the trace was read", ref.off)
 		}
 		stored = frame[frameHeaderSize:]
 		if frameCRC(frame, stored) != ref.crc {
-			return nil, r.corrupt("chunk frame at offset %d: checksum mismatch", ref.off)
+			return nil, corrupt("chunk frame at offset %d: checksum mismatch", ref.off)
 		}
 	}
 	payload := stored
 	if ref.flags&flagZstd != 0 {
-		if r.zdec == nil {
-			var err error
-			if r.zdec, err = newZstdDecoder(hashSize + MaxChunkSize); err != nil {
-				return nil, err
-			}
-		}
 		var err error
-		payload, err = r.zdec.DecodeAll(stored, nil)
+		payload, err = zdec.DecodeAll(stored, nil)
 		if err != nil || len(payload) > hashSize+MaxChunkSize {
-			return nil, r.corrupt("chunk frame at offset %d does not decompress within %d bytes", ref.off, hashSize+MaxChunkSize)
+			return nil, corrupt("chunk frame at offset %d does not decompress within %d bytes", ref.off, hashSize+MaxChunkSize)
 		}
 	}
 	if len(payload) < hashSize || !bytes.Equal(payload[:hashSize], h[:]) {
-		return nil, r.corrupt("chunk frame at offset %d does not hold chunk %x", ref.off, h[:])
+		return nil, corrupt("chunk frame at offset %d does not hold chunk %x", ref.off, h[:])
 	}
 	data := payload[hashSize:]
 	if len(data) == 0 || len(data) > MaxChunkSize {
-		return nil, r.corrupt("chunk frame at offset %d holds %d bytes, not 1 to %d", ref.off, len(data), MaxChunkSize)
+		return nil, corrupt("chunk frame at offset %d holds %d bytes, not 1 to %d", ref.off, len(data), MaxChunkSize)
 	}
 	if sha256.Sum256(data) != h {
-		return nil, r.corrupt("chunk %x (frame at offset %d) does not match its address", h[:], ref.off)
+		return nil, corrupt("chunk %x (frame at offset %d) does not match its address", h[:], ref.off)
 	}
 	return data, nil
 }

@@ -33,20 +33,20 @@ type Options struct {
 	// Compression of frame payloads; the zero value is ZstdFastest.
 	Compression Compression
 	// ContentCompression of file content chunks, which ContentWriters
-	// compress off the recording path; the zero value is ZstdDefault
-	// (Uncompressed when Compression is).
+	// compress off the recording path; the zero value is ZstdFastest
+	// (Uncompressed when Compression is). On the python workload of
+	// docs/performance.md, ZstdDefault made the trace 9.2 MiB instead of
+	// 9.6 and recording 1.12 times as slow as without contents instead
+	// of 1.09 (tools/contentsize).
 	ContentCompression Compression
 }
 
 // contentCompression is the level content chunks are compressed at.
 func (o Options) contentCompression() Compression {
-	switch {
-	case o.ContentCompression != ZstdFastest:
-		return o.ContentCompression
-	case o.Compression == Uncompressed:
+	if o.Compression == Uncompressed {
 		return Uncompressed
 	}
-	return ZstdDefault
+	return o.ContentCompression
 }
 
 func (o Options) threshold() (int, error) {

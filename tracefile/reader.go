@@ -81,6 +81,7 @@ func NewReader(rd io.Reader) (*Reader, error) {
 
 func newReader(rd io.Reader, name string, lim limits) (*Reader, error) {
 	r := &Reader{name: name, r: bufio.NewReaderSize(rd, 64<<10), lim: lim, blobs: make(map[trace.Hash][]byte), content: newContents()}
+	r.content.blobs = r.blobs
 	if ra, ok := rd.(io.ReaderAt); ok {
 		// Chunks are read again by offset when their content is asked
 		// for, instead of being kept in memory.
@@ -152,6 +153,17 @@ func (r *Reader) Next() (trace.Event, error) {
 			r.err = r.wrap(err)
 		}
 	}
+}
+
+// decoder returns the Reader's zstd decoder, made at its first use.
+func (r *Reader) decoder() (*zstd.Decoder, error) {
+	if r.zdec == nil {
+		var err error
+		if r.zdec, err = newZstdDecoder(uint64(r.lim.maxDecoded)); err != nil {
+			return nil, err
+		}
+	}
+	return r.zdec, nil
 }
 
 // Version returns the trace's format version.

@@ -37,7 +37,7 @@ type Writer struct {
 
 	off          int64                   // bytes of complete frames in the file
 	blobs        map[trace.Hash]struct{} // addresses of the blobs in the file
-	chunks       map[trace.Hash]struct{} // addresses of the content chunks in the file
+	chunks       map[trace.Hash]bool     // addresses of the content chunks: true once in the file, false while being written
 	fileIDs      map[uint32]struct{}     // IDs of the file objects in the file
 	contentLevel Compression
 	lastSeq      uint64 // Seq of the last call written
@@ -102,7 +102,7 @@ func (w *Writer) Stats() Stats {
 }
 
 func (o Options) newWriter(dst io.Writer, f *os.File, name string, h *trace.Header) (*Writer, error) {
-	w := &Writer{name: name, w: dst, f: f, blobs: make(map[trace.Hash]struct{}), chunks: make(map[trace.Hash]struct{}),
+	w := &Writer{name: name, w: dst, f: f, blobs: make(map[trace.Hash]struct{}), chunks: make(map[trace.Hash]bool),
 		fileIDs:      make(map[uint32]struct{}),
 		contentLevel: o.contentCompression()}
 	if h == nil {

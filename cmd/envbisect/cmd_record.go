@@ -320,10 +320,10 @@ func warnOverBudget(s streams, sum *record.Summary) {
 		}
 		names = append(names, fmt.Sprintf("%s (%s)", f.Path, humanBytes(f.Size)))
 	}
-	files := "files"
+	files, their := "files", "their"
 	if len(sum.OverBudget) == 1 {
-		files = "file"
+		files, their = "file", "its"
 	}
-	s.warn(fmt.Sprintf("record: %d %s over --max-content %s kept only their hash: %s; raise --max-content to keep them",
-		len(sum.OverBudget), files, humanBytes(int64(sum.MaxContent)), strings.Join(names, ", ")))
+	s.warn(fmt.Sprintf("record: %d %s over --max-content %s kept only %s hash: %s; raise --max-content to keep them",
+		len(sum.OverBudget), files, humanBytes(int64(sum.MaxContent)), their, strings.Join(names, ", ")))
 }

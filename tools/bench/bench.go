@@ -154,7 +154,7 @@ func (e *env) measure(ctx context.Context, o options, m *measurement, w workload
 				}
 			}
 			switch v.name {
-			case "envbisect":
+			case "envbisect", "envbisect-hashes":
 				if c.traceBytes == 0 {
 					e.countTrace(ctx, o, c, trace)
 				}

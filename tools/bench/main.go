@@ -18,6 +18,10 @@
 // harness's memory in its ru_maxrss (Go spawns with CLONE_VM|CLONE_VFORK).
 // For envbisect the recorder's own VmHWM is also sampled from /proc.
 //
+// The envbisect-hashes variant is `envbisect record --max-content 0`: the
+// files' identity and hash only; against envbisect it gives what keeping
+// file contents costs, printed as ratios under the first table.
+//
 // The ebpf variant needs root and a kernel that loads the probe; setup
 // records /bin/true with it once to find out, and reports it n/a with the
 // reason otherwise. After every ebpf run the trace's summary (`envbisect

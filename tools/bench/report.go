@@ -97,6 +97,19 @@ func (m *measurement) report(w io.Writer) error {
 	}
 	t.write(w)
 
+	// Keeping file contents: envbisect against envbisect-hashes.
+	if hasVariant(m.variants, "envbisect") && hasVariant(m.variants, "envbisect-hashes") {
+		fmt.Fprintf(w, "\nKeeping file contents (issue 13): median wall time of `envbisect record` over `envbisect record --max-content 0` (identity and hash only):")
+		for _, wl := range m.workloads {
+			with, without := m.cells[wl.name]["envbisect"], m.cells[wl.name]["envbisect-hashes"]
+			if with == nil || without == nil || len(with.walls) == 0 || len(without.walls) == 0 {
+				continue
+			}
+			fmt.Fprintf(w, " %s %.3f×;", wl.name, float64(median(with.walls))/float64(median(without.walls)))
+		}
+		fmt.Fprintf(w, "\n")
+	}
+
 	// Table 3: peak RSS.
 	fmt.Fprintf(w, "\nPeak RSS, MiB: ru_maxrss from wait4, which covers the process and the descendants it reaped (a tracer's tracees too).")
 	if hasVariant(m.variants, "envbisect") || ebpf {
@@ -145,8 +158,11 @@ func (m *measurement) report(w io.Writer) error {
 			for _, v := range recorders {
 				c := m.cells[wl.name][v.name]
 				name := wl.name
-				if v.name == "ebpf" {
+				switch v.name {
+				case "ebpf":
 					name += " (ebpf)"
+				case "envbisect-hashes":
+					name += " (--max-content 0)"
 				}
 				if c.traceBytes == 0 {
 					t.add(name, "n/a", "n/a", "n/a")

@@ -41,7 +41,7 @@ type variant struct {
 // workloads, then the locate group (locate.go), which has its own table.
 var workloadNames = []string{"cloop", "shell", "python", "locate"}
 
-var variantNames = []string{"native", "envbisect", "ebpf", "strace", "strace-seccomp", "minitrace"}
+var variantNames = []string{"native", "envbisect", "envbisect-hashes", "ebpf", "strace", "strace-seccomp", "minitrace"}
 
 const debianPython = "/usr/bin/python3"
 
@@ -248,6 +248,19 @@ func (e *env) variants(o options) []variant {
 			cpu := recordCPU(o)
 			v.wrap = func(argv []string, trace string) []string {
 				return append([]string{bin, "record", "--cpu", cpu, "-o", trace, "--"}, argv...)
+			}
+			v.selfPlaced, v.recorder = true, true
+		case "envbisect-hashes":
+			// record keeping the files' identity and hash only: against
+			// "envbisect", what keeping their content costs (issue 13).
+			v.header = "envbisect record --max-content 0"
+			if _, err := os.Stat(e.envbisect); err != nil {
+				v.skip = fmt.Sprintf("%s not built (make build)", e.envbisect)
+			}
+			bin := e.envbisect
+			cpu := recordCPU(o)
+			v.wrap = func(argv []string, trace string) []string {
+				return append([]string{bin, "record", "--max-content", "0", "--cpu", cpu, "-o", trace, "--"}, argv...)
 			}
 			v.selfPlaced, v.recorder = true, true
 		case "ebpf":
