@@ -71,6 +71,13 @@ func servedRecording(t *testing.T, why string, args ...string) (bin, good string
 // servedRun is replayRun with the trace's files served from store.
 func servedRun(t *testing.T, rec *Recording, store *serve.Store, dir string, replayed func(uint64) bool, argv ...string) (*Result, string) {
 	t.Helper()
+	return servedRunWith(t, rec, store, dir, replayed, false, argv...)
+}
+
+// servedRunWith is servedRun, in the PTRACE_SYSCALL fallback when
+// noSeccomp is set.
+func servedRunWith(t *testing.T, rec *Recording, store *serve.Store, dir string, replayed func(uint64) bool, noSeccomp bool, argv ...string) (*Result, string) {
+	t.Helper()
 	outPath := filepath.Join(t.TempDir(), "stdout")
 	out, err := os.Create(outPath)
 	if err != nil {
@@ -79,7 +86,7 @@ func servedRun(t *testing.T, rec *Recording, store *serve.Store, dir string, rep
 	defer out.Close()
 	res, err := rec.Run(context.Background(), Options{
 		Argv: argv, Dir: dir, Plan: rec.Graph.Closure(replayed), Judge: verdict.Spec{}, CPU: -1,
-		ListCalls: true, Stdin: openDevNull(t), Stdout: out, Stderr: out, Serve: store,
+		ListCalls: true, Stdin: openDevNull(t), Stdout: out, Stderr: out, Serve: store, NoSeccomp: noSeccomp,
 	})
 	if err != nil {
 		t.Fatalf("replay %v: %v", argv, err)
@@ -111,14 +118,16 @@ func TestReplayedOpenServesTheGoodFile(t *testing.T) {
 	defer store.Close()
 	bad := badData(t)
 	for _, tc := range []struct {
-		name     string
-		replayed func(uint64) bool
+		name      string
+		replayed  func(uint64) bool
+		noSeccomp bool
 	}{
-		{"only the open replayed", func(seq uint64) bool { return seq == open }},
-		{"everything replayed", all},
+		{"only the open replayed", func(seq uint64) bool { return seq == open }, false},
+		{"everything replayed", all, false},
+		{"everything replayed, PTRACE_SYSCALL", all, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, out := servedRun(t, rec, store, bad, tc.replayed, bin, "data")
+			res, out := servedRunWith(t, rec, store, bad, tc.replayed, tc.noSeccomp, bin, "data")
 			if got := actionOf(res, open); got != "replay" {
 				t.Errorf("the open's action is %q, want replay (served)", got)
 			}
