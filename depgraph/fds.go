@@ -101,7 +101,8 @@ func (b *builder) useFD(x *callCtx, arg int, fd int32, full bool) {
 	// A call that needs only the file's content is served by a stand-in
 	// holding it: its fd, the description's state and the offset as the
 	// open left them (a fresh stand-in's offset is 0 too).
-	content := full && x.row.Args[arg].ContentOnly && (x.row.Args[arg].Kind != systable.DirFD || !dirfdNamesBelow(x.c, arg))
+	content := full && x.row.Args[arg].ContentOnly && (x.row.Args[arg].Kind != systable.DirFD || !dirfdNamesBelow(x.c, arg)) &&
+		!x.row.MapsSharedWritable(x.c.Args)
 	b.depOn(x, s.def, ByFD, d.res, content)
 	if x.eff&systable.ClosesFD != 0 {
 		return

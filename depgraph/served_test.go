@@ -163,6 +163,8 @@ func TestContentOnlyEdges(t *testing.T) {
 	b.do("sendfile", 1, "sendfile", 10, []uint64{6, 4, 0, 10})
 	b.do("emptyat", 1, "newfstatat", 0, []uint64{4, 0x3000, 0x4000, unix.AT_EMPTY_PATH}, named("", "/var/lib/app/data"))
 	b.do("belowat", 1, "newfstatat", 0, []uint64{5, 0x3000, 0x4000, 0}, named("x.conf", "/etc/app.d/x.conf"))
+	b.do("sharedmap", 1, "mmap", 0x7200_0000, []uint64{0, 4096, unix.PROT_READ | unix.PROT_WRITE, unix.MAP_SHARED, 4, 0})
+	b.do("privmap", 1, "mmap", 0x7300_0000, []uint64{0, 4096, unix.PROT_READ | unix.PROT_WRITE, unix.MAP_PRIVATE, 4, 0})
 	g := b.graph()
 	for _, c := range []struct {
 		from, to string
@@ -171,6 +173,7 @@ func TestContentOnlyEdges(t *testing.T) {
 		{"libread", "lib", true}, {"libmap", "lib", true}, {"libstat", "lib", true}, {"libclose", "lib", true},
 		{"setfl", "data", false}, {"sendfile", "out", false}, {"sendfile", "data", true},
 		{"emptyat", "data", true}, {"belowat", "dir", false},
+		{"sharedmap", "data", false}, {"privmap", "data", true},
 	} {
 		e, ok := edge(g, b.l(c.from), b.l(c.to))
 		if !ok {

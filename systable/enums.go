@@ -96,3 +96,11 @@ func (s *Syscall) OpensReadOnly(args [6]uint64, how []byte) bool {
 	f := st.Field("flags")
 	return len(how) >= f.Off+f.Size && f.Uint(how)&accMode == amd64.O_RDONLY
 }
+
+// MapsSharedWritable reports whether a memory call made with args maps
+// its file shared and writable (MAP_SHARED with PROT_WRITE): the
+// program's stores reach the file, so the mapping needs the real file,
+// not a copy of its content.
+func (s *Syscall) MapsSharedWritable(args [6]uint64) bool {
+	return s.bitsSet(MapFlags, args, amd64.MAP_SHARED) && s.bitsSet(Prot, args, amd64.PROT_WRITE)
+}

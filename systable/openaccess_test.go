@@ -39,3 +39,23 @@ func TestOpensReadOnly(t *testing.T) {
 		})
 	}
 }
+
+// TestMapsSharedWritable: only a shared writable mapping writes through
+// to its file.
+func TestMapsSharedWritable(t *testing.T) {
+	tab := amd64Table(t)
+	mmap, _ := tab.ByName("mmap")
+	for _, c := range []struct {
+		prot, flags uint64
+		want        bool
+	}{
+		{unix.PROT_READ | unix.PROT_WRITE, unix.MAP_SHARED, true},
+		{unix.PROT_READ, unix.MAP_SHARED, false},
+		{unix.PROT_READ | unix.PROT_WRITE, unix.MAP_PRIVATE, false},
+		{unix.PROT_READ | unix.PROT_EXEC, unix.MAP_PRIVATE | unix.MAP_DENYWRITE, false},
+	} {
+		if got := mmap.MapsSharedWritable([6]uint64{0, 4096, c.prot, c.flags, 3, 0}); got != c.want {
+			t.Errorf("prot %#x flags %#x: %v, want %v", c.prot, c.flags, got, c.want)
+		}
+	}
+}
