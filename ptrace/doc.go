@@ -160,9 +160,11 @@
 // before in the recording gets its ID again, a new one the next ID and
 // is opened O_RDONLY|O_CLOEXEC through that link from the tracer, fstat'ed
 // and handed to the FileSink, which reads it on its own goroutine. The
-// call's Obj is the ID. For an exec, the new image's ELF interpreter
-// (PT_INTERP, read from the opened image) is kept too, through
-// /proc/PID/root, though no call names it. The tracer thread pays a stat
+// call's Obj is the ID. An exec's Obj is the file it named, reached
+// through /proc/PID/root: the new image, or for a "#!" script the script,
+// whose interpreter (the image) is kept too; the image's ELF interpreter
+// (PT_INTERP, read from the opened image) is kept as well. No call names
+// those two. The tracer thread pays a stat
 // per such call and an open, fstat and readlink per distinct file.
 //
 // # Identities

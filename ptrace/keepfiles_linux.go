@@ -44,16 +44,35 @@ func (k *fileKeeper) keepOpened(t *task, row *systable.Syscall, c *trace.Call) {
 	c.Obj, _ = k.keep(fmt.Sprintf("/proc/%d/fd/%d", t.tid, c.Ret), c.Path, false)
 }
 
-// keepExec sets c.Obj, a successful exec's, to the new image of t's
-// process, and keeps its ELF interpreter (PT_INTERP) too, which no call
-// names. Must be called at the exec's exit stop, before the image runs.
+// keepExec sets c.Obj, a successful exec's, to the file the call ran:
+// the new image of t's process, or for a "#!" script the script, whose
+// interpreter (the new image) is kept too. The ELF interpreter
+// (PT_INTERP) of a new image is kept as well. No call names those two.
+// Must be called at the exec's exit stop, before the image runs.
 func (k *fileKeeper) keepExec(t *task, c *trace.Call) {
 	pid := t.proc.pid
+	exe := fmt.Sprintf("/proc/%d/exe", pid)
 	var interp string
-	c.Obj, interp = k.keep(fmt.Sprintf("/proc/%d/exe", pid), c.Path, true)
+	if named := fmt.Sprintf("/proc/%d/root%s", pid, c.Path); c.Path != "" && !sameFile(exe, named) {
+		// A script: the kernel ran its interpreter.
+		c.Obj, _ = k.keep(named, c.Path, false)
+		image, _ := os.Readlink(exe)
+		_, interp = k.keep(exe, image, true)
+	} else {
+		c.Obj, interp = k.keep(exe, c.Path, true)
+	}
 	if interp != "" {
 		k.keep(fmt.Sprintf("/proc/%d/root%s", pid, interp), interp, false)
 	}
+}
+
+// sameFile reports whether paths a and b lead to one file.
+func sameFile(a, b string) bool {
+	var sa, sb unix.Stat_t
+	if unix.Stat(a, &sa) != nil || unix.Stat(b, &sb) != nil {
+		return true // nothing better to go by: the image
+	}
+	return sa.Dev == sb.Dev && sa.Ino == sb.Ino
 }
 
 // keep gives the regular file at link (a /proc path that leads to it)

@@ -194,3 +194,27 @@ func TestContentLimits(t *testing.T) {
 		}
 	})
 }
+
+// A "#!" script's execve names the script, and its interpreter is kept
+// too.
+func TestKeepsScriptAndInterpreter(t *testing.T) {
+	testutil.Require(t, testutil.File("/bin/sh"))
+	script := filepath.Join(t.TempDir(), "hello.sh")
+	body := "#!/bin/sh\necho hello\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, tr := recordIn(t, Options{}, script)
+	execs := calls(t, tr, "execve")
+	if len(execs) == 0 {
+		t.Fatal("no execve")
+	}
+	f := tr.File(execs[0].Obj)
+	if f == nil || f.Path != script || string(content(t, tr, f)) != body {
+		t.Fatalf("the execve of the script names %+v, want the script", f)
+	}
+	sh, _ := filepath.EvalSymlinks("/bin/sh")
+	if o := objectOf(tr, sh); o == nil || !o.Stored() || o.SHA256 != sha256sum(t, sh) {
+		t.Errorf("the interpreter %s: %+v, want it stored with its hash", sh, o)
+	}
+}

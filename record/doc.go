@@ -20,14 +20,15 @@
 // With the ptrace backend the trace keeps the good environment's files
 // (content.go): the engine (ptrace.Config.Files) hands each distinct file
 // a call opened for reading or executed to a contentStore, already open
-// and identified, and names it in the call's Obj. The store's goroutine
-// reads, hashes and chunks each file and writes its chunks and file frame
-// through a tracefile.ContentWriter, between the batcher's event frames;
-// the tracer waits only when 4096 files are queued. It decides what is
-// kept, in the order the command opened the files: a path matching
-// --exclude-content keeps its identity and hash (excluded), and a file
-// that would take the raw content kept past --max-content likewise
-// (over-budget, listed in Summary.OverBudget). Run waits for the store
+// and identified, and names it in the call's Obj. The store decides what
+// is kept there, on the tracer thread and so in the order the command
+// opened the files: a path matching --exclude-content keeps its identity
+// and hash (excluded), and a file that would take the raw content kept
+// past --max-content likewise (over-budget, listed in
+// Summary.OverBudget). Two goroutines then read, hash and chunk the
+// files and write their chunks and file frames, each through a
+// tracefile.ContentWriter of its own, between the batcher's event
+// frames; the tracer waits only when 4096 files are queued. Run waits for the store
 // before writing the end frame. Semi-replay runs keep nothing, and the
 // eBPF backend keeps no contents yet (Run warns).
 package record

@@ -147,7 +147,7 @@ func Run(opts Options) (*Summary, error) {
 	}
 	var content *contentStore
 	if ebpf {
-		if opts.Warn != nil {
+		if opts.Warn != nil && !opts.NoContent {
 			opts.Warn("record --backend ebpf: its traces hold no file contents yet (locate cannot serve the good environment's files from them); record with the ptrace backend to keep them")
 		}
 	} else if content, err = newContentStore(w, opts.Exclude, maxContent); err != nil {

@@ -54,7 +54,12 @@
 // a chunk's address and to write a finished frame, so file contents go
 // into the trace between event batches without slowing the tracer's
 // writer. It puts a chunk's address in a zstd frame of its own, ahead of
-// the bytes'.
+// the bytes', and compresses chunks at Options.ContentCompression (zstd's
+// fastest level by default). Blobs and chunks share one address space:
+// a chunk whose bytes are already a blob (a read of a whole file) is not
+// written again, and a buffer whose bytes are already a chunk refers to
+// it instead of writing a blob; the reader decodes such a chunk when it
+// fills in the event.
 //
 // The reader never loads chunks into memory: at a chunk frame it checks
 // the checksum, decompresses only the 32-byte address and remembers the

@@ -105,3 +105,17 @@ func (t *Trace) wrap(err error) error {
 	}
 	return fmt.Errorf("read trace %s: %w", t.name, err)
 }
+
+// ContentBytes returns how many bytes of the trace file its chunk frames
+// take (frame headers and stored payloads): the part of the file that
+// holds the file objects' content, as opposed to the recording's calls.
+func (t *Trace) ContentBytes() int64 {
+	if t.content == nil {
+		return 0
+	}
+	var n int64
+	for _, ref := range t.content.chunks {
+		n += frameHeaderSize + int64(ref.length)
+	}
+	return n
+}

@@ -137,12 +137,14 @@ func TestRecordSIGKILL(t *testing.T) {
 	testutil.Require(t, testutil.Ptrace, testutil.Binary("pgrep"), testutil.Binary("pkill"))
 	out := filepath.Join(t.TempDir(), "t.envb")
 	tag := "envbisect-sigkill-test-" + filepath.Base(t.TempDir())
-	cmd := exec.Command(testutil.Envbisect(t), "record", "-o", out, "--", "sh", "-c",
+	// --max-content 0: the file objects' content (sh, cat, libc: 2 MiB)
+	// would make the file big before the first events frame.
+	cmd := exec.Command(testutil.Envbisect(t), "record", "--max-content", "0", "-o", out, "--", "sh", "-c",
 		"while :; do cat /etc/hostname >/dev/null; done # "+tag)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait until a few frames are on disk.
+	// Wait until a few frames of events are on disk.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if fi, err := os.Stat(out); err == nil && fi.Size() > 20000 {

@@ -28,10 +28,10 @@ func WriteTable(w io.Writer, cases []Case, outs []*Outcome, errs map[string]erro
 		fmt.Fprintf(w, "| %s | %s | %s (%s) | %s | %d (≤ %d) | %s | %s | %s | %s |\n",
 			c.Name, thesis, thousands(rep.RecordedCalls), thousands(rep.ReplayableCalls), culpritText(rep),
 			rep.Runs, RunBound(rep.RecordedCalls), seconds(o.Locate.Elapsed), seconds(o.Record.Elapsed),
-			size(o.TraceBytes), located)
+			size(o.TraceBytes-o.ContentBytes)+" (+ "+size(o.ContentBytes)+" of files)", located)
 	}
-	fmt.Fprintf(w, "\nthesis: each located in under a minute with under 10 MB of trace; targets here: ≤ ⌈log2 N⌉+3 runs, locate under %v, trace under %d MB\n",
-		MaxLocateTime, MaxTraceBytes>>20)
+	fmt.Fprintf(w, "\nthesis: each located in under a minute with under 10 MB of trace; targets here: ≤ ⌈log2 N⌉+3 runs, locate under %v, trace under %d MB without the content of its files and %d MiB with it\n",
+		MaxLocateTime, MaxTraceBytes>>20, MaxTraceWithFiles>>20)
 	for i, c := range cases {
 		if err := errs[c.Name]; err != nil {
 			fmt.Fprintf(w, "\n%s could not run: %s\n", c.Name, clip(err.Error(), 20))
