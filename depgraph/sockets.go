@@ -1,7 +1,6 @@
 package depgraph
 
 import (
-	"bytes"
 	"net/netip"
 	"strconv"
 
@@ -25,6 +24,7 @@ type sockAddr struct {
 	family uint16
 	ip     netip.AddrPort // AF_INET, AF_INET6
 	unix   string         // AF_UNIX: the path, "@name" for an abstract name, "" unnamed
+	sa     systable.Sockaddr
 }
 
 // decodeSockaddr decodes the address families the tracker can match
@@ -35,61 +35,22 @@ func decodeSockaddr(b []byte) *sockAddr {
 	if !ok {
 		return nil
 	}
-	a := &sockAddr{family: sa.Family, ip: sa.IP}
-	if sa.Family == systable.AFUnix {
-		p := sa.Data
-		switch {
-		case len(p) == 0:
-		case p[0] == 0:
-			a.unix = "@" + string(bytes.TrimRight(p[1:], "\x00"))
-		default:
-			if i := bytes.IndexByte(p, 0); i >= 0 {
-				p = p[:i]
-			}
-			a.unix = string(p)
-		}
-	}
-	return a
+	return &sockAddr{family: sa.Family, ip: sa.IP, unix: sa.UnixName(), sa: sa}
 }
 
 // String prints the address: "127.0.0.1:5432", "[::1]:80",
 // "/run/mpd.sock", "@abstract", or the family's name.
 func (a *sockAddr) String() string {
-	switch {
-	case a == nil:
+	if a == nil {
 		return "unknown address"
-	case a.ip.IsValid():
-		return a.ip.String()
-	case a.family == unix.AF_UNIX && a.unix != "":
-		return a.unix
-	case a.family == unix.AF_UNIX:
-		return "unnamed"
 	}
-	return systable.SocketFamilies.Format(uint64(a.family))
+	return a.sa.String()
 }
 
 // accepts reports whether a socket bound to a receives what is sent or
-// connected to t: the same unix name, or the same port at the same
-// address, a wildcard bind taking loopback and wildcard destinations.
-// A wildcard bind does not take connections to the host's other
-// addresses here: the trace does not say what they are.
+// connected to t (systable.Sockaddr.Accepts).
 func (a *sockAddr) accepts(t *sockAddr) bool {
-	switch {
-	case a == nil || t == nil:
-		return false
-	case a.family == unix.AF_UNIX || t.family == unix.AF_UNIX:
-		return a.family == t.family && a.unix != "" && a.unix == t.unix
-	case !a.ip.IsValid() || !t.ip.IsValid() || a.ip.Port() == 0 || a.ip.Port() != t.ip.Port():
-		return false
-	}
-	ba, ta := a.ip.Addr().Unmap(), t.ip.Addr().Unmap()
-	if ba == ta {
-		return true
-	}
-	if !ba.IsUnspecified() || !(ta.IsLoopback() || ta.IsUnspecified()) {
-		return false
-	}
-	return ba.Is6() || ta.Is4() // "::" takes IPv4 too; "0.0.0.0" only IPv4
+	return a != nil && t != nil && a.sa.Accepts(t.sa)
 }
 
 // sockaddrMem returns the socket address a call passes (dir In: bind,

@@ -55,7 +55,7 @@ func (s *session) applyEffects(t *task, row *systable.Syscall, c *trace.Call, be
 			// did: its relative paths resolve against it.
 			p.fs.cwd = believed
 		} else if cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", t.tid)); err == nil {
-			p.fs.cwd = cwd
+			p.fs.cwd = s.redir.programPath(cwd)
 		}
 	}
 	s.content.Apply(row, c)
@@ -74,7 +74,7 @@ func (s *session) madeFDName(t *task, row *systable.Syscall, c *trace.Call, beli
 		name = c.Path
 	}
 	if believed == "" && (!row.HasPath() || name == "") {
-		name = readFDLink(t.tid, int32(c.Ret))
+		name = s.redir.programPath(readFDLink(t.tid, int32(c.Ret)))
 	}
 	return name
 }
@@ -82,6 +82,9 @@ func (s *session) madeFDName(t *task, row *systable.Syscall, c *trace.Call, beli
 // callPaths sets Path and Path2 (see CallPaths) from t's tables.
 func (s *session) callPaths(t *task, row *systable.Syscall, c *trace.Call) {
 	launch.CallPaths(row, c, t.proc.fs.cwd, func(fd int32) string { return s.fdPath(t, fd) })
+	// A path in the scratch area (the kernel hands an interpreter the
+	// script's path as exec'd) is keyed as the program names it.
+	c.Path, c.Path2 = s.redir.programPath(c.Path), s.redir.programPath(c.Path2)
 }
 
 // fdPath returns what fd refers to in t's process, asking /proc when the
@@ -90,7 +93,7 @@ func (s *session) fdPath(t *task, fd int32) string {
 	if name, ok := t.proc.fds.Get(fd); ok {
 		return name
 	}
-	name := standsFor(readFDLink(t.tid, fd))
+	name := s.redir.programPath(standsFor(readFDLink(t.tid, fd)))
 	if name != "" {
 		t.proc.fds.Open(fd, name, false)
 	}

@@ -107,6 +107,35 @@
 // syscall instruction, the registers set for the new call, and the
 // thread run to that call's exit, then given its own registers back.
 //
+// # Creations made in a scratch area
+//
+// A creation (systable's CreatedPathArg: mkdir, an open with O_CREAT,
+// rename's target, symlink ...) that the Replayer lets run and overwrite
+// (Overwrite; package replay does so for every replayed creation the
+// recording made) and that fails live where the recording succeeded,
+// with an error saying it cannot happen here (EROFS, EACCES, ENOENT of a
+// parent ...), is made again by the thread at its exit stop, injected,
+// with the created path rewritten into the run's scratch directory
+// (create_linux.go). The scratch directory is made on first need through
+// /proc/PID/root, so in the command's own view of the file system:
+// /tmp/envbisect-scratch-PID-RANDOM, which in a sandbox is on the run's
+// scratch tmpfs and goes with it, and otherwise is removed when the run
+// ends (scratchdir_linux.go). A redirect (the created path, absolute as the program names it,
+// to its scratch path) is kept for the whole traced tree; at the entry
+// of every later call that runs (redirect_linux.go), each path argument
+// (resolved against its dirfd or the working directory) that lies under
+// a redirect is rewritten: the scratch path, absolute, is written below the thread's
+// stack (stackScratch) and the argument register points at it. The call
+// (trace.Call) keeps the program's paths, so matching and the fd and cwd
+// tables see what the program believes; names /proc gives back (an fd's
+// target, a cwd) are mapped back from the scratch area. A RedirectObserver
+// Replayer hears of each redirect. A copy_file_range into a redirected
+// file that fails with EXDEV is done again with sendfile (systable's
+// Copies column), and an executed rename or link of a scratch object to
+// a path outside the scratch area, which fails with EXDEV, is made
+// within it (moveExit). Not done inside a container (Config.Join): a
+// warning.
+//
 // The run's trace.Watch is enforced by a launch.Watcher alongside the
 // loop: it kills every traced process at the run's deadline (Alive,
 // Timeout) and runs a check command while the command is up, which the
@@ -166,6 +195,20 @@
 // (PT_INTERP, read from the opened image) is kept as well. No call names
 // those two. The tracer thread pays a stat
 // per such call and an open, fstat and readlink per distinct file.
+//
+// # Addresses taken here
+//
+// In a semi-replay run (addrs_linux.go), an overwritten bind whose live
+// call failed with EADDRINUSE or EACCES where the recording bound binds
+// again, injected at its exit stop, to the same address with port 0 (a
+// unix socket autobinds), and getsockname tells where. From then on, a
+// call that runs and passes a destination the recorded bind accepts
+// (connect, sendto, sendmsg's msg_name) gets the live address, written
+// below the stack with stackScratch and passed in its argument
+// registers, which its exit stop puts back; an address a call that ran
+// reports (getsockname, getpeername, accept, recvfrom, recvmsg) that is
+// the live one is shown as the recorded one. RunResult.AddrRedirects lists
+// the redirected binds. With none, the only cost is a length check.
 //
 // # Identities
 //

@@ -131,6 +131,7 @@ func (s *session) exec(t *task) error {
 	first := !p.execd
 	p.execd = true
 	p.exe, _ = os.Readlink(fmt.Sprintf("/proc/%d/exe", p.pid))
+	p.exe = s.redir.programPath(p.exe) // an image exec'd from the scratch area
 	t.exec = img
 	if s.cfg.NoVDSO {
 		if err := hideVDSO(t.tid, auxv); err != nil {

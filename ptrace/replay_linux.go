@@ -22,6 +22,14 @@ type replayState struct {
 	// ptrCapOK says argument i has one.
 	ptrCap   [6]uint64
 	ptrCapOK uint8
+	// creating: the call (Overwrite) creates create.path; should it fail
+	// live where the recording succeeded, the exit stop makes the object
+	// in the run's scratch area (redirect_linux.go). moving: the call
+	// (Execute) renames or links an object of the scratch area to
+	// create.path, which is not there. pathArgs: redirectPaths changed
+	// the argument registers, which the exit stop puts back.
+	creating, moving, pathArgs bool
+	create                     creation
 }
 
 // replayEnter is the entry of a call in a semi-replay run: r holds the
@@ -47,6 +55,9 @@ func (s *session) replayEnter(t *task, r *regs) error {
 		d = Decision{Verb: Execute}
 	}
 	t.dec, t.live, t.replay = d, c, replayState{}
+	if err := s.redirectEnter(t, r, row, c, d); err != nil {
+		return err
+	}
 	if d.Verb == Execute || d.Verb == Overwrite {
 		if denied != 0 {
 			// Executed, the target's filter answers it (denied_linux.go).
@@ -56,11 +67,16 @@ func (s *session) replayEnter(t *task, r *regs) error {
 			c.Denied = true
 		}
 	}
-	if d.Verb == Execute {
+	if d.Verb == Execute || d.Verb == Overwrite {
+		if err := s.redirectDest(t, r, row, c); err != nil {
+			return err
+		}
+	}
+	if d.Verb == Execute && len(s.addrs) == 0 {
 		return resumeSyscall(t.tid, 0)
 	}
 	s.readPtrCaps(t, row, c)
-	if d.Verb == Overwrite {
+	if d.Verb != Skip {
 		return resumeSyscall(t.tid, 0)
 	}
 	eff := row.EffectsFor(c.Args)
@@ -95,7 +111,10 @@ func (s *session) replayEnter(t *task, r *regs) error {
 // replayExit is the exit stop of a call replayEnter let through.
 func (s *session) replayExit(t *task, r *regs) error {
 	c, d, st := t.live, t.dec, t.replay
-	t.live, t.dec, t.replay = nil, Decision{}, replayState{}
+	t.live, t.dec = nil, Decision{}
+	// t.replay stays until the call is done: writeBack and the address
+	// redirects read the capacities taken at entry.
+	defer func() { t.replay = replayState{} }()
 	row := s.table.ByNr(int(c.Nr))
 	if st.skipped {
 		setRet(r, st.ret)
@@ -107,6 +126,9 @@ func (s *session) replayExit(t *task, r *regs) error {
 	}
 	c.Ret = sysRet(r)
 	c.Exit = s.since()
+	if err := s.restoreArgs(t, r, c); err != nil {
+		return err
+	}
 	if st.standIn {
 		switch {
 		case c.Ret >= 0 && st.mfdFlags&unix.MFD_ALLOW_SEALING != 0:
@@ -133,14 +155,35 @@ func (s *session) replayExit(t *task, r *regs) error {
 	} else if !row.Unknown {
 		s.cap.capture(memReader{pid: t.tid}, row, c, true)
 	}
+	if err := s.redirectExit(t, r, row, c, d, st); err != nil {
+		return err
+	}
 	s.cfg.Replayer.Exit(c, d)
 	if d.Verb != Overwrite {
+		s.unredirectReported(t, row, c)
 		s.applyEffects(t, row, c, "")
 		return s.resume(t, 0)
 	}
+	made := c // the call whose fd the program is to hold
+	if st.creating {
+		// It could not create here: the same call makes it in the
+		// scratch area, and an fd it made is the program's.
+		got, ok, err := s.materialize(t, r, row, c, d.Rec, st.create)
+		if err != nil {
+			return err
+		}
+		if ok {
+			lc := *c
+			lc.Ret = got
+			made = &lc
+		}
+	}
 	ret := s.writeBack(t, row, c, d.Rec)
+	if err := s.redirectBind(t, r, row, c, d); err != nil {
+		return err
+	}
 	if row.EffectsFor(c.Args)&systable.CreatesFD != 0 {
-		fd, err := s.placeFD(t, r, c, d.Rec)
+		fd, err := s.placeFD(t, r, made, d.Rec)
 		if err != nil {
 			return err
 		}
@@ -151,6 +194,12 @@ func (s *session) replayExit(t *task, r *regs) error {
 		return err
 	}
 	s.replayed(t, row, c, d.Rec, ret)
+	if c.Ret >= 0 && row.EffectsFor(c.Args)&systable.ChangesCwd != 0 {
+		// It moved for real: relative paths resolve where the kernel
+		// resolves them, and a redirect is keyed by this environment's
+		// paths, not the recording's.
+		s.followLiveCwd(t)
+	}
 	return s.resume(t, 0)
 }
 

@@ -50,6 +50,9 @@ type session struct {
 	procs, threads uint32
 	seq, stops     uint64
 	result         trace.RunResult
+	// addrs are the binds this semi-replay run moved to a free address
+	// (addrs_linux.go).
+	addrs []addrRedirect
 
 	killAll   atomic.Bool
 	killed    bool
@@ -57,6 +60,9 @@ type session struct {
 
 	watch  *launch.Watcher
 	warned map[string]bool
+	// redir: creations a semi-replay run made in its scratch area, and
+	// where calls on their paths go (redirect_linux.go).
+	redir redirects
 	// noMFDExec: this kernel refused a stand-in's MFD_EXEC (serve_linux.go).
 	noMFDExec bool
 }
@@ -128,6 +134,11 @@ func (s *session) run() (*trace.RunResult, error) {
 	}
 	pid := h.PID
 	defer h.Close()
+	defer func() {
+		if err := s.redir.cleanup(); err != nil {
+			s.warn(err.Error())
+		}
+	}()
 	s.start = time.Now()
 	if s.cfg.CPU >= 0 {
 		launch.PinTracer(s.cfg.CPU)

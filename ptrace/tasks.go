@@ -52,6 +52,9 @@ type task struct {
 	dec    Decision
 	live   *trace.Call
 	replay replayState
+	// addrArgs: redirectDest changed the argument registers of the call
+	// in flight, which its exit stop puts back (addrs_linux.go).
+	addrArgs bool
 	// denied is the errno the target's seccomp filter answers the call
 	// entering with (denied_linux.go), for replayEnter; 0: not denied.
 	denied int

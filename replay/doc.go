@@ -36,9 +36,19 @@
 //   - Replay of a call that changes which numbers the fd table holds
 //     (close, dup2 ...) becomes Overwrite: it runs on the stand-ins, the
 //     program sees the recorded result.
+//   - Replay of a creation the recording made (mkdir, open with O_CREAT,
+//     rename, symlink, link) becomes Overwrite: it runs first, keeping
+//     the program's own effect, and where it cannot happen here the
+//     tracer makes it in the run's scratch area and redirects the later
+//     calls on its path there (package ptrace); the engine, a
+//     ptrace.RedirectObserver, lists those redirects in Result.Redirects.
 //   - ExecuteThenOverwrite becomes Overwrite; a created fd is moved to the
 //     recorded number, or a stand-in takes it when the live call failed.
 //   - Execute, calls that never returned, extra and diverged calls run.
+//   - Replay of bind or listen becomes Overwrite: the socket really binds
+//     and listens, so the program's traced clients have a server to
+//     reach; where the address is taken here, the engine binds a free one
+//     and redirects the traced connects to it (Result.AddrRedirects).
 //
 // Addresses agree because record and replay both run with address
 // randomisation off; pids are live throughout (getpid and clone run, the

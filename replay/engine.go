@@ -101,10 +101,21 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		// recorded result answers another request, so the call runs.
 		action = depgraph.Execute
 		why = "execute (other input size)"
+	case action == depgraph.Replay && setsUpServer(row, c):
+		// The program's socket really binds and listens; where its
+		// address is taken here, the engine binds a free one instead
+		// (ptrace's address redirects).
+		verb = ptrace.Overwrite
 	case action == depgraph.Replay && reshapesFDs(row, c):
 		// The kernel's fd table must keep the program's shape: close,
 		// dup and friends run (on the stand-ins) and report the recorded
 		// result.
+		verb = ptrace.Overwrite
+	case action == depgraph.Replay && createsLive(row, c, rc):
+		// A creation runs live first: the program's own effect is kept,
+		// the program sees the recorded result, and where the object
+		// cannot be made here the tracer makes it in the run's scratch
+		// area and redirects the later calls on its path there.
 		verb = ptrace.Overwrite
 	case action == depgraph.Replay:
 		verb = ptrace.Skip
@@ -128,6 +139,13 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	return ptrace.Decision{Verb: verb, Rec: rc}
 }
 
+// setsUpServer reports whether a call binds its socket or makes it
+// listen: replayed, it still takes effect, so that the program's traced
+// clients have a server to reach.
+func setsUpServer(row *systable.Syscall, c *trace.Call) bool {
+	return row.EffectsFor(c.Args)&systable.BindsAddress != 0 || row.Socket == systable.SocketListens
+}
+
 // reshapesFDs reports whether a call changes which numbers the fd table
 // holds or what becomes of them at an exec: close, close_range, dup,
 // dup2, dup3, fcntl F_DUPFD and F_SETFD, ioctl FIOCLEX. Skipped, such a
@@ -136,6 +154,19 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 // image).
 func reshapesFDs(row *systable.Syscall, c *trace.Call) bool {
 	return row.EffectsFor(c.Args)&(systable.ClosesFD|systable.ClosesFDRange|systable.DupsFD|systable.ChangesFDFlags) != 0
+}
+
+// createsLive reports whether a replayed call creates a path (mkdir, an
+// open with O_CREAT, rename's target, symlink, link) that the recording
+// did create: such a call runs, its result overwritten (see Enter).
+func createsLive(row *systable.Syscall, c, rc *trace.Call) bool {
+	return rc.Ret >= 0 && row.CreatedPathArg(c.Args) >= 0
+}
+
+// Redirected is the ptrace.RedirectObserver's: a creation that could not
+// happen here was made in the run's scratch area.
+func (e *engine) Redirected(r trace.Redirect) {
+	e.res.Redirects = append(e.res.Redirects, r)
 }
 
 // Exit keeps the live results of matched calls that ran.

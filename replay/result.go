@@ -22,8 +22,16 @@ type Result struct {
 	Unmatched int `json:"unmatched"`
 
 	Divergences []Divergence `json:"divergences"`
+	// Redirects are the replayed creations that failed here and were made
+	// in the run's scratch area instead, where later calls on their paths
+	// went.
+	Redirects []trace.Redirect `json:"redirects,omitempty"`
 	// Calls lists every live call, when Options.ListCalls asked for it.
 	Calls []CallNote `json:"calls,omitempty"`
+	// AddrRedirects are the binds whose address is taken here and that got
+	// a free one instead, with the traced connects and sends that
+	// followed them.
+	AddrRedirects []trace.AddrRedirect `json:"address_redirects,omitempty"`
 
 	// Live holds the live results of matched recorded calls that ran, by
 	// recorded seq.

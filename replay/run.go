@@ -120,6 +120,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	j := o.Judge.Judge(ctx, res, judgeCwd, judgeEnv) // the check runs as the user set it up, not replayed
 	out.Verdict, out.Detail, out.CheckOutput = j.Verdict, j.Detail, j.CheckOutput
 	out.ExitCode = res.ExitCode
+	out.AddrRedirects = res.AddrRedirects
 	out.Seconds = time.Since(start).Seconds()
 	if res.Interrupted {
 		return out, errors.New("interrupted")

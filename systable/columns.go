@@ -143,3 +143,19 @@ func (s Syscall) socketOp(op SocketOp) Syscall { s.Socket = op; return s }
 
 // unmaps marks a call that removes mappings in its address range.
 func (s Syscall) unmaps() Syscall { s.Unmaps = true; return s }
+
+// FileCopy names the arguments of a call that copies file data between
+// two fds (Syscall.Copies): the fds, their offset pointers (NULL: the
+// fd's own offset, moved) and the length. A replay run that made the
+// destination in its scratch area, on another file system than the
+// source, carries out such a copy with sendfile(2) instead, which copies
+// across file systems.
+type FileCopy struct {
+	In, InOff, Out, OutOff, Len uint8
+}
+
+// copies marks a call that copies file data within one file system.
+func (s Syscall) copies(in, inOff, out, outOff, n uint8) Syscall {
+	s.Copies = &FileCopy{In: in, InOff: inOff, Out: out, OutOff: outOff, Len: n}
+	return s
+}

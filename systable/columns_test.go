@@ -55,6 +55,19 @@ func TestColumnsFitTheirRows(t *testing.T) {
 		if r.Socket != 0 && r.Effects&UsesFD == 0 {
 			t.Errorf("%s acts on a socket it does not use", r.Name)
 		}
+		if c := r.Copies; c != nil {
+			for _, a := range []struct {
+				i    uint8
+				kind Kind
+			}{{c.In, FD}, {c.Out, FD}, {c.InOff, InOutBuf}, {c.OutOff, InOutBuf}} {
+				if int(a.i) >= len(r.Args) || r.Args[a.i].Kind != a.kind {
+					t.Errorf("%s copies with argument %d, which is not a %s", r.Name, a.i, a.kind)
+				}
+			}
+			if int(c.Len) >= len(r.Args) {
+				t.Errorf("%s copies a length of argument %d, which it does not have", r.Name, c.Len)
+			}
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package systable
 
 import (
+	"bytes"
 	"encoding/binary"
 	"net/netip"
 )
@@ -57,4 +58,88 @@ func DecodeSockaddr(b []byte) (a Sockaddr, ok bool) {
 		a.NetlinkPID, a.NetlinkGroups, a.IsNetlink = int32(le.Uint32(b[4:])), le.Uint32(b[8:]), true
 	}
 	return a, true
+}
+
+// UnixName returns an AF_UNIX address's name: its path, "@name" for an
+// abstract one, "" for an unnamed socket or another family.
+func (a Sockaddr) UnixName() string {
+	p := a.Data
+	switch {
+	case a.Family != AFUnix || len(p) == 0:
+		return ""
+	case p[0] == 0:
+		return "@" + string(bytes.TrimRight(p[1:], "\x00"))
+	}
+	if i := bytes.IndexByte(p, 0); i >= 0 {
+		p = p[:i]
+	}
+	return string(p)
+}
+
+// Accepts reports whether a socket bound to a receives what is sent or
+// connected to t: the same unix name, or the same port at the same
+// address, a wildcard bind taking loopback and wildcard destinations
+// ("::" takes IPv4 too, "0.0.0.0" only IPv4). A wildcard bind is not
+// taken to accept the host's other addresses: a trace does not say what
+// they are.
+func (a Sockaddr) Accepts(t Sockaddr) bool {
+	switch {
+	case a.Family == AFUnix || t.Family == AFUnix:
+		return a.Family == t.Family && a.UnixName() != "" && a.UnixName() == t.UnixName()
+	case !a.IP.IsValid() || !t.IP.IsValid() || a.IP.Port() == 0 || a.IP.Port() != t.IP.Port():
+		return false
+	}
+	ba, ta := a.IP.Addr().Unmap(), t.IP.Addr().Unmap()
+	if ba == ta {
+		return true
+	}
+	if !ba.IsUnspecified() || !(ta.IsLoopback() || ta.IsUnspecified()) {
+		return false
+	}
+	return ba.Is6() || ta.Is4()
+}
+
+// WithPort returns a copy of raw, an AF_INET or AF_INET6 address, with
+// its port set to port; ok is false for other families or a short raw.
+func WithPort(raw []byte, port uint16) (out []byte, ok bool) {
+	a, ok := DecodeSockaddr(raw)
+	if !ok || !a.IP.IsValid() {
+		return nil, false
+	}
+	out = append([]byte(nil), raw...)
+	binary.BigEndian.PutUint16(out[2:], port)
+	return out, true
+}
+
+// String prints the address: "127.0.0.1:5432", "[::1]:80",
+// "/run/mpd.sock", "@abstract", "unnamed" for an unnamed unix socket, or
+// the family's name.
+func (a Sockaddr) String() string {
+	switch {
+	case a.IP.IsValid():
+		return a.IP.String()
+	case a.Family == AFUnix && a.UnixName() != "":
+		return a.UnixName()
+	case a.Family == AFUnix:
+		return "unnamed"
+	}
+	return SocketFamilies.Format(uint64(a.Family))
+}
+
+// AddressArg returns the index of the argument in which a call passes a
+// socket address to the kernel (out false: bind's, connect's, sendto's
+// destination) or gets one back (out true: accept's peer, getsockname's,
+// recvfrom's source); -1 when it has none. A msghdr's name is not an
+// argument of its own: see InMsghdr and OutMsghdr.
+func (s *Syscall) AddressArg(out bool) int {
+	kind := InBuf
+	if out {
+		kind = OutBuf
+	}
+	for i, a := range s.Args {
+		if a.Kind == kind && StructOf(a.Struct).Is == StructSockaddr {
+			return i
+		}
+	}
+	return -1
 }

@@ -458,7 +458,7 @@ func amd64Rows() []Syscall {
 		sc(323, "userfaultfd", FD, CreatesFD, flg("flags", CloexecFlags)).makes("userfaultfd", false),
 		sc(324, "membarrier", Int, 0, enm("cmd", MembarrierCmds), i32("flags"), i32("cpu_id")).nostop("orders memory accesses between the process's own threads; the commands it accepts depend only on the kernel version, which the trace header records"),
 		sc(325, "mlock2", Int, 0, hex("addr"), i64("len"), flg("flags", MlockFlags)).always(),
-		sc(326, "copy_file_range", Int, UsesFD|ModifiesFile, fd("fd_in"), inoutb("off_in", fixed(longSize), "loff_t"), fd("fd_out"), inoutb("off_out", fixed(longSize), "loff_t"), i64("len"), i32("flags")).also(MovesOffset).writesFD(2).contentOnly(0),
+		sc(326, "copy_file_range", Int, UsesFD|ModifiesFile, fd("fd_in"), inoutb("off_in", fixed(longSize), "loff_t"), fd("fd_out"), inoutb("off_out", fixed(longSize), "loff_t"), i64("len"), i32("flags")).also(MovesOffset).writesFD(2).copies(0, 1, 2, 3, 4).contentOnly(0),
 		sc(327, "preadv2", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h"), flg("flags", RWFlags)).contentOnly(0),
 		sc(328, "pwritev2", Int, writeEff, fd("fd"), iovIn("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h"), flg("flags", RWFlags)),
 		sc(329, "pkey_mprotect", Int, MapsMemory, hex("addr"), i64("len"), flg64("prot", Prot), i32("pkey")).always(),

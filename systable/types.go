@@ -186,6 +186,10 @@ type Syscall struct {
 	// Unmaps: the call removes the mappings in its address range
 	// (munmap, and mremap's old range).
 	Unmaps bool
+	// Copies: the call copies file data from one fd to another within
+	// the kernel, only between files of one file system (copy_file_range:
+	// EXDEV otherwise); nil for the others.
+	Copies *FileCopy
 }
 
 // Object is a kind of kernel object that an fd refers to without a path.

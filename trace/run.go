@@ -48,4 +48,7 @@ type RunResult struct {
 	// CheckOutput is what the check printed (stdout and stderr), at most
 	// a few KiB.
 	CheckOutput string
+	// AddrRedirects are the binds a semi-replay run moved to a free address
+	// because theirs is taken here, in the order they happened.
+	AddrRedirects []AddrRedirect
 }

@@ -201,8 +201,16 @@ func writeReplayText(s streams, res *replay.Result, prefix uint64, calls int, qu
 		}
 		fmt.Fprintln(s.out)
 	}
+	for _, r := range res.AddrRedirects {
+		fmt.Fprintf(s.out, "redirected: bind %s (recorded call %d, %s here) bound %s instead; %d connects and sends followed\n",
+			r.Recorded, r.Seq, r.Errno, r.Live, r.Redirected)
+	}
 	for _, d := range res.Divergences {
 		fmt.Fprintf(s.out, "divergence: %s\n", d)
+	}
+	for _, r := range res.Redirects {
+		fmt.Fprintf(s.out, "redirected: %s %s failed here (%s); made as %s in the run's scratch area, where later calls on it went\n",
+			r.Syscall, r.Path, r.Errno, r.Scratch)
 	}
 	if res.CheckOutput != "" {
 		fmt.Fprintf(s.out, "check output:\n%s", res.CheckOutput)

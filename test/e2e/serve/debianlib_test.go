@@ -36,7 +36,7 @@ func TestDebianLibrarySwappedOrRemoved(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			out := testutil.InWorkNS(t, "MODE="+mode+"\n"+debianLibScript)
 			t.Logf("native run in bad: %s", fileText(t, out, "native-bad.txt"))
-			wantCulprit(t, readReport(t, out, "report.json"), "openat", "/liblzma.so.5")
+			wantCulprit(t, readLocate(t, out, "report.json"), "openat", "/liblzma.so.5")
 		})
 	}
 }

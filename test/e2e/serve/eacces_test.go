@@ -37,7 +37,7 @@ func TestOpenDeniedHereThenReads(t *testing.T) {
 	testutil.Require(t, testutil.Binary("setpriv"), testutil.Binary("grep"))
 	out := testutil.InWorkNS(t, eaccesScript)
 	t.Logf("native run in bad: %s", fileText(t, out, "native-bad.txt"))
-	r := readReport(t, out, "report.json")
+	r := readLocate(t, out, "report.json")
 	wantCulprit(t, r, "openat", "/app/app.conf")
 	if r.Culprit != nil && r.Culprit.Bad.Errno != "EACCES" {
 		t.Errorf("the culprit's errno here is %q, want EACCES", r.Culprit.Bad.Errno)

@@ -35,7 +35,7 @@ func TestMappedDataFile(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			out := testutil.InWorkNS(t, "MODE="+mode+"\nMAPDATA="+bin+"\n"+mapFileScript)
 			t.Logf("native run in bad: %s", fileText(t, out, "native-bad.txt"))
-			wantCulprit(t, readReport(t, out, "report.json"), "openat", "/app/data")
+			wantCulprit(t, readLocate(t, out, "report.json"), "openat", "/app/data")
 		})
 	}
 }

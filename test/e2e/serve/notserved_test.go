@@ -39,7 +39,7 @@ func TestUnservedFileIsReported(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := testutil.InWorkNS(t, "RECORD_FLAGS=\""+tc.flags+"\"\nMAPDATA="+bin+"\n"+notServedScript)
-			r := readReport(t, out, "report.json")
+			r := readLocate(t, out, "report.json")
 			found := false
 			for _, n := range r.NotServed {
 				if strings.HasSuffix(n.Path, "/app/data") {

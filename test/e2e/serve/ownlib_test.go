@@ -52,5 +52,5 @@ func TestOwnLibraryNewSymbol(t *testing.T) {
 		t.Fatalf("the program in good printed %q", got)
 	}
 	t.Logf("native run in bad: %s", fileText(t, out, "native-bad.txt"))
-	wantCulprit(t, readReport(t, out, "report.json"), "openat", "/lib/libgreet.so")
+	wantCulprit(t, readLocate(t, out, "report.json"), "openat", "/lib/libgreet.so")
 }

@@ -9,8 +9,9 @@ import (
 	"testing"
 )
 
-// report is the part of locate's JSON report the tests look at.
-type report struct {
+// locateReport is the part of locate's JSON report the serving tests
+// look at.
+type locateReport struct {
 	Status          string `json:"status"`
 	Message         string `json:"message"`
 	Runs            int    `json:"runs"`
@@ -33,14 +34,14 @@ type report struct {
 	} `json:"not_served"`
 }
 
-// readReport reads locate's JSON report from file name under dir.
-func readReport(t *testing.T, dir, name string) report {
+// readLocate reads locate's JSON report from file name under dir.
+func readLocate(t *testing.T, dir, name string) locateReport {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r report
+	var r locateReport
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatalf("%s: %v\n%s", name, err, b)
 	}
@@ -50,7 +51,7 @@ func readReport(t *testing.T, dir, name string) report {
 // wantCulprit fails unless r located a culprit: syscall on path (path
 // ends with it), in at most ⌈log2 N⌉+3 runs for the N candidates the
 // report counts (calls and start items).
-func wantCulprit(t *testing.T, r report, syscall, path string) {
+func wantCulprit(t *testing.T, r locateReport, syscall, path string) {
 	t.Helper()
 	if r.Status != "located" || r.Culprit == nil {
 		t.Fatalf("status %q (%s), want a located culprit", r.Status, r.Message)
