@@ -14,12 +14,20 @@ import (
 // reads the events only. It fails when tab is not for h's architecture or
 // the calls' seqs do not increase.
 func Build(tab *systable.Table, h *trace.Header, events []trace.Event) (*Graph, error) {
+	return BuildServed(tab, h, events, nil)
+}
+
+// BuildServed is Build for a trace that keeps the good environment's
+// files (files; nil: none): the closure of its plans lets a replayed open
+// whose file it keeps stay replayed where the calls that execute on the
+// fd need only the file's content (served.go).
+func BuildServed(tab *systable.Table, h *trace.Header, events []trace.Event, files Files) (*Graph, error) {
 	if h != nil && h.Arch != "" && h.Arch != tab.Arch {
 		return nil, fmt.Errorf("dependency graph: the trace is for %s, the syscall table for %s", h.Arch, tab.Arch)
 	}
 	b := &builder{
 		tab:       tab,
-		g:         &Graph{tab: tab, index: make(map[uint64]int32)},
+		g:         &Graph{tab: tab, index: make(map[uint64]int32), files: files},
 		procs:     make(map[uint32]*proc),
 		threads:   make(map[uint32]*thread),
 		spawnCall: make(map[uint32]uint64),
@@ -257,12 +265,20 @@ func (b *builder) call(c *trace.Call) {
 
 // dep records that the call depends on call to, through resource r.
 func (b *builder) dep(x *callCtx, to uint64, why Why, r *Resource) {
+	b.depOn(x, to, why, r, false)
+}
+
+// depOn is dep for a use of an fd that, with contentOnly, needs only the
+// content of the file behind it (Edge.ContentOnly holds while every use
+// of to by the call does).
+func (b *builder) depOn(x *callCtx, to uint64, why Why, r *Resource, contentOnly bool) {
 	if to == 0 || to == x.seq {
 		return
 	}
 	for i := range x.ci.deps {
-		if x.ci.deps[i].To == to {
-			x.ci.deps[i].Why |= why
+		if e := &x.ci.deps[i]; e.To == to {
+			e.Why |= why
+			e.ContentOnly = e.ContentOnly && contentOnly
 			return
 		}
 	}
@@ -270,7 +286,7 @@ func (b *builder) dep(x *callCtx, to uint64, why Why, r *Resource) {
 	if r != nil {
 		id = r.ID
 	}
-	x.ci.deps = append(x.ci.deps, Edge{From: x.seq, To: to, Why: why, Resource: id})
+	x.ci.deps = append(x.ci.deps, Edge{From: x.seq, To: to, Why: why, Resource: id, ContentOnly: contentOnly})
 	b.g.edges++
 }
 

@@ -63,12 +63,18 @@ const (
 	// trace (an eBPF recording whose ring buffer was full): there are no
 	// whole results to write back.
 	Incomplete
+	// NotServed: an executed call needs only the content of the file the
+	// call opened, which a replayed open would hand out from the trace,
+	// but the trace does not keep it (excluded, over the budget,
+	// unreadable, recorded without content): the open runs for real
+	// (ExecuteThenOverwrite), and Plan.Note says why and the remedy.
+	NotServed
 )
 
 var reasonNames = [...]string{
 	Requested: "requested", NotRequested: "not requested", Policy: "always executes",
 	InternalResource: "internal", InputResource: "input", NoResult: "never returned", Needed: "needed",
-	Incomplete: "data lost",
+	Incomplete: "data lost", NotServed: "content not kept",
 }
 
 func (r Reason) String() string {
@@ -91,6 +97,7 @@ type Plan struct {
 	action []Action
 	reason []Reason
 	need   []uint64 // ExecuteThenOverwrite: an executed call that depends on it
+	notes  map[int32]string
 	counts [ExecuteThenOverwrite + 1]int
 }
 
@@ -106,7 +113,11 @@ type Plan struct {
 //  2. Every call that executes needs the calls it depends on (Deps) to
 //     have run for real: each of them that step 1 replays becomes
 //     ExecuteThenOverwrite, and needs its own dependencies in turn, to
-//     the transitive closure.
+//     the transitive closure. Except an open whose file the trace keeps
+//     (BuildServed), needed only for that file's content
+//     (Edge.ContentOnly): replayed, it hands out a stand-in holding the
+//     recorded file, which serves the executed call. Where the trace
+//     does not keep the file, the open executes (NotServed).
 //
 // The result depends only on the graph and on what replayed returns:
 // the same question gets the same plan.
@@ -152,7 +163,21 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 			if p.action[j] != Replay {
 				continue
 			}
-			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, Needed, g.calls[i].Seq
+			why := Needed
+			if e.ContentOnly {
+				served, note := g.serves(j, e)
+				if served {
+					continue // the stand-in holds the recorded file
+				}
+				if note != "" {
+					why = NotServed
+					if p.notes == nil {
+						p.notes = make(map[int32]string)
+					}
+					p.notes[j] = note
+				}
+			}
+			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, why, g.calls[i].Seq
 			stack = append(stack, j)
 		}
 	}
@@ -186,6 +211,28 @@ func (p *Plan) NeededBy(seq uint64) (uint64, bool) {
 		return p.need[i], true
 	}
 	return 0, false
+}
+
+// Note returns, for a call with reason NotServed, why its file cannot be
+// served and the record flag that would keep it ("content over the
+// recording's budget (record with a larger --max-content)"); "" for
+// other calls.
+func (p *Plan) Note(seq uint64) string {
+	if i, ok := p.g.index[seq]; ok {
+		return p.notes[i]
+	}
+	return ""
+}
+
+// NotServed returns the calls with reason NotServed, in seq order.
+func (p *Plan) NotServed() []uint64 {
+	var out []uint64
+	for i, c := range p.g.calls {
+		if p.reason[i] == NotServed {
+			out = append(out, c.Seq)
+		}
+	}
+	return out
 }
 
 // Count returns how many calls have action a.

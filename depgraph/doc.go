@@ -116,8 +116,15 @@
 // input; every other call executes. Then every call that executes needs
 // its dependencies to have really happened: each one that was to be
 // replayed becomes ExecuteThenOverwrite (it runs, and its recorded
-// results are written over the live ones), transitively. The plan is a
-// function of the graph and the question only.
+// results are written over the live ones), transitively. Except where
+// the graph knows the trace's files (BuildServed, served.go): an edge
+// whose every use is an fd argument of which the call needs only the
+// file's content (systable's Arg.ContentOnly: read, mmap, fstat ...;
+// Edge.ContentOnly) does not make a replayed open of a regular file the
+// trace keeps execute, since its stand-in holds that file (package
+// serve); where the trace does not keep it, the open executes with
+// reason NotServed and Plan.Note says why and which record flag would
+// keep it. The plan is a function of the graph and the question only.
 //
 // # Not modelled (yet)
 //

@@ -89,14 +89,20 @@
 //     systable's Arg.Capacity), and the thread is resumed with PTRACE_CONT:
 //     the kernel returns rax without running the call, and no exit stop
 //     follows. A skipped call that made an fd becomes memfd_create instead
-//     (a stand-in on the number the program will hold).
+//     (a stand-in on the number the program will hold). Where the recorded
+//     call opened a file the trace keeps (Call.Obj, Config.Serve), the
+//     stand-in is made sealable and executable (MFD_ALLOW_SEALING,
+//     MFD_EXEC unless the kernel refuses it) and filled by
+//     serve.Store.Fill at the exit stop, before placeFD moves it: the
+//     program's executed reads and mmaps see the good file
+//     (serve_linux.go).
 //   - Overwrite: runs, then at its exit stop the recorded results replace
 //     the live ones, and the fd it made is made to agree with the
 //     recording (placeFD).
 //
 // Calls the tracer makes a thread perform besides its own (a stand-in
-// memfd_create after an open that failed live, dup3 and close to move an
-// fd to its recorded number) are injected at the thread's exit stop
+// memfd_create after an open that failed live, filled like a skipped
+// call's, dup3 and close to move an fd to its recorded number) are injected at the thread's exit stop
 // (inject_linux.go): the instruction pointer is wound back over the
 // syscall instruction, the registers set for the new call, and the
 // thread run to that call's exit, then given its own registers back.
@@ -172,20 +178,6 @@
 // eBPF recorder) the filters are installed as they are: PTRACE_SYSCALL
 // stops before seccomp runs, so denied calls are seen there too.
 //
-// # Addresses taken here
-//
-// In a semi-replay run (addrs_linux.go), an overwritten bind whose live
-// call failed with EADDRINUSE or EACCES where the recording bound binds
-// again, injected at its exit stop, to the same address with port 0 (a
-// unix socket autobinds), and getsockname tells where. From then on, a
-// call that runs and passes a destination the recorded bind accepts
-// (connect, sendto, sendmsg's msg_name) gets the live address, written
-// below the stack with stackScratch and passed in its argument
-// registers, which its exit stop puts back; an address a call that ran
-// reports (getsockname, getpeername, accept, recvfrom, recvmsg) that is
-// the live one is shown as the recorded one. RunResult.AddrRedirects lists
-// the redirected binds. With none, the only cost is a length check.
-//
 // # Files of the good environment
 //
 // With Config.Files set in a recording, the exit stop of every successful
@@ -203,6 +195,20 @@
 // (PT_INTERP, read from the opened image) is kept as well. No call names
 // those two. The tracer thread pays a stat
 // per such call and an open, fstat and readlink per distinct file.
+//
+// # Addresses taken here
+//
+// In a semi-replay run (addrs_linux.go), an overwritten bind whose live
+// call failed with EADDRINUSE or EACCES where the recording bound binds
+// again, injected at its exit stop, to the same address with port 0 (a
+// unix socket autobinds), and getsockname tells where. From then on, a
+// call that runs and passes a destination the recorded bind accepts
+// (connect, sendto, sendmsg's msg_name) gets the live address, written
+// below the stack with stackScratch and passed in its argument
+// registers, which its exit stop puts back; an address a call that ran
+// reports (getsockname, getpeername, accept, recvfrom, recvmsg) that is
+// the live one is shown as the recorded one. RunResult.AddrRedirects lists
+// the redirected binds. With none, the only cost is a length check.
 //
 // # Identities
 //

@@ -63,6 +63,8 @@ type session struct {
 	// redir: creations a semi-replay run made in its scratch area, and
 	// where calls on their paths go (redirect_linux.go).
 	redir redirects
+	// noMFDExec: this kernel refused a stand-in's MFD_EXEC (serve_linux.go).
+	noMFDExec bool
 }
 
 // Run starts cfg's command under the tracer and follows it until every

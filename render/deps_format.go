@@ -59,6 +59,10 @@ type DepsEdgeJSON struct {
 	To       uint64              `json:"to"`
 	Why      []string            `json:"why"`
 	Resource depgraph.ResourceID `json:"resource,omitempty"`
+	// ContentOnly: From needs only the content of the file To opened
+	// (depgraph.Edge.ContentOnly): a replayed To that hands out the
+	// good file serves it.
+	ContentOnly bool `json:"content_only,omitempty"`
 }
 
 // WriteJSON prints the groups, resources and edges; with --group only
@@ -92,7 +96,7 @@ func (v *Deps) WriteJSON(w io.Writer) error {
 			Created: r.Created, Path: r.Path, Local: r.Local, Peer: r.Peer, Group: r.Group})
 	}
 	for _, e := range v.edges() {
-		out.Edges = append(out.Edges, DepsEdgeJSON{From: e.From, To: e.To, Why: e.Why.Names(), Resource: e.Resource})
+		out.Edges = append(out.Edges, DepsEdgeJSON{From: e.From, To: e.To, Why: e.Why.Names(), Resource: e.Resource, ContentOnly: e.ContentOnly})
 	}
 	enc := json.NewEncoder(w)
 	return enc.Encode(out)

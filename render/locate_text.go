@@ -49,6 +49,7 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 			"can be named here; record again with a larger --ring-size, or with the ptrace backend, which loses nothing.",
 			l.Calls, l.Incomplete))
 	}
+	t.notServed(r)
 	t.unapplied(r)
 	if r.Isolation != "" {
 		t.para("Runs: " + r.Isolation + ".")
@@ -145,12 +146,21 @@ func (t *textWriter) located(r *LocateReport) {
 	}
 	t.printf("good      = %s\n", c.Good.Return)
 	t.here(c)
+	if cc := c.Content; cc != nil {
+		t.printf("content   the file differs here: call %d, %s\n", cc.Seq, cc.Call)
+		t.printf("good      = %s\n", cc.Good.Return)
+		t.here(cc)
+	}
 	if g := r.Group; g != nil {
 		t.printf("group     %s: %s\n", g.Title, groupCalls(g))
 	}
 	t.cause(r)
-	t.para(fmt.Sprintf("With the recorded result of call %d replayed (and every call before it that replay "+
-		"can change), the command passes here; with it executed for real, it fails.", c.Seq))
+	replayed := fmt.Sprintf("the recorded result of call %d replayed", c.Seq)
+	if c.Content != nil {
+		replayed = fmt.Sprintf("call %d replayed (it hands out the good environment's file, which the trace keeps)", c.Seq)
+	}
+	t.para("With " + replayed + " (and every call before it that replay " +
+		"can change), the command passes here; with it executed for real, it fails.")
 }
 
 // here prints the live result of the culprit and how its data differs.
@@ -325,4 +335,17 @@ func shellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// notServed lists the opens whose file the trace does not keep, which
+// executed here instead of handing out the good file.
+func (t *textWriter) notServed(r *LocateReport) {
+	if len(r.NotServed) == 0 {
+		return
+	}
+	t.para(fmt.Sprintf("%d file(s) the program uses could not be served from the trace, so their opens ran here "+
+		"and the program read this environment's file in every run:", len(r.NotServed)))
+	for _, n := range r.NotServed {
+		t.printf("  #%d %s: %s\n", n.Seq, n.Path, n.Why)
+	}
 }

@@ -210,8 +210,31 @@ func (e *engine) note(c *trace.Call, seq uint64, a depgraph.Action, why string) 
 	if why != "" {
 		action = why
 	}
-	e.res.Calls = append(e.res.Calls, CallNote{LiveSeq: c.Seq, Seq: seq, Proc: c.Proc, Thread: c.Thread,
-		Syscall: e.tab.ByNr(int(c.Nr)).Name, Path: c.Path, Action: action})
+	n := CallNote{LiveSeq: c.Seq, Seq: seq, Proc: c.Proc, Thread: c.Thread,
+		Syscall: e.tab.ByNr(int(c.Nr)).Name, Path: c.Path, Action: action}
+	if why == "" && seq != 0 {
+		n.Why = planWhy(e.plan, seq)
+	}
+	e.res.Calls = append(e.res.Calls, n)
+}
+
+// planWhy says why the plan does not replay recorded call seq, when that
+// is more than the question (the call was not asked for): "always
+// executes", "needed by call 12", "content not kept: /etc/app.conf:
+// content excluded from the trace (...); needed by call 14".
+func planWhy(p *depgraph.Plan, seq uint64) string {
+	r := p.Reason(seq)
+	switch r {
+	case depgraph.Requested, depgraph.NotRequested:
+		return ""
+	case depgraph.Needed, depgraph.NotServed:
+		by, _ := p.NeededBy(seq)
+		if note := p.Note(seq); note != "" {
+			return fmt.Sprintf("%s: %s; needed by call %d", r, note, by)
+		}
+		return fmt.Sprintf("%s by call %d", r, by)
+	}
+	return r.String()
 }
 
 func (d Divergence) String() string {

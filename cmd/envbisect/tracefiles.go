@@ -117,7 +117,11 @@ func dependencyGraph(t *tracefile.Trace) (*depgraph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := depgraph.Build(tab, &t.Header, t.Events)
+	var files depgraph.Files // a trace without file objects (version 1, eBPF) serves nothing
+	if len(t.Files) > 0 {
+		files = t
+	}
+	g, err := depgraph.BuildServed(tab, &t.Header, t.Events, files)
 	if err != nil {
 		return nil, fmt.Errorf("dependency graph: %w", err)
 	}
