@@ -176,6 +176,14 @@ type Syscall struct {
 	// Unmaps: the call removes the mappings in its address range
 	// (munmap, and mremap's old range).
 	Unmaps bool
+	// ServesImage: the call runs an image the trace may hold (execve,
+	// execveat). Its Policy stays AlwaysExecute, but where the trace
+	// stores the image the call ran (trace.Call.Obj) the call can be
+	// replayed: the recorded image runs in place of whatever the path
+	// names here (package serve, the ptrace engine). The argument that
+	// is not the environment among its string arrays is the new image's
+	// argv (ImageArgs).
+	ServesImage bool
 }
 
 // Object is a kind of kernel object that an fd refers to without a path.
