@@ -14,12 +14,27 @@ import (
 // reads the events only. It fails when tab is not for h's architecture or
 // the calls' seqs do not increase.
 func Build(tab *systable.Table, h *trace.Header, events []trace.Event) (*Graph, error) {
+	return BuildWith(tab, h, events, BuildOptions{})
+}
+
+// BuildOptions say what Build cannot read from the events alone.
+type BuildOptions struct {
+	// Stored reports whether the trace holds the content of file object
+	// obj (trace.FileObject; tracefile's Trace knows). An exec whose
+	// image is stored can be replayed (systable's ServesImage); nil:
+	// none is.
+	Stored func(obj uint32) bool
+}
+
+// BuildWith is Build with options.
+func BuildWith(tab *systable.Table, h *trace.Header, events []trace.Event, o BuildOptions) (*Graph, error) {
 	if h != nil && h.Arch != "" && h.Arch != tab.Arch {
 		return nil, fmt.Errorf("dependency graph: the trace is for %s, the syscall table for %s", h.Arch, tab.Arch)
 	}
 	b := &builder{
 		tab:       tab,
 		g:         &Graph{tab: tab, index: make(map[uint64]int32)},
+		stored:    o.Stored,
 		procs:     make(map[uint32]*proc),
 		threads:   make(map[uint32]*thread),
 		spawnCall: make(map[uint32]uint64),
@@ -59,6 +74,7 @@ type builder struct {
 	descs     map[ResourceID]*desc // every desc and the desc behind each mapping, by resource
 	sockets   []*desc
 	epolls    []*desc
+	stored    func(obj uint32) bool // BuildOptions.Stored
 }
 
 // callCtx is the builder's scratch for the call being added.
@@ -219,7 +235,7 @@ func (b *builder) call(c *trace.Call) {
 	}
 	b.g.index[c.Seq] = int32(len(b.g.calls))
 	b.g.calls = append(b.g.calls, c)
-	b.g.info = append(b.g.info, callInfo{policy: row.Policy})
+	b.g.info = append(b.g.info, b.replayInfo(row, c))
 	x := &callCtx{
 		c: c, row: row, eff: eff, seq: c.Seq, t: t, p: t.proc, ci: &b.g.info[len(b.g.info)-1],
 		ok: !c.NoReturn && (c.Ret >= 0 || c.Errno() == int(unix.EINPROGRESS)),
@@ -253,6 +269,19 @@ func (b *builder) call(c *trace.Call) {
 		}
 	}
 	b.pickPrimary(x)
+}
+
+// replayInfo starts a call's info with what decides whether it can be
+// replayed: the table's policy and, for an exec, whether the trace
+// stores the image it ran.
+func (b *builder) replayInfo(row *systable.Syscall, c *trace.Call) callInfo {
+	ci := callInfo{policy: row.Policy}
+	if row.ServesImage && !c.NoReturn && c.Ret == 0 {
+		stored := b.stored != nil && c.Obj != 0 && b.stored(c.Obj)
+		ci.served = row.ServedImage(c.Obj, c.Ret, stored)
+		ci.unserved = !ci.served
+	}
+	return ci
 }
 
 // dep records that the call depends on call to, through resource r.

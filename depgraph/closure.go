@@ -63,12 +63,16 @@ const (
 	// trace (an eBPF recording whose ring buffer was full): there are no
 	// whole results to write back.
 	Incomplete
+	// ImageNotStored: an exec whose image the trace does not hold (its
+	// content was excluded, over budget, or the trace predates contents):
+	// it runs whatever the path names here.
+	ImageNotStored
 )
 
 var reasonNames = [...]string{
 	Requested: "requested", NotRequested: "not requested", Policy: "always executes",
 	InternalResource: "internal", InputResource: "input", NoResult: "never returned", Needed: "needed",
-	Incomplete: "data lost",
+	Incomplete: "data lost", ImageNotStored: "image not stored",
 }
 
 func (r Reason) String() string {
@@ -100,13 +104,15 @@ type Plan struct {
 // check_dep:
 //
 //  1. A call is replayed if replayed says so, the syscall table's Policy
-//     for it is Replayable, it returned, its recorded memory is whole
+//     for it is Replayable (or it is an exec whose image the trace stores:
+//     systable's ServesImage, BuildOptions.Stored), it returned, its recorded memory is whole
 //     (not Incomplete), and it acts on no internal or input resource.
 //     Every other call executes.
 //  2. Every call that executes needs the calls it depends on (Deps) to
 //     have run for real: each of them that step 1 replays becomes
 //     ExecuteThenOverwrite, and needs its own dependencies in turn, to
-//     the transitive closure.
+//     the transitive closure. A replayed exec whose image is served is
+//     left replayed: it still runs, the recorded image.
 //
 // The result depends only on the graph and on what replayed returns:
 // the same question gets the same plan.
@@ -125,7 +131,9 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		switch {
 		case !replayed(c.Seq):
 			r = NotRequested
-		case ci.policy != systable.Replayable:
+		case ci.unserved:
+			r = ImageNotStored
+		case ci.policy != systable.Replayable && !ci.served:
 			r = Policy
 		case c.NoReturn || c.Restarted():
 			r = NoResult
@@ -149,7 +157,9 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		stack = stack[:len(stack)-1]
 		for _, e := range g.info[i].deps {
 			j := g.index[e.To]
-			if p.action[j] != Replay {
+			if p.action[j] != Replay || g.info[j].served {
+				// A served exec runs, the recorded image: what depends
+				// on it holds.
 				continue
 			}
 			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, Needed, g.calls[i].Seq

@@ -119,6 +119,13 @@
 // results are written over the live ones), transitively. The plan is a
 // function of the graph and the question only.
 //
+// An exec (systable's ServesImage) always executes, unless the trace
+// stores the image it ran (BuildOptions.Stored, asked once per call at
+// build time): then it is replayable, and replayed it runs the recorded
+// image, so the calls of the new image that depend on it do not make it
+// execute. A successful exec whose image is not stored executes with
+// the reason ImageNotStored, which replay --json shows.
+//
 // # Not modelled (yet)
 //
 // fds passed over unix sockets (SCM_RIGHTS) and taken with pidfd_getfd
