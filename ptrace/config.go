@@ -1,6 +1,9 @@
 package ptrace
 
-import "github.com/envbisect/envbisect/launch"
+import (
+	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/serve"
+)
 
 // Config says what to run and how to trace it: the launcher's settings,
 // which the eBPF recorder shares, and the engine's own.
@@ -16,4 +19,9 @@ type Config struct {
 	// Replayer, when set, makes the run a semi-replay run: it decides
 	// about every call as it enters (see Replayer). nil records.
 	Replayer Replayer
+	// Serve, in a semi-replay run, holds the good environment's files the
+	// trace keeps: a replayed call that gives the program an fd on one of
+	// them gets a stand-in filled with its content (replay_linux.go).
+	// nil: stand-ins stay empty. The caller owns and closes it.
+	Serve *serve.Store
 }

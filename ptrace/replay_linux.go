@@ -12,6 +12,9 @@ import (
 // do, decided at its entry.
 type replayState struct {
 	standIn bool  // the call was replaced by memfd_create (Skip of an fd-making call)
+	// mfdFlags are the stand-in's memfd_create flags: MFD_ALLOW_SEALING
+	// when it is to be filled with the recorded file (serve_linux.go).
+	mfdFlags uint64
 	skipped bool  // fallback mode: skipped at entry; the exit stop sets the result
 	ret     int64 // the result the program sees, for skipped
 	// ptrCap holds, for out-buffers sized by a value-result pointer
@@ -64,12 +67,9 @@ func (s *session) replayEnter(t *task, r *regs) error {
 	if eff&systable.CreatesFD != 0 && d.Rec.Ret >= 0 {
 		// The program will hold an fd: put a stand-in on its number.
 		name := s.standInName(t, row, c, r)
-		flags := uint64(0)
-		if row.AsksCloexec(c.Args) {
-			flags = unix.MFD_CLOEXEC
-		}
+		flags := s.standInFlags(row, c, d.Rec)
 		replaceCall(r, nrMemfdCreate, [6]uint64{name, flags})
-		t.replay.standIn = true
+		t.replay.standIn, t.replay.mfdFlags = true, flags
 		if err := setRegs(t.tid, r); err != nil {
 			return err
 		}
@@ -108,6 +108,12 @@ func (s *session) replayExit(t *task, r *regs) error {
 	c.Ret = sysRet(r)
 	c.Exit = s.since()
 	if st.standIn {
+		switch {
+		case c.Ret >= 0 && st.mfdFlags&unix.MFD_ALLOW_SEALING != 0:
+			s.fillStandIn(t, c.Ret, d.Rec)
+		case c.Ret < 0:
+			s.standInFailed(st.mfdFlags, c.Ret) // placeFD makes another, without MFD_EXEC
+		}
 		fd, err := s.placeFD(t, r, c, d.Rec)
 		if err != nil {
 			return err
@@ -179,12 +185,9 @@ func (s *session) placeFD(t *task, r *regs, live, rec *trace.Call) (int64, error
 	case rec.Ret < 0:
 		return rec.Ret, nil
 	case got < 0:
-		// The program holds an fd the live call did not make: a stand-in.
-		flags := uint64(0)
-		if cloexec {
-			flags = unix.MFD_CLOEXEC
-		}
-		fd, err := s.inject(t, r, nrMemfdCreate, [6]uint64{s.standInName(t, row, live, r), flags})
+		// The program holds an fd the live call did not make: a stand-in,
+		// holding the recorded file where the trace keeps it.
+		fd, err := s.injectStandIn(t, r, live, rec)
 		if err != nil {
 			return rec.Ret, ignoreGone(err)
 		}

@@ -56,6 +56,8 @@ type session struct {
 
 	watch  *launch.Watcher
 	warned map[string]bool
+	// noMFDExec: this kernel refused a stand-in's MFD_EXEC (serve_linux.go).
+	noMFDExec bool
 }
 
 // Run starts cfg's command under the tracer and follows it until every

@@ -11,6 +11,7 @@ import (
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/sandbox"
+	"github.com/envbisect/envbisect/serve"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/verdict"
 )
@@ -45,6 +46,10 @@ type Options struct {
 	// Sandbox, when set, runs the command in a throwaway view of the file
 	// system (launch.Config.Sandbox): nothing it writes survives the run.
 	Sandbox *sandbox.Spec
+	// Serve holds the trace's file contents (ptrace.Config.Serve): one
+	// Store per process, shared by all its runs, closed by the caller.
+	// nil: a replayed open hands out an empty stand-in.
+	Serve *serve.Store
 
 	Stdin, Stdout, Stderr *os.File
 	Interrupt             <-chan os.Signal
@@ -106,6 +111,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 		NoVDSO:    r.Trace.Header.NoVDSO, // time queries are calls in both runs, or in neither
 		NoSeccomp: o.NoSeccomp,
 		Replayer:  e,
+		Serve:     o.Serve,
 	})
 	if err != nil {
 		return nil, err

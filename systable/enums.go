@@ -76,3 +76,23 @@ func OpenHowCloexec(b []byte) bool {
 	f := st.Field("flags")
 	return len(b) >= f.Off+f.Size && f.Uint(b)&amd64.O_CLOEXEC != 0
 }
+
+// OpensReadOnly reports whether an open made with args asks for read
+// access only (O_RDONLY in its flags, or in openat2's struct open_how,
+// given in how): the file it gives an fd on can be handed out sealed
+// against writes. False for calls that open for writing (creat) or name
+// no access mode.
+func (s *Syscall) OpensReadOnly(args [6]uint64, how []byte) bool {
+	const accMode = amd64.O_WRONLY | amd64.O_RDWR
+	for i, a := range s.Args {
+		if a.Flags == OpenFlags {
+			return s.Value(i, args)&accMode == amd64.O_RDONLY
+		}
+	}
+	if s.StructArg(StructOpenHow) < 0 {
+		return false
+	}
+	st := StructOf("struct open_how")
+	f := st.Field("flags")
+	return len(how) >= f.Off+f.Size && f.Uint(how)&accMode == amd64.O_RDONLY
+}

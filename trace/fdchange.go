@@ -30,3 +30,10 @@ func (c *Call) argData(i int, dir Dir) []byte {
 	}
 	return nil
 }
+
+// OpensReadOnly reports whether c, an open as row (c's) describes it,
+// asked for read access only: systable's OpensReadOnly given openat2's
+// struct open_how.
+func (c *Call) OpensReadOnly(row *systable.Syscall) bool {
+	return row.OpensReadOnly(c.Args, c.argData(row.StructArg(systable.StructOpenHow), In))
+}

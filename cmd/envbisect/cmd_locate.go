@@ -20,6 +20,7 @@ import (
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/sandbox"
+	"github.com/envbisect/envbisect/serve"
 	"github.com/envbisect/envbisect/verdict"
 )
 
@@ -177,10 +178,12 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 			"locate compares runs of the same command\n", path, rc[0], argv[0])
 	}
 
+	store := contentStore(t)
+	defer store.Close()
 	start, unapplied := rec.StartItemsIn(site.env, site.join)
 	startList, notApplied := identityItems(start, unapplied, rec.DeniedHere(site.join), o.where.container != "")
 	noteUnapplied(s, notApplied)
-	runner := o.runner(s, rec, site, box, start, argv, cpus, &runSigs)
+	runner := o.runner(s, rec, store, site, box, start, argv, cpus, &runSigs)
 	if p := pool.Load(); p != nil {
 		if err := p.setup(workerSetup{Join: site.join, Env: site.env, Dir: site.dir, Sandbox: box, Start: start}); err != nil {
 			return withCode(exitError, err)
@@ -225,7 +228,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 func runWorker(ctx context.Context, s streams, o locateOptions, path string, argv []string, cpu int, sigs *runInterrupts) error {
 	conn := openWorkerConn()
 	defer conn.close()
-	_, rec, loadErr := loadRecording(path, s)
+	t, rec, loadErr := loadRecording(path, s)
 	ws, ok, err := conn.setup()
 	if err != nil || !ok {
 		return err // no setup: the parent stopped before the search and says why
@@ -235,13 +238,16 @@ func runWorker(ctx context.Context, s streams, o locateOptions, path string, arg
 	}
 	site := ws.site(cpu)
 	start := ws.Start
-	return conn.serve(ctx, o.runner(s, rec, site, ws.Sandbox, start, argv, []int{cpu}, sigs))
+	store := contentStore(t) // a worker's own: memfds do not cross processes
+	defer store.Close()
+	return conn.serve(ctx, o.runner(s, rec, store, site, ws.Sandbox, start, argv, []int{cpu}, sigs))
 }
 
 // runner is what makes each of locate's runs: CMD, after --reset, with
 // the request's prefix and start items replayed, in a sandbox made from
-// box (nil: on the real file system), pinned to the request's slot's CPU.
-func (o locateOptions) runner(s streams, rec *replay.Recording, site runSite, box *sandbox.Spec, start []align.StartDiff,
+// box (nil: on the real file system), pinned to the request's slot's CPU,
+// with the trace's file contents served from store (nil: none).
+func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Store, site runSite, box *sandbox.Spec, start []align.StartDiff,
 	argv []string, cpus []int, sigs *runInterrupts) bisect.Runner {
 	return bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
@@ -256,7 +262,7 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, site runSite, bo
 		res, err := rec.Run(ctx, replay.Options{
 			Sandbox: box,
 			Argv:    argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: cpus[r.Job%len(cpus)],
-			Join: site.join, Env: site.env, Dir: site.dir,
+			Join: site.join, Env: site.env, Dir: site.dir, Serve: store,
 			Stdout:    cmdStdout(o.json),
 			Interrupt: interrupt,
 			Warn:      s.warn,

@@ -101,10 +101,12 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	if err := o.verdict.validate(); err != nil {
 		return err
 	}
-	_, rec, site, err := prepareReplay(path, s, o.cpu, &o.where)
+	t, rec, site, err := prepareReplay(path, s, o.cpu, &o.where)
 	if err != nil {
 		return err
 	}
+	store := contentStore(t)
+	defer store.Close()
 	box, _, err := o.box.spec(s, site, false)
 	if err != nil {
 		return err
@@ -125,7 +127,7 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	}
 	res, err := rec.Run(ctx, replay.Options{
 		Argv: argv, Plan: plan, Start: start, Stdout: cmdStdout(o.json), Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: site.cpu,
-		Join: site.join, Env: site.env, Dir: site.dir, Sandbox: box,
+		Join: site.join, Env: site.env, Dir: site.dir, Sandbox: box, Serve: store,
 		Interrupt: sigs,
 		Warn:      s.warn,
 	})
