@@ -11,23 +11,28 @@ import (
 // replayState is what the exit stop of a call in a semi-replay run must
 // do, decided at its entry.
 type replayState struct {
-	standIn bool  // the call was replaced by memfd_create (Skip of an fd-making call)
+	standIn bool // the call was replaced by memfd_create (Skip of an fd-making call)
 	// mfdFlags are the stand-in's memfd_create flags: MFD_ALLOW_SEALING
 	// when it is to be filled with the recorded file (serve_linux.go).
 	mfdFlags uint64
-	skipped bool  // fallback mode: skipped at entry; the exit stop sets the result
-	ret     int64 // the result the program sees, for skipped
+	skipped  bool  // fallback mode: skipped at entry; the exit stop sets the result
+	ret      int64 // the result the program sees, for skipped
 	// ptrCap holds, for out-buffers sized by a value-result pointer
 	// (socklen_t), the capacity the pointer held at entry; bit i of
 	// ptrCapOK says argument i has one.
 	ptrCap   [6]uint64
 	ptrCapOK uint8
+	// exec: a replayed exec whose recorded image runs (serveexec_linux.go).
+	exec *servedExec
 }
 
 // replayEnter is the entry of a call in a semi-replay run: r holds the
 // thread's registers. The Replayer decides; a skipped call gets its
 // recorded results here and never runs.
 func (s *session) replayEnter(t *task, r *regs) error {
+	if t.live != nil && t.replay.exec != nil {
+		return s.serveExecReentered(t)
+	}
 	nr := sysNr(r)
 	denied := t.denied
 	t.denied = 0
@@ -46,7 +51,17 @@ func (s *session) replayEnter(t *task, r *regs) error {
 	if d.Rec == nil || row.Unknown || d.Rec.Nr != uint32(nr) {
 		d = Decision{Verb: Execute}
 	}
-	t.dec, t.live, t.replay = d, c, replayState{}
+	var img *servedExec
+	if d.Verb == Skip && row.ServesImage {
+		// Replayed, an exec runs the recorded image, where it can.
+		if img = s.servedImage(row, c, d.Rec); img == nil {
+			d.Verb = Execute
+		}
+	}
+	t.dec, t.live, t.replay = d, c, replayState{exec: img}
+	if img != nil {
+		return s.serveExecEnter(t, r)
+	}
 	if d.Verb == Execute || d.Verb == Overwrite {
 		if denied != 0 {
 			// Executed, the target's filter answers it (denied_linux.go).
@@ -94,6 +109,9 @@ func (s *session) replayEnter(t *task, r *regs) error {
 
 // replayExit is the exit stop of a call replayEnter let through.
 func (s *session) replayExit(t *task, r *regs) error {
+	if t.replay.exec != nil {
+		return s.serveExecExit(t, r)
+	}
 	c, d, st := t.live, t.dec, t.replay
 	t.live, t.dec, t.replay = nil, Decision{}, replayState{}
 	row := s.table.ByNr(int(c.Nr))

@@ -6,6 +6,7 @@ import (
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/ptrace"
+	"github.com/envbisect/envbisect/serve"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
@@ -23,6 +24,7 @@ type engine struct {
 	keyer *align.Keyer // keys live calls as if they ran in the recorded working directory
 	stdio [3]string    // what the command's fds 0, 1, 2 refer to
 	bind  *binder
+	store *serve.Store // Options.Serve: says why an image is not stored
 
 	res     *Result
 	listAll bool // keep every call's record in res.Calls
@@ -95,6 +97,8 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		if rc.Incomplete() {
 			why = "execute (data lost)" // an eBPF trace's ring buffer was full
 		}
+	case action == depgraph.Execute && e.plan.Reason(rc.Seq) == depgraph.ImageNotStored:
+		why = "execute (" + e.imageNotStored(rc) + ")"
 	case action == depgraph.Replay && !row.SameInputSize(c.Args, rc.Args):
 		// The program hands the kernel another amount of data than the
 		// recording did (its pid in a pid file has one digit more): the
@@ -189,4 +193,16 @@ func (d Divergence) String() string {
 		s += fmt.Sprintf(", recorded call %d was %s", d.AtSeq, d.Expected)
 	}
 	return s
+}
+
+// imageNotStored says why an exec the plan executes could not run the
+// recorded image: the trace lacks it, and how.
+func (e *engine) imageNotStored(rc *trace.Call) string {
+	if rc.Obj == 0 {
+		return "image not stored: the trace does not name the image it ran"
+	}
+	if _, err := e.store.Servable(rc.Obj); err != nil {
+		return "image not stored: " + err.Error()
+	}
+	return "image not stored"
 }

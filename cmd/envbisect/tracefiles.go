@@ -117,7 +117,7 @@ func dependencyGraph(t *tracefile.Trace) (*depgraph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := depgraph.Build(tab, &t.Header, t.Events)
+	g, err := depgraph.BuildWith(tab, &t.Header, t.Events, depgraph.BuildOptions{Stored: replay.StoredIn(t)})
 	if err != nil {
 		return nil, fmt.Errorf("dependency graph: %w", err)
 	}
