@@ -35,7 +35,7 @@ func TestServedExec(t *testing.T) {
 	defer store.Close()
 	for _, tc := range []struct {
 		name, live string // live: what the script runs
-		noSeccomp      bool
+		noSeccomp  bool
 	}{
 		{"missing tool", "/nonexistent/helper", false},
 		{"another program", "/bin/false", false},
