@@ -57,7 +57,9 @@ type CallNote struct {
 	Syscall string `json:"syscall"`
 	Path    string `json:"path,omitempty"`
 	// Action is "replay", "execute" or "execute+overwrite" for a matched
-	// call (the plan's action), else "extra", "diverged" or "unmatched".
+	// call (the plan's action), else "extra", "diverged" or "unmatched";
+	// an executed call may say why in parentheses ("execute (image not
+	// stored: /usr/bin/x: excluded: content not in the trace)").
 	Action string `json:"action"`
 }
 
