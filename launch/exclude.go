@@ -60,6 +60,11 @@ func NewContentFilter(globs []string) (ContentFilter, error) {
 	return ContentFilter{e}, err
 }
 
+// Excludes reports whether path's contents stay out of the trace.
+func (f ContentFilter) Excludes(path string) bool {
+	return len(f.e.globs) > 0 && f.e.match(path)
+}
+
 // Apply drops c's file and socket contents when c.Path is excluded.
 func (f ContentFilter) Apply(row *systable.Syscall, c *trace.Call) {
 	if len(f.e.globs) == 0 || !f.e.match(c.Path) {

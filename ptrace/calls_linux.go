@@ -73,7 +73,8 @@ func (s *session) syscallStop(t *task) error {
 	c, row := s.newCall(t, &r)
 	c.Ret = sysRet(&r)
 	c.Exit = s.since()
-	if t.exec != nil {
+	execd := t.exec != nil
+	if execd {
 		// A successful exec: the old address space is gone, and what the
 		// call passed was read from the new image at the exec event.
 		c.Mem, t.exec = t.exec.mems(row), nil
@@ -81,6 +82,13 @@ func (s *session) syscallStop(t *task) error {
 		s.cap.capture(memReader{pid: t.tid}, row, c, true)
 	}
 	s.account(t, row, c)
+	if s.files != nil && !row.Unknown {
+		if execd {
+			s.files.keepExec(t, c)
+		} else {
+			s.files.keepOpened(t, row, c)
+		}
+	}
 	s.finish(t, c)
 	return s.resume(t, 0)
 }

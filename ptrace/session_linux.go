@@ -36,6 +36,7 @@ type session struct {
 	table   *systable.Table
 	cap     capturer
 	content launch.ContentFilter
+	files   *fileKeeper // record only: the files calls open and exec
 	seccomp bool
 	// denyTags: the target's seccomp filters run rewritten, and a seccomp
 	// stop may be a call they deny (denied_linux.go).
@@ -79,6 +80,9 @@ func Run(cfg Config) (*trace.RunResult, error) {
 		tasks:   make(map[int]*task),
 		early:   make(map[int]unix.WaitStatus),
 		watch:   launch.NewWatcher(cfg.Watch, nil),
+	}
+	if cfg.Files != nil && cfg.Replayer == nil {
+		s.files = newFileKeeper(cfg.Files)
 	}
 	type outcome struct {
 		res *trace.RunResult

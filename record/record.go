@@ -32,6 +32,13 @@ type Options struct {
 	NoSeccomp  bool     // stop at every call (PTRACE_SYSCALL) even where seccomp works
 	Exclude    []string // globs of paths whose contents stay out of the trace
 	MaxCapture uint64   // bytes kept per buffer; 0 = all
+	// MaxContent bounds the raw bytes of file content the trace keeps
+	// (file objects, ptrace backend); 0 means DefaultMaxContent. Files
+	// that would go past it keep only their identity and hash.
+	MaxContent uint64
+	// NoContent keeps only the identity and hash of every file
+	// (--max-content 0).
+	NoContent bool
 	CPU        int      // pin the tracer and the command to this CPU; -1: don't (see launch.DefaultCPU)
 	NoVDSO     bool     // make time queries system calls (see ptrace.Config.NoVDSO)
 	// Join runs the command inside a container (ptrace.Config.Join);
@@ -75,6 +82,14 @@ type Summary struct {
 	Verdict verdict.Outcome
 	// Lost is what the eBPF recorder lost (nil for ptrace).
 	Lost *trace.Losses
+	// OverBudget are the files that kept only their hash because
+	// MaxContent was spent, largest first.
+	OverBudget []trace.FileObject
+	// MaxContent is the budget they were over.
+	MaxContent uint64
+	// Written counts what the trace holds: frames, events, file objects,
+	// chunks and their sizes.
+	Written tracefile.Stats
 }
 
 // Run records opts.Argv into opts.Output. The trace file is created
@@ -123,6 +138,24 @@ func Run(opts Options) (*Summary, error) {
 		return nil, err
 	}
 	b := newBatcher(w)
+	maxContent := opts.MaxContent
+	if maxContent == 0 {
+		maxContent = DefaultMaxContent
+	}
+	if opts.NoContent {
+		maxContent = 0
+	}
+	var content *contentStore
+	if ebpf {
+		if opts.Warn != nil {
+			opts.Warn("record --backend ebpf: its traces hold no file contents yet (locate cannot serve the good environment's files from them); record with the ptrace backend to keep them")
+		}
+	} else if content, err = newContentStore(w, opts.Exclude, maxContent); err != nil {
+		b.close()
+		w.Abort()
+		os.Remove(opts.Output)
+		return nil, err
+	}
 	spec := verdict.Spec{}
 	var watch trace.Watch
 	if opts.Judge != nil {
@@ -139,6 +172,9 @@ func Run(opts Options) (*Summary, error) {
 		},
 		NoSeccomp: opts.NoSeccomp, NoVDSO: opts.NoVDSO,
 	}
+	if content != nil {
+		cfg.Files = content
+	}
 	var res *trace.RunResult
 	var lost *trace.Losses
 	var runErr error
@@ -148,6 +184,14 @@ func Run(opts Options) (*Summary, error) {
 		res, runErr = ptrace.Run(cfg)
 	}
 	written, writeErr := b.close()
+	var over []trace.FileObject
+	if content != nil {
+		var err error
+		over, err = content.close()
+		if writeErr == nil {
+			writeErr = err
+		}
+	}
 	if runErr != nil {
 		w.Abort()
 		var ee *launch.ExecError
@@ -161,6 +205,7 @@ func Run(opts Options) (*Summary, error) {
 		ExitCode: res.ExitCode, Signal: res.Signal, Calls: res.Calls, Procs: res.Procs,
 		Threads: res.Threads, Stops: res.Stops, Backend: res.Backend, Interrupted: res.Interrupted,
 		Verdict: spec.Judge(context.Background(), res, judgeCwd, judgeEnv), Lost: lost,
+		OverBudget: over, MaxContent: maxContent,
 	}
 	if writeErr != nil {
 		w.Abort()
@@ -175,6 +220,7 @@ func Run(opts Options) (*Summary, error) {
 	if err := w.Close(end); err != nil {
 		return sum, fmt.Errorf("finish trace %s: %w", opts.Output, err)
 	}
+	sum.Written = w.Stats()
 	if fi, err := os.Stat(opts.Output); err == nil {
 		sum.Bytes = fi.Size()
 	}

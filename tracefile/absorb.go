@@ -46,6 +46,16 @@ func (r *Reader) step() error {
 		if _, ok := r.blobs[h]; !ok {
 			r.blobs[h] = bytes.Clone(data)
 		}
+	case frameChunk:
+		return r.takeChunk(p, off)
+	case frameFile:
+		var f trace.FileObject
+		if err := r.dm.Unmarshal(p, &f); err != nil {
+			return corruptFrame(off, err, "file object")
+		}
+		if err := r.content.addFile(&f); err != nil {
+			return corruptFrame(off, nil, "%s", err)
+		}
 	case frameEvents:
 		var evs []trace.Event
 		if err := r.dm.Unmarshal(p, &evs); err != nil {

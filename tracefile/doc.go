@@ -43,6 +43,31 @@
 // ErrTruncated. A trace cut short yields all its complete events before
 // ErrTruncated; ReadFile returns that partial trace along with the error.
 //
-// The reader is fuzzed (FuzzReader) and must never panic; testdata/v1 holds
-// a frozen file that every future version must still read.
+// # File objects (format version 2)
+//
+// The good environment's files are stored as chunks of at most 4 MiB,
+// each in a chunk frame addressed by its SHA-256 and written once per
+// trace, then one file frame per file (CBOR trace.FileObject: identity,
+// hash, chunk list). A ContentWriter (NewContentWriter) does this from a
+// goroutine of its own: it reads, hashes and compresses with its own
+// encoder and scratch space, and holds the Writer's mutex only to reserve
+// a chunk's address and to write a finished frame, so file contents go
+// into the trace between event batches without slowing the tracer's
+// writer. It puts a chunk's address in a zstd frame of its own, ahead of
+// the bytes'.
+//
+// The reader never loads chunks into memory: at a chunk frame it checks
+// the checksum, decompresses only the 32-byte address and remembers the
+// frame's offset, length and checksum (content.go). OpenContent reads a
+// file's chunks back from the trace by offset (ReadFile's Trace reopens
+// its path for each reader; a Reader uses the io.ReaderAt it reads from,
+// or keeps the stored chunk bytes when it has none), checks each frame
+// again, decompresses it, checks its address, and at the end the file's
+// size and SHA-256, so damage is found when the content is used
+// (VerifyContent reads it all). Version 1 files are read as before and
+// hold no file objects.
+//
+// The reader is fuzzed (FuzzReader, file objects' content included) and
+// must never panic; testdata/v1 and testdata/v2 hold frozen files that
+// every future version must still read.
 package tracefile

@@ -127,16 +127,27 @@ func TestFixtureV1(t *testing.T) {
 // writeSeedCorpus writes the seed corpus of FuzzReader: valid traces, a
 // cut one, a corrupted one, a foreign file.
 func writeSeedCorpus(t *testing.T) {
-	valid := writeFixture(t, fixtureV1(), fixtureOptions)
+	valid, err := os.ReadFile(fixtureV1Path) // version 1, as frozen
+	if err != nil {
+		t.Fatal(err)
+	}
 	plain := writeFixture(t, fixtureV1(), Options{Compression: Uncompressed, BlobThreshold: 1000})
 	corrupted := bytes.Clone(valid)
 	corrupted[len(corrupted)/2] ^= 0x10
+	// Version 2 with file objects: small files, chunks and file frames
+	// before and after events, compressed and not.
+	small := sampleFiles()[1:]
+	content, _ := writeContentTrace(t, Options{}, small)
+	contentPlain, _ := writeContentTrace(t, Options{Compression: Uncompressed}, sampleFiles()[1:])
 	seeds := map[string][]byte{
-		"valid":              valid,
-		"valid-uncompressed": plain,
-		"truncated":          valid[:len(valid)*2/3],
-		"corrupted":          corrupted,
-		"foreign":            []byte("#!/bin/sh\necho not a trace\n"),
+		"valid":                   valid,
+		"valid-uncompressed":      plain,
+		"truncated":               valid[:len(valid)*2/3],
+		"corrupted":               corrupted,
+		"foreign":                 []byte("#!/bin/sh\necho not a trace\n"),
+		"v2-content":              content,
+		"v2-content-uncompressed": contentPlain,
+		"v2-content-truncated":    content[:len(content)*2/3],
 	}
 	dir := filepath.Join("testdata", "fuzz", "FuzzReader")
 	os.MkdirAll(dir, 0o755)

@@ -14,6 +14,9 @@ const (
 	frameEvents frameType = 3 // CBOR []trace.Event
 	frameBlob   frameType = 4 // 32-byte SHA-256, then the bytes
 	frameEnd    frameType = 5 // CBOR trace.End
+	// Version 2.
+	frameChunk frameType = 6 // 32-byte SHA-256, then up to MaxChunkSize bytes of a file
+	frameFile  frameType = 7 // CBOR trace.FileObject
 )
 
 func (t frameType) String() string {
@@ -28,11 +31,21 @@ func (t frameType) String() string {
 		return "blob"
 	case frameEnd:
 		return "end"
+	case frameChunk:
+		return "chunk"
+	case frameFile:
+		return "file"
 	}
 	return "invalid"
 }
 
-func (t frameType) valid() bool { return t >= frameHeader && t <= frameEnd }
+// valid reports whether t is a frame type of format version v.
+func (t frameType) valid(v uint16) bool {
+	if v < 2 {
+		return t >= frameHeader && t <= frameEnd
+	}
+	return t >= frameHeader && t <= frameFile
+}
 
 // Frame flag bits.
 const (
@@ -56,6 +69,9 @@ const (
 	// The writer stores only this many bytes of a longer buffer and flags
 	// it truncated.
 	MaxBlobSize = MaxStoredPayload - hashSize
+	// MaxChunkSize is the largest piece of a file's content one chunk
+	// frame holds (version 2).
+	MaxChunkSize = 4 << 20
 )
 
 // Limits on CBOR items, applied by the reader's decoder.

@@ -13,7 +13,8 @@ var fuzzLimits = limits{maxStored: 1 << 20, maxDecoded: 4 << 20}
 // FuzzReader feeds arbitrary bytes to the reader, as they are and with
 // every frame checksum made right (so that mutations reach the zstd and
 // CBOR decoders and the invariant checks). The reader must not panic, and
-// every error must be one of the four kinds.
+// every error must be one of the four kinds. The file objects' content is
+// read too (chunk and file frames, version 2).
 func FuzzReader(f *testing.F) {
 	f.Add(appendPreamble(nil))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -58,5 +59,17 @@ func fuzzRead(t *testing.T, data []byte) {
 	}
 	if n != r.n {
 		t.Fatalf("returned %d events, counted %d", n, r.n)
+	}
+	// The content of every file object read: served whole and checked,
+	// or refused with an error of a kind.
+	for _, f := range r.Files() {
+		rc, err := r.OpenContent(&f)
+		if err == nil {
+			_, err = io.Copy(io.Discard, rc)
+			rc.Close()
+		}
+		if err != nil && kindOf(err) == "" && !errors.Is(err, ErrNoContent) {
+			t.Fatalf("OpenContent(%d): error of no kind: %v", f.ID, err)
+		}
 	}
 }

@@ -32,6 +32,21 @@ type Options struct {
 	BlobThreshold int
 	// Compression of frame payloads; the zero value is ZstdFastest.
 	Compression Compression
+	// ContentCompression of file content chunks, which ContentWriters
+	// compress off the recording path; the zero value is ZstdDefault
+	// (Uncompressed when Compression is).
+	ContentCompression Compression
+}
+
+// contentCompression is the level content chunks are compressed at.
+func (o Options) contentCompression() Compression {
+	switch {
+	case o.ContentCompression != ZstdFastest:
+		return o.ContentCompression
+	case o.Compression == Uncompressed:
+		return Uncompressed
+	}
+	return ZstdDefault
 }
 
 func (o Options) threshold() (int, error) {

@@ -19,12 +19,16 @@ import (
 //
 // A Reader is not safe for concurrent use.
 type Reader struct {
-	name string // the path, for messages; "" for NewReader
-	r    *bufio.Reader
-	file *os.File // closed by Close, when Open opened it
-	dm   cbor.DecMode
-	zdec *zstd.Decoder // created at the first compressed frame
-	lim  limits
+	name    string // the path, for messages; "" for NewReader
+	r       *bufio.Reader
+	file    *os.File // closed by Close, when Open opened it
+	dm      cbor.DecMode
+	zdec    *zstd.Decoder // created at the first compressed frame
+	zpeek   *zstd.Decoder // streams the start of compressed chunk frames
+	lim     limits
+	version uint16
+	base    int64 // offset in rd of the preamble, for reading chunks again by offset
+	content *contents
 
 	off        int64 // offset of the next unread byte
 	haveHeader bool
@@ -76,12 +80,20 @@ func NewReader(rd io.Reader) (*Reader, error) {
 }
 
 func newReader(rd io.Reader, name string, lim limits) (*Reader, error) {
-	r := &Reader{name: name, r: bufio.NewReaderSize(rd, 64<<10), lim: lim, blobs: make(map[trace.Hash][]byte)}
+	r := &Reader{name: name, r: bufio.NewReaderSize(rd, 64<<10), lim: lim, blobs: make(map[trace.Hash][]byte), content: newContents()}
+	if ra, ok := rd.(io.ReaderAt); ok {
+		// Chunks are read again by offset when their content is asked
+		// for, instead of being kept in memory.
+		if sk, ok := rd.(io.Seeker); ok {
+			r.base, _ = sk.Seek(0, io.SeekCurrent)
+		}
+		r.content.open = readerAtShared(ra)
+	}
 	var err error
 	if r.dm, err = newDecMode(); err != nil {
 		return nil, r.wrap(err)
 	}
-	if err := readPreamble(r.r); err != nil {
+	if r.version, err = readPreamble(r.r); err != nil {
 		return nil, r.wrap(err)
 	}
 	r.off = preambleSize
@@ -142,11 +154,41 @@ func (r *Reader) Next() (trace.Event, error) {
 	}
 }
 
+// Version returns the trace's format version.
+func (r *Reader) Version() int { return int(r.version) }
+
+// Files returns the file objects read so far, in the order of their file
+// frames: all of them once Next has returned io.EOF. A file frame may
+// follow the events that name its ID.
+func (r *Reader) Files() []trace.FileObject { return r.content.files }
+
+// File returns the file object with id read so far, or nil.
+func (r *Reader) File(id uint32) *trace.FileObject { return r.content.file(id) }
+
+// OpenContent streams f's content, reading its chunks from the trace as
+// the returned reader is read and checking them and f's SHA-256 (damage
+// is an error wrapping ErrCorrupt; content the trace lacks, ErrNoContent).
+// For a Reader from Open it is usable until Close; from NewReader over an
+// io.ReaderAt (an *os.File, a *bytes.Reader), while that stays readable;
+// over another io.Reader the Reader keeps the chunks' stored bytes in
+// memory to serve them.
+func (r *Reader) OpenContent(f *trace.FileObject) (io.ReadCloser, error) {
+	rc, err := r.content.openContent(f)
+	if err != nil {
+		return nil, r.wrap(err)
+	}
+	return rc, nil
+}
+
 // Close releases the Reader and closes the file Open opened.
 func (r *Reader) Close() error {
 	if r.zdec != nil {
 		r.zdec.Close()
 		r.zdec = nil
+	}
+	if r.zpeek != nil {
+		r.zpeek.Close()
+		r.zpeek = nil
 	}
 	if r.file == nil {
 		return nil

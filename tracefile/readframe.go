@@ -15,7 +15,8 @@ import (
 const readChunk = 1 << 20
 
 // readFrame reads the next frame and returns its type and decoded
-// payload, valid until the next call. It returns io.EOF, and the offset,
+// payload, valid until the next call; for a chunk frame, its stored
+// payload (r.fh has its flags). It returns io.EOF, and the offset,
 // when the input ends exactly at a frame boundary.
 func (r *Reader) readFrame() (t frameType, payload []byte, off int64, err error) {
 	off = r.off
@@ -53,14 +54,16 @@ func (r *Reader) readFrame() (t frameType, payload []byte, off int64, err error)
 	r.off = off + frameHeaderSize + int64(length)
 	t, flags := frameType(r.fh[0]), r.fh[1]
 	switch {
-	case !t.valid():
+	case !t.valid(r.version):
 		return 0, nil, off, corruptFrame(off, nil, "frame type %d is invalid", r.fh[0])
 	case flags&^flagsKnown != 0:
 		return 0, nil, off, corruptFrame(off, nil, "unknown flags %#02x", flags)
 	case r.fh[2] != 0 || r.fh[3] != 0:
 		return 0, nil, off, corruptFrame(off, nil, "reserved bytes are not zero")
 	}
-	if flags&flagZstd == 0 {
+	if flags&flagZstd == 0 || t == frameChunk {
+		// A chunk's bytes are decoded only when its content is read
+		// (OpenContent); step reads its address.
 		return t, buf, off, nil
 	}
 	if r.zdec == nil {

@@ -26,6 +26,7 @@ func TestSpecListsEveryKey(t *testing.T) {
 		"ProcEvent":  reflect.TypeFor[trace.ProcEvent](),
 		"End":        reflect.TypeFor[trace.End](),
 		"Losses":     reflect.TypeFor[trace.Losses](),
+		"FileObject": reflect.TypeFor[trace.FileObject](),
 	}
 	spec := specKeys(t)
 	for name, typ := range types {

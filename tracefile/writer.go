@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 	"syscall"
 
 	"github.com/fxamacker/cbor/v2"
@@ -20,9 +21,13 @@ import (
 // keeps nothing back, so a recorder killed at any moment leaves a trace
 // that is readable up to its last complete frame.
 //
-// A Writer is not safe for concurrent use. After a write fails it writes
-// nothing more: every later call returns the same error.
+// A Writer's methods are safe for concurrent use with those of its
+// ContentWriters (file contents are stored from a goroutine of their
+// own); each method holds the Writer while it writes. After a write
+// fails it writes nothing more: every later call returns the same error.
 type Writer struct {
+	mu sync.Mutex // held by every exported method
+
 	name      string // the path, for messages; "" for NewWriter
 	w         io.Writer
 	f         *os.File // set when the Writer created the file
@@ -30,15 +35,18 @@ type Writer struct {
 	zenc      *zstd.Encoder // nil: uncompressed
 	threshold int
 
-	off     int64                   // bytes of complete frames in the file
-	blobs   map[trace.Hash]struct{} // addresses of the blobs in the file
-	lastSeq uint64                  // Seq of the last call written
-	start   bool                    // a start frame was written
-	events  bool                    // an events frame was written
-	closed  bool
-	err     error // sticky: the first write error
-	stats   Stats
-	pending Stats // counts of the frames in out, added to stats once written
+	off          int64                   // bytes of complete frames in the file
+	blobs        map[trace.Hash]struct{} // addresses of the blobs in the file
+	chunks       map[trace.Hash]struct{} // addresses of the content chunks in the file
+	fileIDs      map[uint32]struct{}     // IDs of the file objects in the file
+	contentLevel Compression
+	lastSeq      uint64 // Seq of the last call written
+	start        bool   // a start frame was written
+	events       bool   // an events frame was written
+	closed       bool
+	err          error // sticky: the first write error
+	stats        Stats
+	pending      Stats // counts of the frames in out, added to stats once written
 
 	// Scratch space reused from call to call.
 	out      []byte       // the frames of one write
@@ -60,6 +68,14 @@ type Stats struct {
 	BlobsDeduplicated uint64 // buffers stored as a reference to a blob already in the file
 	RawBytes          uint64 // decoded payload bytes of all frames
 	StoredBytes       uint64 // stored payload bytes of all frames, after compression
+
+	// File objects (format version 2).
+	Files              uint64 // file frames
+	Chunks             uint64 // chunk frames
+	ChunksDeduplicated uint64 // chunks stored as a reference to one already in the file
+	ContentBytes       uint64 // bytes of file content read (stored, deduplicated or not)
+	ChunkBytes         uint64 // bytes of content in chunk frames, before compression
+	ChunkStored        uint64 // stored payload bytes of chunk frames
 }
 
 func (s *Stats) add(o Stats) {
@@ -70,13 +86,25 @@ func (s *Stats) add(o Stats) {
 	s.BlobsDeduplicated += o.BlobsDeduplicated
 	s.RawBytes += o.RawBytes
 	s.StoredBytes += o.StoredBytes
+	s.Files += o.Files
+	s.Chunks += o.Chunks
+	s.ChunksDeduplicated += o.ChunksDeduplicated
+	s.ContentBytes += o.ContentBytes
+	s.ChunkBytes += o.ChunkBytes
+	s.ChunkStored += o.ChunkStored
 }
 
 // Stats returns the counts of what has been written so far.
-func (w *Writer) Stats() Stats { return w.stats }
+func (w *Writer) Stats() Stats {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stats
+}
 
 func (o Options) newWriter(dst io.Writer, f *os.File, name string, h *trace.Header) (*Writer, error) {
-	w := &Writer{name: name, w: dst, f: f, blobs: make(map[trace.Hash]struct{})}
+	w := &Writer{name: name, w: dst, f: f, blobs: make(map[trace.Hash]struct{}), chunks: make(map[trace.Hash]struct{}),
+		fileIDs:      make(map[uint32]struct{}),
+		contentLevel: o.contentCompression()}
 	if h == nil {
 		return nil, w.errorf("no header")
 	}
@@ -104,6 +132,8 @@ func (o Options) newWriter(dst io.Writer, f *os.File, name string, h *trace.Head
 // WriteStart writes the start events: the state the command inherited. It
 // may be called once, before the first WriteEvents.
 func (w *Writer) WriteStart(start []trace.StartEvent) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if err := w.usable(); err != nil {
 		return err
 	}
@@ -135,6 +165,8 @@ func (w *Writer) WriteStart(start []trace.StartEvent) error {
 // Events that break the format's invariants (see docs/trace-format.md) are
 // refused with an error and nothing is written; the Writer stays usable.
 func (w *Writer) WriteEvents(evs []trace.Event) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if err := w.usable(); err != nil {
 		return err
 	}
@@ -196,6 +228,8 @@ func (w *Writer) appendEvents(evs []trace.Event) error {
 // closes it. A nil end writes an empty one. If an earlier write failed,
 // Close writes no end frame, closes the file and returns that error.
 func (w *Writer) Close(end *trace.End) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.closed {
 		return w.errorf("already closed")
 	}
@@ -215,6 +249,8 @@ func (w *Writer) Close(end *trace.End) error {
 // storage: readers will report it as cut short. It is for a recording that
 // failed; everything written so far stays readable.
 func (w *Writer) Abort() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.closed {
 		return w.errorf("already closed")
 	}
@@ -301,8 +337,19 @@ func (w *Writer) appendFrame(t frameType, raw []byte) error {
 // flush writes out with one write. On failure the file is cut back to its
 // last complete frame, when the Writer owns it, and the Writer is done.
 func (w *Writer) flush() error {
-	n, err := w.w.Write(w.out)
-	if err == nil && n < len(w.out) {
+	err := w.writeFrames(w.out, w.pending)
+	w.pending = Stats{}
+	w.newBlobs = w.newBlobs[:0]
+	w.out = shrink(w.out[:0])
+	return err
+}
+
+// writeFrames writes complete frames b, whose counts are st, with one
+// write; w.mu is held. On failure the file is cut back to its last
+// complete frame, when the Writer owns it, and the Writer is done.
+func (w *Writer) writeFrames(b []byte, st Stats) error {
+	n, err := w.w.Write(b)
+	if err == nil && n < len(b) {
 		err = io.ErrShortWrite
 	}
 	if err != nil {
@@ -314,11 +361,8 @@ func (w *Writer) flush() error {
 		w.err = w.ioError(err)
 		return w.err
 	}
-	w.off += int64(len(w.out))
-	w.stats.add(w.pending)
-	w.pending = Stats{}
-	w.newBlobs = w.newBlobs[:0]
-	w.out = shrink(w.out[:0])
+	w.off += int64(len(b))
+	w.stats.add(st)
 	return nil
 }
 

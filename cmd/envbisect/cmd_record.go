@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,6 +29,7 @@ type recordOptions struct {
 	maxCapture string
 	cpu        string
 	noVDSO     bool
+	maxContent string
 	quiet      bool
 	verdict    verdictFlags
 	backend    string
@@ -57,6 +59,14 @@ Ctrl-C kills CMD and everything it started.
 it (see 'envbisect locate --help'): nothing CMD writes outside --persist
 paths survives, for recording a destructive command without its side
 effects. Where the sandbox cannot be made, record fails instead.
+
+The trace keeps the good environment's files: every regular file CMD opens
+for reading and every program it executes (with its ELF interpreter), with
+its path, size, mode, owner, mtime and SHA-256 and, by default, its whole
+content, stored once however many processes use it, so that locate can hand
+the program the good environment's files. --exclude-content keeps a path's
+identity and hash only; --max-content bounds the total (files past it keep
+only their hash, and record says which). 'envbisect show --files' lists them.
 
 --backend ebpf records the same trace from raw tracepoints without stopping
 CMD (near-zero overhead; root, or CAP_BPF and CAP_PERFMON). Its data travels
@@ -105,6 +115,8 @@ Exit status:
 	f.BoolVar(&opts.noSeccomp, "no-seccomp", false, "stop at every system call instead of using a seccomp filter (slower)")
 	f.StringArrayVar(&opts.exclude, "exclude-content", nil, "keep the data of paths matching `GLOB` out of the trace (repeatable; DIR/** matches below DIR)")
 	f.StringVar(&opts.maxCapture, "max-capture", "0", "store at most `SIZE` bytes of each buffer (e.g. 64K, 1M; 0: all)")
+	f.StringVar(&opts.maxContent, "max-content", "512M", "keep at most `SIZE` bytes of the content of the files CMD reads and executes "+
+		"(e.g. 100M, 2G; 0: their identity and hash only); files past it keep only their hash")
 	f.StringVar(&opts.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto (the last CPU), or any (no pinning; for commands that compute in parallel)")
 	f.BoolVar(&opts.noVDSO, "no-vdso", false, "hide the vDSO from CMD so that time queries (clock_gettime, gettimeofday) become system calls in the trace (slower, notably for Go programs)")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
@@ -155,6 +167,10 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if err != nil {
 		return usageError("--max-capture: %v", err)
 	}
+	maxContent, err := parseSize(opts.maxContent)
+	if err != nil {
+		return usageError("--max-content: %v", err)
+	}
 	cpu, err := parseCPU(opts.cpu)
 	if err != nil {
 		return err
@@ -196,6 +212,8 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		NoSeccomp:  opts.noSeccomp,
 		Exclude:    opts.exclude,
 		MaxCapture: maxCapture,
+		MaxContent: maxContent,
+		NoContent:  maxContent == 0,
 		CPU:        cpu,
 		NoVDSO:     opts.noVDSO,
 		Judge:      judge,
@@ -218,6 +236,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 			sum.Calls, sum.Procs, sum.Threads, opts.output, humanBytes(sum.Bytes), sum.Backend)
 	}
 	warnLost(s, sum.Lost)
+	warnOverBudget(s, sum)
 	if v := sum.Verdict; v.Verdict != verdict.Pass {
 		// Loud even with -q: this trace cannot locate anything.
 		fmt.Fprintf(s.err, "envbisect: WARNING: the recorded run did not pass (%s: %s): this trace records a failing run, "+
@@ -284,4 +303,27 @@ func warnLost(s streams, l *trace.Losses) {
 		fmt.Fprintf(s.err, "envbisect: WARNING: the trace is incomplete, %s: locate executes those calls instead of "+
 			"replaying them; record again with a larger --ring-size\n", render.LossesString(l))
 	}
+}
+
+// warnOverBudget says which files kept only their hash because
+// --max-content was spent (not when it was 0: the user asked for that).
+func warnOverBudget(s streams, sum *record.Summary) {
+	if len(sum.OverBudget) == 0 || sum.MaxContent == 0 {
+		return
+	}
+	const listed = 5
+	var names []string
+	for i, f := range sum.OverBudget {
+		if i == listed {
+			names = append(names, fmt.Sprintf("and %d more", len(sum.OverBudget)-listed))
+			break
+		}
+		names = append(names, fmt.Sprintf("%s (%s)", f.Path, humanBytes(f.Size)))
+	}
+	files := "files"
+	if len(sum.OverBudget) == 1 {
+		files = "file"
+	}
+	s.warn(fmt.Sprintf("record: %d %s over --max-content %s kept only their hash: %s; raise --max-content to keep them",
+		len(sum.OverBudget), files, humanBytes(int64(sum.MaxContent)), strings.Join(names, ", ")))
 }

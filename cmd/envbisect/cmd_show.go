@@ -28,6 +28,7 @@ type showOptions struct {
 	json       bool
 	noStart    bool
 	seq        bool
+	files      bool
 }
 
 func newShowCommand(s streams) *cobra.Command {
@@ -66,6 +67,8 @@ The text keeps process events under -e, as strace does.
 --proc N (repeatable, or a comma list) shows only the calls and process events
 of logical process N.
 
+` + filesHelp + `
+
 A trace cut short (the recorder was killed, the disk filled) is printed up to
 its last complete frame, followed by a warning on stderr; it is not an error,
 since everything printed is valid.
@@ -95,6 +98,7 @@ Exit codes:
 	f.BoolVar(&o.json, "json", false, "print JSON lines (with --summary: one JSON object)")
 	f.BoolVar(&o.noStart, "no-start", false, "leave out the start events (argv, environment, limits, ...)")
 	f.BoolVar(&o.seq, "seq", false, "prefix each call with its global number (#N)")
+	f.BoolVar(&o.files, "files", false, "list the files the trace keeps (ID, stored or why not, size, SHA-256, path) instead of the calls")
 	return cmd
 }
 
@@ -102,6 +106,12 @@ Exit codes:
 func runShow(ctx context.Context, o showOptions, path string, s streams) error {
 	if o.stringSize < 0 {
 		return usageError("-s %d: the string limit must be 0 (no limit) or more", o.stringSize)
+	}
+	if o.files {
+		if o.summary || len(o.exprs) > 0 || len(o.procs) > 0 {
+			return usageError("--files lists the trace's files: it takes no --summary, -e or --proc")
+		}
+		return runShowFiles(o, path, s)
 	}
 	sel, err := parseSyscallExprs(o.exprs)
 	if err != nil {
