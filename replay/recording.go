@@ -6,7 +6,6 @@ import (
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/depgraph"
-	"github.com/envbisect/envbisect/serve"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
@@ -114,25 +113,3 @@ func (r *Recording) thread(proc, id uint32) *recThread {
 
 // Calls returns the number of recorded calls.
 func (r *Recording) Calls() int { return len(r.Graph.Calls()) }
-
-// SourceOf returns the trace's file objects as a serve.Source, or nil
-// when this trace reader keeps none.
-func SourceOf(t *tracefile.Trace) serve.Source {
-	if src, ok := any(t).(serve.Source); ok {
-		return src
-	}
-	return nil
-}
-
-// StoredIn returns BuildOptions.Stored for a trace: whether it holds
-// the content of a file object.
-func StoredIn(t *tracefile.Trace) func(obj uint32) bool {
-	src := SourceOf(t)
-	if src == nil {
-		return nil
-	}
-	return func(obj uint32) bool {
-		f := src.File(obj)
-		return f != nil && f.Stored()
-	}
-}

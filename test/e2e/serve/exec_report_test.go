@@ -43,6 +43,9 @@ func checkExecLocated(t *testing.T, out, path string, suffix bool, badErrno stri
 	if r.Status != "located" || c == nil || c.Syscall != "execve" || !pathOK || c.Bad.Errno != badErrno {
 		t.Errorf("located %s %+v (%s), want the execve of %s with errno %q here\n%s", r.Status, c, r.Message, path, badErrno, b)
 	}
+	if c != nil {
+		t.Logf("located at the %s of %s (errno %q here) in %d runs, %d recorded calls", c.Syscall, c.Path, c.Bad.Errno, r.Runs, r.RecordedCalls)
+	}
 	if limit := execMaxRuns(r.RecordedCalls); r.Runs < 1 || r.Runs > limit {
 		t.Errorf("locate took %d runs for %d recorded calls, want 1 to ⌈log2 N⌉+3 = %d", r.Runs, r.RecordedCalls, limit)
 	}
