@@ -144,6 +144,10 @@ type Culprit struct {
 	Start *StartItem `json:"start,omitempty"`
 	// DataDiff is set when the call's output data differs.
 	DataDiff *DataDiff `json:"data_diff,omitempty"`
+	// Image is, for an exec that ran an image the trace holds (systable's
+	// ServesImage), that image: replayed, the exec ran it in place of
+	// what the path names here.
+	Image *trace.FileObject `json:"image,omitempty"`
 }
 
 // CallResult is what one call gave: in the recording (good) or live here

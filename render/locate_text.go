@@ -148,7 +148,19 @@ func (t *textWriter) located(r *LocateReport) {
 	if g := r.Group; g != nil {
 		t.printf("group     %s: %s\n", g.Title, groupCalls(g))
 	}
+	if im := c.Image; im != nil {
+		ran := im.Path
+		if im.Resolved != "" {
+			ran = im.Resolved // where the path led: for a #! script, its interpreter
+		}
+		t.printf("image     the recording ran %s (%d bytes, sha256 %x), which the trace holds\n", ran, im.Size, im.SHA256[:8])
+	}
 	t.cause(r)
+	if c.Image != nil {
+		t.para(fmt.Sprintf("With the image recorded at call %d run in its place (and every call before it that replay "+
+			"can change), the command passes here; with the exec executed for real, it fails.", c.Seq))
+		return
+	}
 	t.para(fmt.Sprintf("With the recorded result of call %d replayed (and every call before it that replay "+
 		"can change), the command passes here; with it executed for real, it fails.", c.Seq))
 }

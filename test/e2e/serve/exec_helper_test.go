@@ -29,7 +29,8 @@ func TestExecHelperDiffers(t *testing.T) {
 	out := testutil.InWorkNS(t, helperScript+`
 rm tools/helper; cp /bin/false tools/helper
 `+locateAndReplay)
-	checkExecLocated(t, out, workDir(t, out)+"/tools/helper", false, "")
+	w := workDir(t, out)
+	checkExecLocated(t, out, w+"/tools/helper", false, "", w+"/tools/helper", "/bin/true")
 }
 
 // TestExecHelperMissing: the helper is missing here, so the script's
@@ -40,7 +41,8 @@ func TestExecHelperMissing(t *testing.T) {
 	out := testutil.InWorkNS(t, helperScript+`
 rm tools/helper
 `+locateAndReplay)
-	checkExecLocated(t, out, workDir(t, out)+"/tools/helper", false, "ENOENT")
+	w := workDir(t, out)
+	checkExecLocated(t, out, w+"/tools/helper", false, "ENOENT", w+"/tools/helper", "/bin/true")
 }
 
 // TestExecImageNotStored: recorded with the helper's content excluded,

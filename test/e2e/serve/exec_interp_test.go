@@ -25,5 +25,5 @@ PATH=/usr/bin:/bin; export PATH
 (cd good && "$EB" record -q -o ../t.envb -- ./run.sh)
 rm interp/sh; cp /bin/dash interp/sh
 `+locateAndReplay)
-	checkExecLocated(t, out, "/tool.sh", true, "")
+	checkExecLocated(t, out, "/tool.sh", true, "", workDir(t, out)+"/interp/sh", "/bin/bash")
 }

@@ -1,6 +1,7 @@
 package serve_test
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"math/bits"
 	"os"
@@ -21,14 +22,22 @@ type execReport struct {
 		Bad     struct {
 			Errno string `json:"errno"`
 		} `json:"bad"`
+		Image *struct {
+			Path     string   `json:"path"`
+			Resolved string   `json:"resolved"`
+			SHA256   [32]byte `json:"sha256"`
+		} `json:"image"`
 	} `json:"culprit"`
 }
 
 // checkExecLocated checks the report in $OUT/report.json: located at the
 // execve of path (a suffix of it when suffix), with badErrno ("" when the
-// bad run's exec succeeded), in at most ⌈log2 N⌉+3 runs; and that
-// replay --prefix all passed in the bad environment ($OUT/replay-code).
-func checkExecLocated(t *testing.T, out, path string, suffix bool, badErrno string) {
+// bad run's exec succeeded), naming the image the recording ran (image,
+// as named or resolved: a #! script's interpreter, with the content of
+// the file good), in at most ⌈log2 N⌉+3 runs; and
+// that replay --prefix all passed in the bad environment
+// ($OUT/replay-code).
+func checkExecLocated(t *testing.T, out, path string, suffix bool, badErrno, image, good string) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(out, "report.json"))
 	if err != nil {
@@ -42,6 +51,13 @@ func checkExecLocated(t *testing.T, out, path string, suffix bool, badErrno stri
 	pathOK := c != nil && (c.Path == path || suffix && strings.HasSuffix(c.Path, path))
 	if r.Status != "located" || c == nil || c.Syscall != "execve" || !pathOK || c.Bad.Errno != badErrno {
 		t.Errorf("located %s %+v (%s), want the execve of %s with errno %q here\n%s", r.Status, c, r.Message, path, badErrno, b)
+	}
+	goodBytes, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c != nil && (c.Image == nil || c.Image.Path != image && c.Image.Resolved != image || c.Image.SHA256 != sha256.Sum256(goodBytes)) {
+		t.Errorf("the culprit's image %+v, want %s with the content of %s", c.Image, image, good)
 	}
 	if c != nil {
 		t.Logf("located at the %s of %s (errno %q here) in %d runs, %d recorded calls", c.Syscall, c.Path, c.Bad.Errno, r.Runs, r.RecordedCalls)
