@@ -111,7 +111,9 @@
 // the registers set for execveat(memfd, "", recorded argv, live envp,
 // AT_EMPTY_PATH), the argv written below the stack (stackScratch). The
 // thread then makes the exec itself; its entry stop is not asked of the
-// Replayer again, and its exec event names the recorded image. The new
+// Replayer again, and its exec event names the recorded image; a signal
+// that comes meanwhile is held back and raised after the exec (its
+// handler's frame would overwrite the argv). The new
 // image gets the recorded argv (so argv[0] is as recorded, and a #!
 // script's recorded interpreter runs the script by its recorded path)
 // and the live environment. What it cannot keep: /proc/self/exe names

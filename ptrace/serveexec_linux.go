@@ -38,6 +38,30 @@ type servedExec struct {
 	// execing: the thread was sent back to make the execveat; live: to
 	// make the live call instead.
 	execing, live bool
+	// held are signals that arrived while execing: delivered then, their
+	// handler's frame would overwrite the argv below the stack, so they
+	// are raised again once the exec is done (holdSignal).
+	held []int
+}
+
+// holdSignal reports whether t, stopped to be delivered sig, is on its
+// way back to a served execveat, and if so keeps sig for afterwards.
+func (t *task) holdSignal(sig int) bool {
+	img := t.replay.exec
+	if t.live == nil || img == nil || !img.execing {
+		return false
+	}
+	img.held = append(img.held, sig)
+	return true
+}
+
+// raiseHeld raises the signals held while img was execing again, for
+// whatever image t now runs.
+func raiseHeld(t *task, img *servedExec) {
+	for _, sig := range img.held {
+		unix.Tgkill(t.proc.pid, t.tid, unix.Signal(sig))
+	}
+	img.held = nil
 }
 
 // maxMemfdName is the longest name memfd_create takes (249 bytes).
@@ -216,8 +240,10 @@ func (s *session) serveExecDone(t *task, r *regs) error {
 		// closes nothing): execLive closes it.
 		s.warnOnce(fmt.Sprintf("exec of %s runs what this machine has: the recorded image did not start here: %v",
 			img.exe, unix.Errno(-ret)))
+		raiseHeld(t, img) // the live call passes the program's own memory
 		return s.execLive(t, r)
 	}
+	raiseHeld(t, img)
 	c, d := t.live, t.dec
 	t.live, t.dec, t.replay = nil, Decision{}, replayState{}
 	t.exec = nil
