@@ -1,6 +1,9 @@
 package bisect
 
-import "github.com/envbisect/envbisect/depgraph"
+import (
+	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/render"
+)
 
 // Candidates returns, in seq order, the recorded calls whose replay can
 // change anything: those that are not plain Execute in the plan with
@@ -16,6 +19,22 @@ func Candidates(g *depgraph.Graph) []uint64 {
 		if plan.Action(c.Seq) != depgraph.Execute {
 			out = append(out, c.Seq)
 		}
+	}
+	return out
+}
+
+// notServed lists the opens that the plan with everything replayed runs
+// for real because the trace does not keep the file that calls executing
+// on their fd need (depgraph's NotServed), for the report.
+func notServed(g *depgraph.Graph) []render.NotServed {
+	plan := g.Closure(func(uint64) bool { return true })
+	var out []render.NotServed
+	for _, seq := range plan.NotServed() {
+		n := render.NotServed{Seq: seq, Why: plan.Note(seq)}
+		if c, ok := g.Call(seq); ok {
+			n.Path = c.Path
+		}
+		out = append(out, n)
 	}
 	return out
 }

@@ -79,6 +79,7 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	if o.Lost.Any() {
 		rep.Lost = o.Lost
 	}
+	rep.NotServed = notServed(g)
 	rep.Isolation = o.Isolation
 	rep.Command = o.Command
 	if rep.Command == nil && o.Header != nil {

@@ -14,27 +14,20 @@ import (
 // reads the events only. It fails when tab is not for h's architecture or
 // the calls' seqs do not increase.
 func Build(tab *systable.Table, h *trace.Header, events []trace.Event) (*Graph, error) {
-	return BuildWith(tab, h, events, BuildOptions{})
+	return BuildServed(tab, h, events, nil)
 }
 
-// BuildOptions say what Build cannot read from the events alone.
-type BuildOptions struct {
-	// Stored reports whether the trace holds the content of file object
-	// obj (trace.FileObject; tracefile's Trace knows). An exec whose
-	// image is stored can be replayed (systable's ServesImage); nil:
-	// none is.
-	Stored func(obj uint32) bool
-}
-
-// BuildWith is Build with options.
-func BuildWith(tab *systable.Table, h *trace.Header, events []trace.Event, o BuildOptions) (*Graph, error) {
+// BuildServed is Build for a trace that keeps the good environment's
+// files (files; nil: none): the closure of its plans lets a replayed open
+// whose file it keeps stay replayed where the calls that execute on the
+// fd need only the file's content (served.go).
+func BuildServed(tab *systable.Table, h *trace.Header, events []trace.Event, files Files) (*Graph, error) {
 	if h != nil && h.Arch != "" && h.Arch != tab.Arch {
 		return nil, fmt.Errorf("dependency graph: the trace is for %s, the syscall table for %s", h.Arch, tab.Arch)
 	}
 	b := &builder{
 		tab:       tab,
-		g:         &Graph{tab: tab, index: make(map[uint64]int32)},
-		stored:    o.Stored,
+		g:         &Graph{tab: tab, index: make(map[uint64]int32), files: files},
 		procs:     make(map[uint32]*proc),
 		threads:   make(map[uint32]*thread),
 		spawnCall: make(map[uint32]uint64),
@@ -74,7 +67,6 @@ type builder struct {
 	descs     map[ResourceID]*desc // every desc and the desc behind each mapping, by resource
 	sockets   []*desc
 	epolls    []*desc
-	stored    func(obj uint32) bool // BuildOptions.Stored
 }
 
 // callCtx is the builder's scratch for the call being added.
@@ -235,7 +227,7 @@ func (b *builder) call(c *trace.Call) {
 	}
 	b.g.index[c.Seq] = int32(len(b.g.calls))
 	b.g.calls = append(b.g.calls, c)
-	b.g.info = append(b.g.info, b.replayInfo(row, c))
+	b.g.info = append(b.g.info, b.replayInfo(row, c, t))
 	x := &callCtx{
 		c: c, row: row, eff: eff, seq: c.Seq, t: t, p: t.proc, ci: &b.g.info[len(b.g.info)-1],
 		ok: !c.NoReturn && (c.Ret >= 0 || c.Errno() == int(unix.EINPROGRESS)),
@@ -272,26 +264,44 @@ func (b *builder) call(c *trace.Call) {
 }
 
 // replayInfo starts a call's info with what decides whether it can be
-// replayed: the table's policy and, for an exec, whether the trace
-// stores the image it ran.
-func (b *builder) replayInfo(row *systable.Syscall, c *trace.Call) callInfo {
+// replayed: the table's policy and, for an exec in a trace that keeps
+// files (BuildServed), whether it keeps the image the exec ran.
+func (b *builder) replayInfo(row *systable.Syscall, c *trace.Call, t *thread) callInfo {
 	ci := callInfo{policy: row.Policy}
-	if row.ServesImage && !c.NoReturn && c.Ret == 0 {
-		stored := b.stored != nil && c.Obj != 0 && b.stored(c.Obj)
-		ci.served = row.ServedImage(c.Obj, c.Ret, stored)
-		ci.unserved = !ci.served
+	if !row.ServesImage || c.NoReturn || c.Ret != 0 || b.g.files == nil {
+		return ci // a trace without files (format version 1, eBPF): execs execute, as before
 	}
+	if t.def == 0 {
+		// The command's own exec, which live is made by the tracer's
+		// helper, never by a traced process (replay does not see it), or
+		// an exec by a thread the trace does not say was created.
+		return ci
+	}
+	stored := false
+	if f := b.g.files.File(c.Obj); c.Obj != 0 && f != nil {
+		stored = f.Stored() && f.Mode&unix.S_IFMT == unix.S_IFREG
+	}
+	ci.served = row.ServedImage(c.Obj, c.Ret, stored)
+	ci.unserved = !ci.served
 	return ci
 }
 
 // dep records that the call depends on call to, through resource r.
 func (b *builder) dep(x *callCtx, to uint64, why Why, r *Resource) {
+	b.depOn(x, to, why, r, false)
+}
+
+// depOn is dep for a use of an fd that, with contentOnly, needs only the
+// content of the file behind it (Edge.ContentOnly holds while every use
+// of to by the call does).
+func (b *builder) depOn(x *callCtx, to uint64, why Why, r *Resource, contentOnly bool) {
 	if to == 0 || to == x.seq {
 		return
 	}
 	for i := range x.ci.deps {
-		if x.ci.deps[i].To == to {
-			x.ci.deps[i].Why |= why
+		if e := &x.ci.deps[i]; e.To == to {
+			e.Why |= why
+			e.ContentOnly = e.ContentOnly && contentOnly
 			return
 		}
 	}
@@ -299,7 +309,7 @@ func (b *builder) dep(x *callCtx, to uint64, why Why, r *Resource) {
 	if r != nil {
 		id = r.ID
 	}
-	x.ci.deps = append(x.ci.deps, Edge{From: x.seq, To: to, Why: why, Resource: id})
+	x.ci.deps = append(x.ci.deps, Edge{From: x.seq, To: to, Why: why, Resource: id, ContentOnly: contentOnly})
 	b.g.edges++
 }
 

@@ -63,16 +63,22 @@ const (
 	// trace (an eBPF recording whose ring buffer was full): there are no
 	// whole results to write back.
 	Incomplete
-	// ImageNotStored: an exec whose image the trace does not hold (its
-	// content was excluded, over budget, or the trace predates contents):
-	// it runs whatever the path names here.
+	// NotServed: an executed call needs only the content of the file the
+	// call opened, which a replayed open would hand out from the trace,
+	// but the trace does not keep it (excluded, over the budget,
+	// unreadable, recorded without content): the open runs for real
+	// (ExecuteThenOverwrite), and Plan.Note says why and the remedy.
+	NotServed
+	// ImageNotStored: an exec whose image a trace that keeps files does
+	// not keep (excluded, over the budget, unreadable): it runs whatever
+	// the path names here, and Plan.Note says why and the remedy.
 	ImageNotStored
 )
 
 var reasonNames = [...]string{
 	Requested: "requested", NotRequested: "not requested", Policy: "always executes",
 	InternalResource: "internal", InputResource: "input", NoResult: "never returned", Needed: "needed",
-	Incomplete: "data lost", ImageNotStored: "image not stored",
+	Incomplete: "data lost", NotServed: "content not kept", ImageNotStored: "image not stored",
 }
 
 func (r Reason) String() string {
@@ -95,6 +101,7 @@ type Plan struct {
 	action []Action
 	reason []Reason
 	need   []uint64 // ExecuteThenOverwrite: an executed call that depends on it
+	notes  map[int32]string
 	counts [ExecuteThenOverwrite + 1]int
 }
 
@@ -111,8 +118,13 @@ type Plan struct {
 //  2. Every call that executes needs the calls it depends on (Deps) to
 //     have run for real: each of them that step 1 replays becomes
 //     ExecuteThenOverwrite, and needs its own dependencies in turn, to
-//     the transitive closure. A replayed exec whose image is served is
-//     left replayed: it still runs, the recorded image.
+//     the transitive closure. Except an open whose file the trace keeps
+//     (BuildServed), needed only for that file's content
+//     (Edge.ContentOnly): replayed, it hands out a stand-in holding the
+//     recorded file, which serves the executed call. Where the trace
+//     does not keep the file, the open executes (NotServed). A replayed
+//     exec whose image is served is left replayed too: it still runs,
+//     the recorded image.
 //
 // The result depends only on the graph and on what replayed returns:
 // the same question gets the same plan.
@@ -133,6 +145,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 			r = NotRequested
 		case ci.unserved:
 			r = ImageNotStored
+			p.note(int32(i), g.imageNote(c))
 		case ci.policy != systable.Replayable && !ci.served:
 			r = Policy
 		case c.NoReturn || c.Restarted():
@@ -162,7 +175,18 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 				// on it holds.
 				continue
 			}
-			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, Needed, g.calls[i].Seq
+			why := Needed
+			if e.ContentOnly {
+				served, note := g.serves(j, e)
+				if served {
+					continue // the stand-in holds the recorded file
+				}
+				if note != "" {
+					why = NotServed
+					p.note(j, note)
+				}
+			}
+			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, why, g.calls[i].Seq
 			stack = append(stack, j)
 		}
 	}
@@ -196,6 +220,36 @@ func (p *Plan) NeededBy(seq uint64) (uint64, bool) {
 		return p.need[i], true
 	}
 	return 0, false
+}
+
+// note keeps the note of call i.
+func (p *Plan) note(i int32, note string) {
+	if p.notes == nil {
+		p.notes = make(map[int32]string)
+	}
+	p.notes[i] = note
+}
+
+// Note returns, for a call with reason NotServed or ImageNotStored, why its file cannot be
+// served and the record flag that would keep it ("content over the
+// recording's budget (record with a larger --max-content)"); "" for
+// other calls.
+func (p *Plan) Note(seq uint64) string {
+	if i, ok := p.g.index[seq]; ok {
+		return p.notes[i]
+	}
+	return ""
+}
+
+// NotServed returns the calls with reason NotServed, in seq order.
+func (p *Plan) NotServed() []uint64 {
+	var out []uint64
+	for i, c := range p.g.calls {
+		if p.reason[i] == NotServed {
+			out = append(out, c.Seq)
+		}
+	}
+	return out
 }
 
 // Count returns how many calls have action a.

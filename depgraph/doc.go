@@ -116,15 +116,25 @@
 // input; every other call executes. Then every call that executes needs
 // its dependencies to have really happened: each one that was to be
 // replayed becomes ExecuteThenOverwrite (it runs, and its recorded
-// results are written over the live ones), transitively. The plan is a
-// function of the graph and the question only.
+// results are written over the live ones), transitively. Except where
+// the graph knows the trace's files (BuildServed, served.go): an edge
+// whose every use is an fd argument of which the call needs only the
+// file's content (systable's Arg.ContentOnly: read, mmap, fstat ...;
+// Edge.ContentOnly) does not make a replayed open of a regular file the
+// trace keeps execute, since its stand-in holds that file (package
+// serve); where the trace does not keep it, the open executes with
+// reason NotServed and Plan.Note says why and which record flag would
+// keep it. The plan is a function of the graph and the question only.
 //
 // An exec (systable's ServesImage) always executes, unless the trace
-// stores the image it ran (BuildOptions.Stored, asked once per call at
+// keeps the image it ran (BuildServed's files, asked once per call at
 // build time): then it is replayable, and replayed it runs the recorded
 // image, so the calls of the new image that depend on it do not make it
-// execute. A successful exec whose image is not stored executes with
-// the reason ImageNotStored, which replay --json shows.
+// execute. The command's own exec (its thread has no creating call) is
+// the tracer's helper's and always executes. A successful exec whose
+// image a trace with files does not keep executes with the reason
+// ImageNotStored, and Plan.Note says why and the remedy; in a trace
+// without files (format version 1) execs execute as before.
 //
 // # Not modelled (yet)
 //

@@ -54,6 +54,13 @@ func (b *builder) useFDs(x *callCtx) {
 	}
 }
 
+// dirfdNamesBelow reports whether the DirFD argument i is the base of a
+// relative path after it (then the call needs the real directory), not
+// of an empty one that makes the call act on the fd itself.
+func dirfdNamesBelow(c *trace.Call, i int) bool {
+	return i+1 < len(c.Args) && pathArgForm(c, i+1) != formEmpty
+}
+
 // dirfdUsed reports whether the DirFD argument i is the base of the path
 // after it: the path is relative, empty or NULL.
 func dirfdUsed(row *systable.Syscall, c *trace.Call, i int) bool {
@@ -91,16 +98,20 @@ func (b *builder) useFD(x *callCtx, arg int, fd int32, full bool) {
 	}
 	x.used = append(x.used, usedFD{arg: arg, fd: fd, s: s})
 	x.acts(d.res)
-	b.dep(x, s.def, ByFD, d.res)
+	// A call that needs only the file's content is served by a stand-in
+	// holding it: its fd, the description's state and the offset as the
+	// open left them (a fresh stand-in's offset is 0 too).
+	content := full && x.row.Args[arg].ContentOnly && (x.row.Args[arg].Kind != systable.DirFD || !dirfdNamesBelow(x.c, arg))
+	b.depOn(x, s.def, ByFD, d.res, content)
 	if x.eff&systable.ClosesFD != 0 {
 		return
 	}
-	b.dep(x, d.state, ByState, d.res)
+	b.depOn(x, d.state, ByState, d.res, content)
 	if !full {
 		return
 	}
 	if x.row.Effects&systable.MovesOffset != 0 && !x.row.SeeksAbsolute(x.c.Args) {
-		b.dep(x, d.pos, ByPosition, d.res) // lseek(SEEK_SET) sets the offset whatever it was
+		b.depOn(x, d.pos, ByPosition, d.res, content) // lseek(SEEK_SET) sets the offset whatever it was
 	}
 	if d.path != "" {
 		if n := b.paths[d.path]; n != nil {

@@ -18,6 +18,7 @@ type Graph struct {
 	resources []*Resource
 	groups    []*Group
 	edges     int
+	files     Files // the trace's file objects; nil: none kept
 }
 
 // callInfo is what the graph knows of one call.

@@ -219,6 +219,12 @@ type Edge struct {
 	// Resource is what the dependency goes through (the first one found
 	// when there are several).
 	Resource ResourceID
+	// ContentOnly: From uses what To made only through fd arguments of
+	// which it needs the file's content (systable's Arg.ContentOnly: a
+	// read, an mmap, an fstat), so an fd on a stand-in holding the
+	// recorded file serves it as well as To running for real would
+	// (Closure, served files).
+	ContentOnly bool
 }
 
 // GroupID names a group of one Graph: 1, 2, ... in order of the groups'

@@ -89,14 +89,20 @@
 //     systable's Arg.Capacity), and the thread is resumed with PTRACE_CONT:
 //     the kernel returns rax without running the call, and no exit stop
 //     follows. A skipped call that made an fd becomes memfd_create instead
-//     (a stand-in on the number the program will hold).
+//     (a stand-in on the number the program will hold). Where the recorded
+//     call opened a file the trace keeps (Call.Obj, Config.Serve), the
+//     stand-in is made sealable and executable (MFD_ALLOW_SEALING,
+//     MFD_EXEC unless the kernel refuses it) and filled by
+//     serve.Store.Fill at the exit stop, before placeFD moves it: the
+//     program's executed reads and mmaps see the good file
+//     (serve_linux.go).
 //   - Overwrite: runs, then at its exit stop the recorded results replace
 //     the live ones, and the fd it made is made to agree with the
 //     recording (placeFD).
 //
 // Calls the tracer makes a thread perform besides its own (a stand-in
-// memfd_create after an open that failed live, dup3 and close to move an
-// fd to its recorded number) are injected at the thread's exit stop
+// memfd_create after an open that failed live, filled like a skipped
+// call's, dup3 and close to move an fd to its recorded number) are injected at the thread's exit stop
 // (inject_linux.go): the instruction pointer is wound back over the
 // syscall instruction, the registers set for the new call, and the
 // thread run to that call's exit, then given its own registers back.

@@ -39,8 +39,8 @@ type Options struct {
 	// NoContent keeps only the identity and hash of every file
 	// (--max-content 0).
 	NoContent bool
-	CPU        int      // pin the tracer and the command to this CPU; -1: don't (see launch.DefaultCPU)
-	NoVDSO     bool     // make time queries system calls (see ptrace.Config.NoVDSO)
+	CPU       int  // pin the tracer and the command to this CPU; -1: don't (see launch.DefaultCPU)
+	NoVDSO    bool // make time queries system calls (see ptrace.Config.NoVDSO)
 	// Join runs the command inside a container (ptrace.Config.Join);
 	// Env and Dir are then the container's, and Argv[0] is looked up
 	// in its PATH. A --check still runs on the host.

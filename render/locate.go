@@ -45,6 +45,12 @@ type LocateReport struct {
 	// filled): lost and incomplete calls execute in every run, so none
 	// of them can be the culprit named.
 	Lost *trace.Losses `json:"lost,omitempty"`
+	// NotServed are the recorded opens whose file a replay would have
+	// handed out from the trace, for calls that execute on it, but whose
+	// content the trace does not keep: they ran for real in every run
+	// that replayed them, so this environment's file is what the program
+	// read there. Each says why and the record flag that would keep it.
+	NotServed []NotServed `json:"not_served,omitempty"`
 	// Unapplied are the start items of the process's identity that differ
 	// here and that no run could give their good value (a capability
 	// outside envbisect's bounding set, a seccomp filter, a read-only
@@ -230,4 +236,14 @@ type CulpritGroup struct {
 type GroupCall struct {
 	Seq     uint64 `json:"seq"`
 	Syscall string `json:"syscall"`
+}
+
+// NotServed is a recorded open whose file could not be served.
+type NotServed struct {
+	Seq  uint64 `json:"seq"`
+	Path string `json:"path"`
+	// Why says why the trace lacks the content and the remedy:
+	// "content excluded from the trace (record it without an
+	// --exclude-content GLOB matching it)".
+	Why string `json:"why"`
 }

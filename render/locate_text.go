@@ -49,6 +49,7 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 			"can be named here; record again with a larger --ring-size, or with the ptrace backend, which loses nothing.",
 			l.Calls, l.Incomplete))
 	}
+	t.notServed(r)
 	t.unapplied(r)
 	if r.Isolation != "" {
 		t.para("Runs: " + r.Isolation + ".")
@@ -337,4 +338,17 @@ func shellWord(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// notServed lists the opens whose file the trace does not keep, which
+// executed here instead of handing out the good file.
+func (t *textWriter) notServed(r *LocateReport) {
+	if len(r.NotServed) == 0 {
+		return
+	}
+	t.para(fmt.Sprintf("%d file(s) the program uses could not be served from the trace, so their opens ran here "+
+		"and the program read this environment's file in every run:", len(r.NotServed)))
+	for _, n := range r.NotServed {
+		t.printf("  #%d %s: %s\n", n.Seq, n.Path, n.Why)
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/ptrace"
-	"github.com/envbisect/envbisect/serve"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
@@ -24,7 +23,6 @@ type engine struct {
 	keyer *align.Keyer // keys live calls as if they ran in the recorded working directory
 	stdio [3]string    // what the command's fds 0, 1, 2 refer to
 	bind  *binder
-	store *serve.Store // Options.Serve: says why an image is not stored
 
 	res     *Result
 	listAll bool // keep every call's record in res.Calls
@@ -97,8 +95,6 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		if rc.Incomplete() {
 			why = "execute (data lost)" // an eBPF trace's ring buffer was full
 		}
-	case action == depgraph.Execute && e.plan.Reason(rc.Seq) == depgraph.ImageNotStored:
-		why = "execute (" + e.imageNotStored(rc) + ")"
 	case action == depgraph.Replay && !row.SameInputSize(c.Args, rc.Args):
 		// The program hands the kernel another amount of data than the
 		// recording did (its pid in a pid file has one digit more): the
@@ -183,8 +179,36 @@ func (e *engine) note(c *trace.Call, seq uint64, a depgraph.Action, why string) 
 	if why != "" {
 		action = why
 	}
-	e.res.Calls = append(e.res.Calls, CallNote{LiveSeq: c.Seq, Seq: seq, Proc: c.Proc, Thread: c.Thread,
-		Syscall: e.tab.ByNr(int(c.Nr)).Name, Path: c.Path, Action: action})
+	n := CallNote{LiveSeq: c.Seq, Seq: seq, Proc: c.Proc, Thread: c.Thread,
+		Syscall: e.tab.ByNr(int(c.Nr)).Name, Path: c.Path, Action: action}
+	if why == "" && seq != 0 {
+		n.Why = planWhy(e.plan, seq)
+	}
+	e.res.Calls = append(e.res.Calls, n)
+}
+
+// planWhy says why the plan does not replay recorded call seq, when that
+// is more than the question (the call was not asked for): "always
+// executes", "needed by call 12", "content not kept: /etc/app.conf:
+// content excluded from the trace (...); needed by call 14", "image not
+// stored: /usr/bin/tool: content excluded from the trace (...)".
+func planWhy(p *depgraph.Plan, seq uint64) string {
+	r := p.Reason(seq)
+	switch r {
+	case depgraph.Requested, depgraph.NotRequested:
+		return ""
+	case depgraph.Needed, depgraph.NotServed:
+		by, _ := p.NeededBy(seq)
+		if note := p.Note(seq); note != "" {
+			return fmt.Sprintf("%s: %s; needed by call %d", r, note, by)
+		}
+		return fmt.Sprintf("%s by call %d", r, by)
+	case depgraph.ImageNotStored:
+		if note := p.Note(seq); note != "" {
+			return fmt.Sprintf("%s: %s", r, note)
+		}
+	}
+	return r.String()
 }
 
 func (d Divergence) String() string {
@@ -193,16 +217,4 @@ func (d Divergence) String() string {
 		s += fmt.Sprintf(", recorded call %d was %s", d.AtSeq, d.Expected)
 	}
 	return s
-}
-
-// imageNotStored says why an exec the plan executes could not run the
-// recorded image: the trace lacks it, and how.
-func (e *engine) imageNotStored(rc *trace.Call) string {
-	if rc.Obj == 0 {
-		return "image not stored: the trace does not name the image it ran"
-	}
-	if _, err := e.store.Servable(rc.Obj); err != nil {
-		return "image not stored: " + err.Error()
-	}
-	return "image not stored"
 }

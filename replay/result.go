@@ -57,10 +57,14 @@ type CallNote struct {
 	Syscall string `json:"syscall"`
 	Path    string `json:"path,omitempty"`
 	// Action is "replay", "execute" or "execute+overwrite" for a matched
-	// call (the plan's action), else "extra", "diverged" or "unmatched";
-	// an executed call may say why in parentheses ("execute (image not
-	// stored: /usr/bin/x: excluded: content not in the trace)").
+	// call (the plan's action), else "extra", "diverged" or "unmatched".
 	Action string `json:"action"`
+	// Why says why the plan did not replay a matched call it could not
+	// replay or had to run ("always executes", "needed by call 12",
+	// "content not kept: PATH: ...; needed by call 14", "image not
+	// stored: PATH: ...", which name the record flag that would keep the
+	// file); "" otherwise.
+	Why string `json:"why,omitempty"`
 }
 
 // Diverged returns the divergences of kind "diverged": threads that ran

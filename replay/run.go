@@ -93,7 +93,6 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 		window = DefaultWindow
 	}
 	e := newEngine(r, o.Plan, cwd, window, o.ListCalls)
-	e.store = o.Serve
 	e.stdio = stdioTargets([3]*os.File{o.Stdin, o.Stdout, o.Stderr})
 	start := time.Now()
 	res, err := ptrace.Run(ptrace.Config{

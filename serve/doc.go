@@ -20,7 +20,15 @@
 // written to any file system: a memfd lives in memory and goes with its
 // last fd or mapping.
 //
+// Who uses it: one Store per locate or replay process (and per --jobs
+// worker: memfds do not cross processes), made by the CLI from the trace
+// and handed to every run through replay.Options.Serve and
+// ptrace.Config.Serve; the ptrace engine fills the stand-ins of replayed
+// opens (ptrace/serve_linux.go). depgraph's closure decides, from the
+// same file objects, which replayed opens need not execute.
+//
 // What the trace does not hold (content excluded, over the recording's
-// budget, unreadable at record time) cannot be served: Servable says so,
-// with the reason, and the caller executes the call instead.
+// budget, unreadable at record time), and what is not a regular file,
+// cannot be served: Servable says so, with the reason, and the caller
+// executes the call instead.
 package serve

@@ -7,6 +7,8 @@ import (
 	"os"
 	"sync"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -48,6 +50,9 @@ func (s *Store) Servable(id uint32) (*trace.FileObject, error) {
 	f := s.src.File(id)
 	if f == nil {
 		return nil, fmt.Errorf("file object %d is not in the trace: %w", id, ErrNotStored)
+	}
+	if f.Mode&unix.S_IFMT != unix.S_IFREG {
+		return f, fmt.Errorf("%s: not a regular file: %w", f.Path, ErrNotStored)
 	}
 	if !f.Stored() {
 		why := f.Why

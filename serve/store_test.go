@@ -97,6 +97,11 @@ func TestServableSaysWhy(t *testing.T) {
 	if !errors.Is(err, ErrNotStored) || !bytes.Contains([]byte(err.Error()), []byte("excluded")) {
 		t.Errorf("Servable of excluded content: %v", err)
 	}
+	src := newMemSource([]byte("x"))
+	src.files = append(src.files, trace.FileObject{ID: 3, Path: "/etc/app.d", Mode: unix.S_IFDIR | 0o755})
+	if _, err := NewStore(src).Servable(3); !errors.Is(err, ErrNotStored) {
+		t.Errorf("Servable of a directory: %v", err)
+	}
 	if _, err := s.Servable(9); !errors.Is(err, ErrNotStored) {
 		t.Errorf("Servable of a missing object: %v", err)
 	}

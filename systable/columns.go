@@ -121,6 +121,14 @@ func (s Syscall) writesFD(i int) Syscall {
 	return s
 }
 
+// contentOnly marks fd argument i as one of which the call needs only
+// the content (Arg.ContentOnly).
+func (s Syscall) contentOnly(i int) Syscall {
+	s.Args = append([]Arg(nil), s.Args...)
+	s.Args[i].ContentOnly = true
+	return s
+}
+
 // routine marks a call every thread makes alike.
 func (s Syscall) routine() Syscall { s.Routine = true; return s }
 

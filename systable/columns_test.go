@@ -28,6 +28,9 @@ func TestColumnsFitTheirRows(t *testing.T) {
 			if a.WrittenFD && (a.Kind != FD || fds < 2) {
 				t.Errorf("%s: argument %d (%s) is the written fd of a call without two fds", r.Name, i, a.Name)
 			}
+			if a.ContentOnly && (a.Kind != FD && a.Kind != DirFD || a.WrittenFD || r.Effects&(ChangesFDState|ChangesFDFlags|DupsFD) != 0) {
+				t.Errorf("%s: argument %d (%s) is content-only but is no read fd of a call that leaves the fd as it is", r.Name, i, a.Name)
+			}
 		}
 		all := r.Effects
 		for _, c := range r.Cond {

@@ -103,16 +103,16 @@ func amd64Rows() []Syscall {
 
 	return []Syscall{
 		// Files: data.
-		sc(0, "read", Int, fdEff, fd("fd"), outb("buf", byRetUpTo(2), ""), i64("count")).also(MovesOffset),
+		sc(0, "read", Int, fdEff, fd("fd"), outb("buf", byRetUpTo(2), ""), i64("count")).also(MovesOffset).contentOnly(0),
 		sc(1, "write", Int, writeEff, fd("fd"), inb("buf", byArg(2), ""), i64("count")).also(MovesOffset).holds(1, HoldsFileData),
 		sc(2, "open", FD, CreatesFD|pathEff, path("pathname"), flg("flags", OpenFlags), mode("mode")).when(openConds(1)...),
-		sc(3, "close", Int, ClosesFD, fd("fd")),
+		sc(3, "close", Int, ClosesFD, fd("fd")).contentOnly(0),
 		sc(4, "stat", Int, pathEff, path("pathname"), stat("statbuf")),
-		sc(5, "fstat", Int, fdEff, fd("fd"), stat("statbuf")),
+		sc(5, "fstat", Int, fdEff, fd("fd"), stat("statbuf")).contentOnly(0),
 		sc(6, "lstat", Int, pathEff, path("pathname"), stat("statbuf")),
 		sc(7, "poll", Int, 0, inoutb("fds", byArgN(1, pollfdSize), "struct pollfd[]"), i32("nfds"), i32("timeout")),
-		sc(8, "lseek", Int, fdEff, fd("fd"), i64("offset"), enm("whence", Whence)).also(MovesOffset),
-		sc(9, "mmap", Hex, MapsMemory|UsesFD, hex("addr"), i64("length"), flg64("prot", Prot), flg64("flags", MapFlags), fd("fd"), i64("offset")).always(),
+		sc(8, "lseek", Int, fdEff, fd("fd"), i64("offset"), enm("whence", Whence)).also(MovesOffset).contentOnly(0),
+		sc(9, "mmap", Hex, MapsMemory|UsesFD, hex("addr"), i64("length"), flg64("prot", Prot), flg64("flags", MapFlags), fd("fd"), i64("offset")).always().contentOnly(4),
 		sc(10, "mprotect", Int, MapsMemory, hex("addr"), i64("len"), flg64("prot", Prot)).nostop(whyMemAdv),
 		sc(11, "munmap", Int, MapsMemory, hex("addr"), i64("length")).always().unmaps(),
 		sc(12, "brk", Hex, MapsMemory, hex("brk")).always(),
@@ -120,9 +120,9 @@ func amd64Rows() []Syscall {
 		sc(14, "rt_sigprocmask", Int, ChangesSignals, enm("how", SigprocmaskHow), sigset("set", 3), oldSigset("oldset", 3), i64("sigsetsize")).nostop(whySigmask),
 		sc(15, "rt_sigreturn", Int, ChangesSignals).nostop("returns from a signal handler to the context the kernel saved on the program's own stack; nothing comes from outside the process"),
 		sc(16, "ioctl", Int, fdEff, fd("fd"), enm("request", ioctlNames), inoutb("arg", byRequest(LenIoctl, 1), "")).when(amd64IoctlConds()...).makes("fd made by ioctl", true),
-		sc(17, "pread64", Int, fdEff, fd("fd"), outb("buf", byRetUpTo(2), ""), i64("count"), i64("offset")),
+		sc(17, "pread64", Int, fdEff, fd("fd"), outb("buf", byRetUpTo(2), ""), i64("count"), i64("offset")).contentOnly(0),
 		sc(18, "pwrite64", Int, writeEff, fd("fd"), inb("buf", byArg(2), ""), i64("count"), i64("offset")).holds(1, HoldsFileData),
-		sc(19, "readv", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt")).also(MovesOffset),
+		sc(19, "readv", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt")).also(MovesOffset).contentOnly(0),
 		sc(20, "writev", Int, writeEff, fd("fd"), iovIn("iov", 2), i32("iovcnt")).also(MovesOffset),
 		sc(21, "access", Int, pathEff, path("pathname"), enm("mode", AccessModes)),
 		sc(22, "pipe", Int, CreatesFDPair, outb("pipefd", fixed(intPairSize), "int[2]")).made(MadePipe),
@@ -143,7 +143,7 @@ func amd64Rows() []Syscall {
 		sc(37, "alarm", Int, ChangesSignals, i32("seconds")).always().volatileRet().volatileOut(),
 		sc(38, "setitimer", Int, ChangesSignals, enm("which", ItimerWhich), inb("new_value", fixed(itimervalSize), "struct itimerval"), outb("old_value", fixed(itimervalSize), "struct itimerval")).always().volatileOut(),
 		sc(39, "getpid", PID, envEff).always().routine(), // pids stay live in replay: a replayed pid could name another process
-		sc(40, "sendfile", Int, writeEff, fd("out_fd"), fd("in_fd"), inoutb("offset", fixed(longSize), "loff_t"), i64("count")).also(MovesOffset).writesFD(0),
+		sc(40, "sendfile", Int, writeEff, fd("out_fd"), fd("in_fd"), inoutb("offset", fixed(longSize), "loff_t"), i64("count")).also(MovesOffset).writesFD(0).contentOnly(1),
 
 		// Sockets.
 		sc(41, "socket", FD, CreatesFD, enm("domain", SocketFamilies), flg("type", SocketTypes), i32("protocol")).made(MadeSocket),
@@ -305,7 +305,7 @@ func amd64Rows() []Syscall {
 		unknown(184, "tuxcall"),
 		unknown(185, "security"),
 		sc(186, "gettid", PID, envEff).always().routine(),
-		sc(187, "readahead", Int, fdEff, fd("fd"), i64("offset"), i64("count")),
+		sc(187, "readahead", Int, fdEff, fd("fd"), i64("offset"), i64("count")).contentOnly(0),
 
 		// Extended attributes. Sizes use LenMinArgRet: with size 0 the
 		// call returns the size it needs and writes nothing.
@@ -343,7 +343,7 @@ func amd64Rows() []Syscall {
 		sc(218, "set_tid_address", PID, 0, ptr("tidptr")).always().routine(),
 		sc(219, "restart_syscall", Int, 0).nostop("resumes an interrupted call inside the kernel; the call it restarts was recorded when it began"),
 		unknown(220, "semtimedop"),
-		sc(221, "fadvise64", Int, fdEff, fd("fd"), i64("offset"), i64("len"), enm("advice", FadviseAdvice)),
+		sc(221, "fadvise64", Int, fdEff, fd("fd"), i64("offset"), i64("len"), enm("advice", FadviseAdvice)).contentOnly(0),
 
 		// POSIX timers deliver signals: always executed, like alarm.
 		sc(222, "timer_create", Int, ChangesSignals, enm("clockid", ClockIDs), inb("sevp", fixed(sigeventSize), "struct sigevent"), outb("timerid", fixed(intSize), "timer_t")).always(),
@@ -397,7 +397,7 @@ func amd64Rows() []Syscall {
 		sc(259, "mknodat", Int, UsesFD|createEff, dirfd("dirfd"), path("pathname"), flg("mode", FileTypes), hex("dev")),
 		sc(260, "fchownat", Int, UsesFD|chattrEff, dirfd("dirfd"), path("pathname"), i32("owner"), i32("group"), flg("flags", AtFlags)),
 		sc(261, "futimesat", Int, UsesFD|chattrEff, dirfd("dirfd"), path("pathname"), inb("times", fixed(2*timevalSize), "struct timeval[2]")),
-		sc(262, "newfstatat", Int, UsesFD|pathEff, dirfd("dirfd"), path("pathname"), stat("statbuf"), flg("flags", AtFlags)),
+		sc(262, "newfstatat", Int, UsesFD|pathEff, dirfd("dirfd"), path("pathname"), stat("statbuf"), flg("flags", AtFlags)).contentOnly(0),
 		sc(263, "unlinkat", Int, UsesFD|removeEff, dirfd("dirfd"), path("pathname"), flg("flags", UnlinkatFlags)),
 		sc(264, "renameat", Int, UsesFD|renameEff, dirfd("olddirfd"), path("oldpath"), dirfd("newdirfd"), path("newpath")),
 		sc(265, "linkat", Int, UsesFD|createEff, dirfd("olddirfd"), path("oldpath"), dirfd("newdirfd"), path("newpath"), flg("flags", AtFlags)),
@@ -430,7 +430,7 @@ func amd64Rows() []Syscall {
 		sc(292, "dup3", FD, UsesFD|DupsFD|CreatesFD, fd("oldfd"), fd("newfd"), flg("flags", CloexecFlags)),
 		sc(293, "pipe2", Int, CreatesFDPair, outb("pipefd", fixed(intPairSize), "int[2]"), flg("flags", PipeFlags)).made(MadePipe),
 		sc(294, "inotify_init1", FD, CreatesFD, flg("flags", InotifyInitFlags)).makes("inotify", true),
-		sc(295, "preadv", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h")),
+		sc(295, "preadv", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h")).contentOnly(0),
 		sc(296, "pwritev", Int, writeEff, fd("fd"), iovIn("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h")),
 		sc(297, "rt_tgsigqueueinfo", Int, SignalsProcess, pid("tgid"), pid("tid"), sig("sig"), inb("info", fixed(siginfoSize), "siginfo_t")).always(),
 		unknown(298, "perf_event_open"),
@@ -461,13 +461,13 @@ func amd64Rows() []Syscall {
 		sc(323, "userfaultfd", FD, CreatesFD, flg("flags", CloexecFlags)).makes("userfaultfd", false),
 		sc(324, "membarrier", Int, 0, enm("cmd", MembarrierCmds), i32("flags"), i32("cpu_id")).nostop("orders memory accesses between the process's own threads; the commands it accepts depend only on the kernel version, which the trace header records"),
 		sc(325, "mlock2", Int, 0, hex("addr"), i64("len"), flg("flags", MlockFlags)).always(),
-		sc(326, "copy_file_range", Int, UsesFD|ModifiesFile, fd("fd_in"), inoutb("off_in", fixed(longSize), "loff_t"), fd("fd_out"), inoutb("off_out", fixed(longSize), "loff_t"), i64("len"), i32("flags")).also(MovesOffset).writesFD(2),
-		sc(327, "preadv2", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h"), flg("flags", RWFlags)),
+		sc(326, "copy_file_range", Int, UsesFD|ModifiesFile, fd("fd_in"), inoutb("off_in", fixed(longSize), "loff_t"), fd("fd_out"), inoutb("off_out", fixed(longSize), "loff_t"), i64("len"), i32("flags")).also(MovesOffset).writesFD(2).contentOnly(0),
+		sc(327, "preadv2", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h"), flg("flags", RWFlags)).contentOnly(0),
 		sc(328, "pwritev2", Int, writeEff, fd("fd"), iovIn("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h"), flg("flags", RWFlags)),
 		sc(329, "pkey_mprotect", Int, MapsMemory, hex("addr"), i64("len"), flg64("prot", Prot), i32("pkey")).always(),
 		sc(330, "pkey_alloc", Int, 0, i32("flags"), i32("access_rights")).always(),
 		sc(331, "pkey_free", Int, 0, i32("pkey")).always(),
-		sc(332, "statx", Int, UsesFD|pathEff, dirfd("dirfd"), path("pathname"), flg("flags", StatxFlags), flg("mask", StatxMask), outb("statxbuf", fixed(statxSize), "struct statx")),
+		sc(332, "statx", Int, UsesFD|pathEff, dirfd("dirfd"), path("pathname"), flg("flags", StatxFlags), flg("mask", StatxMask), outb("statxbuf", fixed(statxSize), "struct statx")).contentOnly(0),
 		unknown(333, "io_pgetevents"),
 		sc(334, "rseq", Int, 0, ptr("rseq"), i32("rseq_len"), i32("flags"), hex("sig")).nostop(whyThreadLS).routine(),
 		unknown(335, "uretprobe"),

@@ -78,6 +78,16 @@ type Arg struct {
 	// WrittenFD marks the fd argument, of a call passing two, whose file
 	// the call writes (sendfile's out_fd, splice's fd_out).
 	WrittenFD bool
+	// ContentOnly marks an fd argument of which the call needs only what
+	// a copy of the file behind it gives: its bytes, size and metadata
+	// (read, pread, readv, mmap, fstat, lseek, sendfile's in_fd; the
+	// dirfd of newfstatat and statx when their path is empty, as
+	// glibc's fstat calls them), or nothing at all of it (close). An fd
+	// on a stand-in holding the
+	// recorded content serves it as well as the real file would, so the
+	// call does not need the open that made the fd to run for real
+	// (depgraph's Edge.ContentOnly).
+	ContentOnly bool
 }
 
 // Effect is a bit set of what a call does to the resources envbisect

@@ -193,7 +193,11 @@ func writeReplayText(s streams, res *replay.Result, prefix uint64, calls int, qu
 				rec = strconv.FormatUint(c.Seq, 10)
 			}
 			who := fmt.Sprintf("[%d:%d]", c.Proc, c.Thread)
-			fmt.Fprintf(s.out, "%8d  %8s  %-9s  %-17s  %s %s\n", c.LiveSeq, rec, who, c.Action, c.Syscall, c.Path)
+			why := ""
+			if c.Why != "" {
+				why = "  (" + c.Why + ")"
+			}
+			fmt.Fprintf(s.out, "%8d  %8s  %-9s  %-17s  %s %s%s\n", c.LiveSeq, rec, who, c.Action, c.Syscall, c.Path, why)
 		}
 		fmt.Fprintln(s.out)
 	}

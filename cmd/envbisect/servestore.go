@@ -7,15 +7,11 @@ import (
 
 // contentStore returns the Store that serves the file contents trace t
 // keeps to every run of this process (replay's one run, locate's runs,
-// a locate worker's runs), or nil when t keeps none. The caller closes
-// it when its runs are over.
+// a locate worker's runs), or nil when t keeps no files. The caller
+// closes it when its runs are over.
 func contentStore(t *tracefile.Trace) *serve.Store {
-	if t == nil {
-		return nil
+	if t == nil || len(t.Files) == 0 {
+		return nil // a version 1 trace, or an eBPF one: stand-ins stay empty
 	}
-	src, ok := any(t).(serve.Source)
-	if !ok {
-		return nil // a reader without file objects: stand-ins stay empty
-	}
-	return serve.NewStore(src)
+	return serve.NewStore(t)
 }

@@ -117,19 +117,13 @@ func dependencyGraph(t *tracefile.Trace) (*depgraph.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := depgraph.BuildWith(tab, &t.Header, t.Events, depgraph.BuildOptions{Stored: storedIn(t)})
+	var files depgraph.Files // a trace without file objects (version 1, eBPF) serves nothing
+	if len(t.Files) > 0 {
+		files = t
+	}
+	g, err := depgraph.BuildServed(tab, &t.Header, t.Events, files)
 	if err != nil {
 		return nil, fmt.Errorf("dependency graph: %w", err)
 	}
 	return g, nil
-}
-
-// storedIn returns depgraph.BuildOptions.Stored for trace t: whether it
-// holds the content of a file object (an exec whose image it holds can
-// be replayed by running that image).
-func storedIn(t *tracefile.Trace) func(obj uint32) bool {
-	return func(obj uint32) bool {
-		f := t.File(obj)
-		return f != nil && f.Stored()
-	}
 }

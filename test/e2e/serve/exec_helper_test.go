@@ -72,6 +72,7 @@ echo "$W" > "$OUT/w"
 			Syscall string `json:"syscall"`
 			Path    string `json:"path"`
 			Action  string `json:"action"`
+			Why     string `json:"why"`
 		} `json:"calls"`
 	}
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -82,8 +83,8 @@ echo "$W" > "$OUT/w"
 	for _, c := range r.Calls {
 		if c.Syscall == "execve" && c.Path == helper {
 			found = true
-			if !strings.Contains(c.Action, "image not stored") || !strings.Contains(c.Action, "excluded") {
-				t.Errorf("the execve of %s: action %q, want it to execute because the image is excluded", helper, c.Action)
+			if c.Action != "execute" || !strings.Contains(c.Why, "image not stored") || !strings.Contains(c.Why, "--exclude-content") {
+				t.Errorf("the execve of %s: %s (%s), want it to execute because the image is excluded, with the remedy", helper, c.Action, c.Why)
 			}
 		}
 	}

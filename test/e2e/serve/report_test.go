@@ -1,0 +1,79 @@
+package serve_test
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// report is the part of locate's JSON report the tests look at.
+type report struct {
+	Status          string `json:"status"`
+	Message         string `json:"message"`
+	Runs            int    `json:"runs"`
+	ReplayableCalls int    `json:"replayable_calls"`
+	StartItems      int    `json:"start_items"`
+	Culprit         *struct {
+		Syscall string `json:"syscall"`
+		Path    string `json:"path"`
+		Good    struct {
+			Errno string `json:"errno"`
+		} `json:"good"`
+		Bad struct {
+			Errno string `json:"errno"`
+		} `json:"bad"`
+	} `json:"culprit"`
+	NotServed []struct {
+		Seq  uint64 `json:"seq"`
+		Path string `json:"path"`
+		Why  string `json:"why"`
+	} `json:"not_served"`
+}
+
+// readReport reads locate's JSON report from file name under dir.
+func readReport(t *testing.T, dir, name string) report {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r report
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, b)
+	}
+	return r
+}
+
+// wantCulprit fails unless r located a culprit: syscall on path (path
+// ends with it), in at most ⌈log2 N⌉+3 runs for the N candidates the
+// report counts (calls and start items).
+func wantCulprit(t *testing.T, r report, syscall, path string) {
+	t.Helper()
+	if r.Status != "located" || r.Culprit == nil {
+		t.Fatalf("status %q (%s), want a located culprit", r.Status, r.Message)
+	}
+	if r.Culprit.Syscall != syscall || !strings.HasSuffix(r.Culprit.Path, path) {
+		t.Errorf("culprit %s %s, want %s of %s", r.Culprit.Syscall, r.Culprit.Path, syscall, path)
+	}
+	n := r.ReplayableCalls + r.StartItems
+	t.Logf("located %s %s in %d runs over %d candidates", r.Culprit.Syscall, r.Culprit.Path, r.Runs, n)
+	if limit := int(math.Ceil(math.Log2(float64(n)))) + 3; r.Runs > limit {
+		t.Errorf("%d runs for %d candidates, want at most ⌈log2 N⌉+3 = %d", r.Runs, n, limit)
+	}
+	if len(r.NotServed) > 0 {
+		t.Errorf("locate could not serve %+v: the trace keeps every file by default", r.NotServed)
+	}
+}
+
+// fileText returns file name under dir, trimmed.
+func fileText(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
