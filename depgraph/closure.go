@@ -241,11 +241,12 @@ func (p *Plan) Note(seq uint64) string {
 	return ""
 }
 
-// NotServed returns the calls with reason NotServed, in seq order.
+// NotServed returns the calls with reason NotServed or ImageNotStored
+// (the trace lacks the file they needed), in seq order.
 func (p *Plan) NotServed() []uint64 {
 	var out []uint64
 	for i, c := range p.g.calls {
-		if p.reason[i] == NotServed {
+		if p.reason[i] == NotServed || p.reason[i] == ImageNotStored {
 			out = append(out, c.Seq)
 		}
 	}

@@ -68,7 +68,7 @@ func (g *Graph) imageNote(c *trace.Call) string {
 	case f == nil:
 		return "the image's file object is missing from the trace"
 	case f.Mode&unix.S_IFMT != unix.S_IFREG:
-		return f.Path + ": the image is not a regular file"
+		return "the image is not a regular file"
 	}
-	return f.Path + ": " + NotStoredRemedy(f)
+	return NotStoredRemedy(f)
 }

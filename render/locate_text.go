@@ -346,8 +346,8 @@ func (t *textWriter) notServed(r *LocateReport) {
 	if len(r.NotServed) == 0 {
 		return
 	}
-	t.para(fmt.Sprintf("%d file(s) the program uses could not be served from the trace, so their opens ran here "+
-		"and the program read this environment's file in every run:", len(r.NotServed)))
+	t.para(fmt.Sprintf("%d file(s) the program uses could not be served from the trace, so their opens and execs "+
+		"ran here and the program read or ran this environment's file in every run:", len(r.NotServed)))
 	for _, n := range r.NotServed {
 		t.printf("  #%d %s: %s\n", n.Seq, n.Path, n.Why)
 	}

@@ -47,7 +47,8 @@ rm tools/helper
 
 // TestExecImageNotStored: recorded with the helper's content excluded,
 // the trace cannot serve it: replayed, its execve runs what is here, the
-// run still fails, and replay --json says why at the execve.
+// run still fails, replay --json says why at the execve, and locate's
+// report lists it with the record flag that would keep it.
 func TestExecImageNotStored(t *testing.T) {
 	testutil.Require(t, testutil.File("/bin/true"))
 	out := testutil.InWorkNS(t, `
@@ -60,6 +61,7 @@ rm tools/helper
 cd bad
 code=0; "$EB" replay --json ../t.envb --prefix all -- ./run.sh > "$OUT/replay.json" || code=$?
 echo $code > "$OUT/replay-code"
+"$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/report.json" || true
 echo "$W" > "$OUT/w"
 `)
 	b, err := os.ReadFile(filepath.Join(out, "replay.json"))
@@ -93,5 +95,27 @@ echo "$W" > "$OUT/w"
 	}
 	if r.Verdict != "fail" {
 		t.Errorf("verdict %q, want fail: the helper cannot be served", r.Verdict)
+	}
+	b, err = os.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Status    string `json:"status"`
+		NotServed []struct {
+			Path string `json:"path"`
+			Why  string `json:"why"`
+		} `json:"not_served"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatalf("locate --json: %v\n%s", err, b)
+	}
+	listed := false
+	for _, n := range rep.NotServed {
+		listed = listed || n.Path == helper && strings.Contains(n.Why, "--exclude-content")
+	}
+	if rep.Status == "located" || !listed {
+		t.Errorf("locate: status %s, not served %+v; want no culprit, and the helper listed as not served with the remedy",
+			rep.Status, rep.NotServed)
 	}
 }
