@@ -3,13 +3,41 @@ package bisect
 import (
 	"strings"
 
+	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
 
-// culprit describes call seq with its recorded result and live, the
-// result it gave in the failing run (nil: it did not happen there).
-func (s *search) culprit(seq uint64, live *trace.Call) (*Culprit, *Group) {
+// culprit describes call seq with its recorded result and its live one
+// in the failing run (liveRun, by recorded seq; absent: it did not happen
+// there).
+func (s *search) culprit(seq uint64, liveRun map[uint64]*trace.Call) (*Culprit, *Group) {
+	cu, gr := s.describe(seq, liveRun[seq])
+	if gr == nil || cu.Bad.Missing || cu.Bad.Errno != "" || cu.Good.Errno != "" {
+		return cu, s.group(gr)
+	}
+	if c, _ := s.g.Call(seq); c.Obj != 0 {
+		// An open of a file the trace keeps, succeeding here too (on
+		// whatever fd number): what differs is the file, where a later
+		// call on it shows it.
+		for _, q := range gr.Calls {
+			if q <= seq || liveRun[q] == nil || !s.readsFileData(q) {
+				continue
+			}
+			if d, _ := s.describe(q, liveRun[q]); d.DataDiff != nil {
+				cu.Content = d
+				break
+			}
+		}
+	}
+	return cu, s.group(gr)
+}
+
+// describe describes call seq with its recorded result and live, the
+// result it gave in the failing run (nil: it did not happen there), and
+// returns its dependency group.
+func (s *search) describe(seq uint64, live *trace.Call) (*Culprit, *depgraph.Group) {
 	c, ok := s.g.Call(seq)
 	if !ok {
 		return &Culprit{Seq: seq, Good: Result{Missing: true}, Bad: Result{Missing: true}}, nil
@@ -29,10 +57,18 @@ func (s *search) culprit(seq uint64, live *trace.Call) (*Culprit, *Group) {
 		cu.DataDiff = dataDiff(rows, c, live)
 	}
 	gr := s.g.GroupOf(seq)
-	if gr == nil {
-		return cu, nil
+	if gr != nil {
+		cu.Resource = gr.Title()
 	}
-	cu.Resource = gr.Title()
+	return cu, gr
+}
+
+// group is the report's form of gr.
+func (s *search) group(gr *depgraph.Group) *Group {
+	if gr == nil {
+		return nil
+	}
+	rows := s.rows()
 	g := &Group{ID: gr.ID, Kind: gr.Kind, Title: gr.Title(), Calls: make([]GroupCall, 0, len(gr.Calls))}
 	for _, q := range gr.Calls {
 		name := ""
@@ -41,7 +77,7 @@ func (s *search) culprit(seq uint64, live *trace.Call) (*Culprit, *Group) {
 		}
 		g.Calls = append(g.Calls, GroupCall{Seq: q, Syscall: name})
 	}
-	return cu, g
+	return g
 }
 
 // rows is the table calls are rendered with.
@@ -84,4 +120,21 @@ func returnString(rows render.Rows, c *trace.Call) string {
 		return line[i+len(") = "):]
 	}
 	return "?"
+}
+
+// readsFileData reports whether call seq hands the program a file's
+// bytes: its row has an out-buffer of plain bytes (read, pread, readv),
+// not a struct (fstat's, whose device and inode numbers differ for any
+// two files).
+func (s *search) readsFileData(seq uint64) bool {
+	c, ok := s.g.Call(seq)
+	if !ok {
+		return false
+	}
+	for _, a := range s.rows().ByNr(int(c.Nr)).Args {
+		if (a.Kind == systable.OutBuf || a.Kind == systable.OutIovec) && a.Struct == "" {
+			return true
+		}
+	}
+	return false
 }

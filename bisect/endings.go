@@ -100,6 +100,6 @@ func (s *search) located(k int, atLo Outcome) *Report {
 	seq := s.cands[k]
 	r := s.report(Located, fmt.Sprintf("call %d of %d recorded: replaying its recorded result makes the command pass here",
 		seq, len(s.g.Calls())))
-	r.Culprit, r.Group = s.culprit(seq, atLo.Live[seq])
+	r.Culprit, r.Group = s.culprit(seq, atLo.Live)
 	return r
 }

@@ -151,6 +151,12 @@ type Culprit struct {
 	Start *StartItem `json:"start,omitempty"`
 	// DataDiff is set when the call's output data differs.
 	DataDiff *DataDiff `json:"data_diff,omitempty"`
+	// Content is set when the culprit opened a file that the trace keeps
+	// (replayed, it hands out the good environment's file) and succeeded
+	// here too: the file's content is what differs, and Content is
+	// the first later call on the file whose result differs in the
+	// failing run (a read, with its data diff), as evidence.
+	Content *Culprit `json:"content,omitempty"`
 	// Image is, for an exec that ran an image the trace holds (systable's
 	// ServesImage), that image: replayed, the exec ran it in place of
 	// what the path names here.

@@ -146,6 +146,11 @@ func (t *textWriter) located(r *LocateReport) {
 	}
 	t.printf("good      = %s\n", c.Good.Return)
 	t.here(c)
+	if cc := c.Content; cc != nil {
+		t.printf("content   the file differs here: call %d, %s\n", cc.Seq, cc.Call)
+		t.printf("good      = %s\n", cc.Good.Return)
+		t.here(cc)
+	}
 	if g := r.Group; g != nil {
 		t.printf("group     %s: %s\n", g.Title, groupCalls(g))
 	}
@@ -157,13 +162,17 @@ func (t *textWriter) located(r *LocateReport) {
 		t.printf("image     the recording ran %s (%d bytes, sha256 %x), which the trace holds\n", ran, im.Size, im.SHA256[:8])
 	}
 	t.cause(r)
-	if c.Image != nil {
-		t.para(fmt.Sprintf("With the image recorded at call %d run in its place (and every call before it that replay "+
-			"can change), the command passes here; with the exec executed for real, it fails.", c.Seq))
-		return
+	replayed := fmt.Sprintf("the recorded result of call %d replayed", c.Seq)
+	executed := "it"
+	switch {
+	case c.Content != nil:
+		replayed = fmt.Sprintf("call %d replayed (it hands out the good environment's file, which the trace keeps)", c.Seq)
+	case c.Image != nil:
+		replayed = fmt.Sprintf("the image recorded at call %d run in its place", c.Seq)
+		executed = "the exec"
 	}
-	t.para(fmt.Sprintf("With the recorded result of call %d replayed (and every call before it that replay "+
-		"can change), the command passes here; with it executed for real, it fails.", c.Seq))
+	t.para("With " + replayed + " (and every call before it that replay " +
+		"can change), the command passes here; with " + executed + " executed for real, it fails.")
 }
 
 // here prints the live result of the culprit and how its data differs.

@@ -54,7 +54,7 @@ func fig79Config() Scenario {
 		Command: func(w *Work) []string { return []string{w.Victim("fig79"), w.EnvPath("config.txt")} },
 		Want: Want{
 			GoodExit: 0, BadExit: 1, Status: "located", ExitCode: 0,
-			Culprit: &Culprit{Syscalls: []string{"read"}, Path: "config.txt", Exe: "fig79"},
+			Culprit: &Culprit{Syscalls: []string{"openat", "open"}, Path: "config.txt", Exe: "fig79", Content: true},
 		},
 	}
 }
@@ -151,7 +151,7 @@ func writeReadBack() Scenario {
 		Command: func(w *Work) []string { return []string{w.Victim("readback"), w.Env} },
 		Want: Want{
 			GoodExit: 0, BadExit: 1, Status: "located", ExitCode: 0,
-			Culprit: &Culprit{Syscalls: []string{"read", "pread64"}, Path: "app.conf"},
+			Culprit: &Culprit{Syscalls: []string{"openat", "open"}, Path: "app.conf", Content: true},
 		},
 	}
 }
@@ -178,7 +178,7 @@ func processTree() Scenario {
 		},
 		Want: Want{
 			GoodExit: 0, BadExit: 1, Status: "located", ExitCode: 0,
-			Culprit: &Culprit{Syscalls: []string{"read"}, Path: "config.txt", Child: true, Exe: "fig79"},
+			Culprit: &Culprit{Syscalls: []string{"openat", "open"}, Path: "config.txt", Child: true, Exe: "fig79", Content: true},
 		},
 	}
 }
@@ -210,7 +210,7 @@ func serverClient() Scenario {
 		},
 		Want: Want{
 			GoodExit: 0, BadExit: 1, Status: "located", ExitCode: 0,
-			Culprit: &Culprit{Syscalls: []string{"read", "pread64"}, Path: "greeting.conf", Child: true, Exe: "greetserver"},
+			Culprit: &Culprit{Syscalls: []string{"openat", "open"}, Path: "greeting.conf", Child: true, Exe: "greetserver", Content: true},
 		},
 	}
 }
@@ -281,7 +281,7 @@ func divergence() Scenario {
 		BadArgs: []string{"alt"},
 		Want: Want{
 			GoodExit: 0, BadExit: 1, Status: "located", ExitCode: 0,
-			Culprit:    &Culprit{Syscalls: []string{"read", "pread64"}, Path: "app.conf"},
+			Culprit:    &Culprit{Syscalls: []string{"openat", "open"}, Path: "app.conf", Content: true},
 			Divergence: &Divergence{Recorded: "profiles/default.conf", Live: "profiles/alt.conf"},
 		},
 	}
@@ -335,7 +335,7 @@ func pollingThreads() Scenario {
 		},
 		Want: Want{
 			GoodExit: 0, BadExit: 1, Status: "located", ExitCode: 0,
-			Culprit: &Culprit{Syscalls: []string{"read", "pread64"}, Path: "conf.d/w2.conf", Child: true, Exe: "workers"},
+			Culprit: &Culprit{Syscalls: []string{"openat", "open"}, Path: "conf.d/w2.conf", Child: true, Exe: "workers", Content: true},
 		},
 		Repeat: 3,
 	}

@@ -37,6 +37,9 @@ type ReportCulprit struct {
 	Good     CallResult      `json:"good"`
 	Bad      CallResult      `json:"bad"`
 	DataDiff json.RawMessage `json:"data_diff"`
+	// Content is, for the open of a file whose content differs, the
+	// later call that shows the difference.
+	Content *ReportCulprit `json:"content"`
 	// Start is set when the culprit is a start item.
 	Start *StartCulprit `json:"start"`
 }

@@ -104,6 +104,11 @@ type Culprit struct {
 	// locate reports it ("ENOENT", "EADDRINUSE"); "" when the live call
 	// succeeds and only its data differ.
 	BadErrno string
+	// Content: the culprit opens a file whose content differs here (its
+	// replay hands out the good file the trace keeps), so the report
+	// must show, as the content evidence, a later read of that file
+	// whose data differ.
+	Content bool
 }
 
 // Divergence is a place where the live run in the bad environment makes a

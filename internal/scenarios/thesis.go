@@ -233,10 +233,12 @@ func vsftpdSetup(bad string) func(w *Work) error {
 	}
 }
 
-// vsftpdCulprit is the read of vsftpd's configuration file (".": the
-// file mounted at Work.Env itself).
+// vsftpdCulprit is the open of vsftpd's configuration file (".": the
+// file mounted at Work.Env itself), whose replay hands out the good
+// file; the report shows the read of it as the content evidence. (The
+// thesis, without served files, named that read.)
 func vsftpdCulprit() *Culprit {
-	return &Culprit{Syscalls: []string{"read", "pread64"}, Path: ".", Exe: "vsftpd"}
+	return &Culprit{Syscalls: []string{"openat", "open"}, Path: ".", Exe: "vsftpd", Content: true}
 }
 
 // 2. vsftpd refuses anonymous logins: its configuration says so.

@@ -162,6 +162,9 @@ func (o *Outcome) Problems() []string {
 	if cu.Exe != "" && !strings.Contains(filepath.Base(got.Exe), cu.Exe) {
 		fail("culprit executable %q, want %s", got.Exe, cu.Exe)
 	}
+	if cu.Content && (got.Content == nil || len(got.Content.DataDiff) == 0 || got.Content.Path != got.Path) {
+		fail("the culprit opens a file whose content differs, but the report shows no later read of it with a data diff (content %+v)", got.Content)
+	}
 	if got.Good.Errno != want.Errno || got.Good.Ret == nil || want.Ret == nil || *got.Good.Ret != *want.Ret {
 		fail("culprit's good result %s, the trace says %v", got.Good, want)
 	}

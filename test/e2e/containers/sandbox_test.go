@@ -77,8 +77,10 @@ func TestContainerSandbox(t *testing.T) {
 		if err := json.Unmarshal(r.Stdout, &rep); err != nil {
 			t.Fatalf("--jobs %s: %v\n%s", jobs, err, r)
 		}
-		if rep.Culprit == nil || rep.Culprit.Syscall != "read" || rep.Culprit.Path != "/w/conf" {
-			t.Errorf("--jobs %s: %s %+v (%s), want the read of /w/conf", jobs, rep.Status, rep.Culprit, rep.Message)
+		// The open of /w/conf where the trace keeps the file (its replay
+		// hands out the good one), else the read of it.
+		if rep.Culprit == nil || !servedOrRead(rep.Culprit.Syscall) || rep.Culprit.Path != "/w/conf" {
+			t.Errorf("--jobs %s: %s %+v (%s), want the open or read of /w/conf", jobs, rep.Status, rep.Culprit, rep.Message)
 		}
 		if !strings.Contains(rep.Isolation, "container's file system") {
 			t.Errorf("--jobs %s: isolation %q, want the container's file system named", jobs, rep.Isolation)
