@@ -124,3 +124,55 @@ func (r *execReplayer) Enter(c *trace.Call) Decision {
 }
 
 func (r *execReplayer) Exit(*trace.Call, Decision) {}
+
+// TestServedExecFallsBack: where the recorded image cannot be served (the
+// trace lacks its content) or does not start here (not an executable),
+// the live exec runs after all, as unreplayed, with a warning.
+func TestServedExecFallsBack(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp, testutil.File("/bin/sh"), testutil.File("/bin/false"))
+	text := []byte("not an executable\n")
+	for _, tc := range []struct {
+		name, why, warning string
+	}{
+		{"not stored", trace.ContentExcluded, "excluded"},
+		{"does not start", "", "did not start here"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := trace.FileObject{ID: 1, Path: "/usr/bin/tool", Size: int64(len(text)), Mode: unix.S_IFREG | 0o755,
+				SHA256: sha256.Sum256(text), Why: tc.why}
+			if tc.why == "" {
+				f.Chunks = []trace.Hash{sha256.Sum256(text)}
+			}
+			store := serve.NewStore(&imageSource{f: f, data: text})
+			defer store.Close()
+			table, err := systable.Native()
+			if err != nil {
+				t.Fatal(err)
+			}
+			argv := "tool\x00"
+			rec := &trace.Call{Seq: 1, Nr: unix.SYS_EXECVE, Ret: 0, Obj: 1, Path: "/usr/bin/tool",
+				Mem: []trace.Mem{{Arg: 1, Part: trace.PartStrings, Dir: trace.In, Len: uint64(len(argv)), Data: []byte(argv)}}}
+			out, w, err := os.Pipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var warnings []string
+			res, err := Run(Config{Config: launch.Config{
+				Argv: []string{"sh", "-c", "/bin/false; echo after $?"}, Env: []string{"PATH=/usr/bin:/bin"}, CPU: -1,
+				Table: table, Observer: &collector{}, Stdout: w, Warn: func(m string) { warnings = append(warnings, m) },
+			}, Replayer: &execReplayer{path: "/bin/false", rec: rec}, Serve: store})
+			w.Close()
+			got, _ := io.ReadAll(out)
+			out.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != "after 1\n" || res.ExitCode != 0 {
+				t.Errorf("output %q, exit %d; want the live /bin/false to have run (after 1)", got, res.ExitCode)
+			}
+			if !slices.ContainsFunc(warnings, func(m string) bool { return strings.Contains(m, tc.warning) }) {
+				t.Errorf("warnings %q, want one saying %q", warnings, tc.warning)
+			}
+		})
+	}
+}
