@@ -25,7 +25,8 @@ func Candidates(g *depgraph.Graph) []uint64 {
 
 // notServed lists the opens that the plan with everything replayed runs
 // for real because the trace does not keep the file that calls executing
-// on their fd need (depgraph's NotServed), for the report.
+// on their fd need (depgraph's NotServed), and the execs whose image it
+// does not keep (ImageNotStored), for the report.
 func notServed(g *depgraph.Graph) []render.NotServed {
 	plan := g.Closure(func(uint64) bool { return true })
 	var out []render.NotServed

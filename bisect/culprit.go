@@ -49,6 +49,9 @@ func (s *search) describe(seq uint64, live *trace.Call) (*Culprit, *depgraph.Gro
 		Syscall: rows.ByNr(int(c.Nr)).Name, Call: callString(rows, c), Path: c.Path,
 		Good: result(rows, c), Bad: Result{Missing: true},
 	}
+	if rows.ByNr(int(c.Nr)).ServesImage && c.Obj != 0 && s.o.Files != nil {
+		cu.Image = s.o.Files(c.Obj)
+	}
 	if live != nil {
 		cu.Bad = result(rows, live)
 		cu.DataDiff = dataDiff(rows, c, live)

@@ -43,6 +43,9 @@ type Options struct {
 	// They give the report the culprit's image (exe) and its process's
 	// main thread; nil leaves the exe out.
 	Events []trace.Event
+	// Files returns the trace's file object id (tracefile's Trace.File),
+	// for the report: the image an exec culprit ran. nil leaves it out.
+	Files func(id uint32) *trace.FileObject
 	// TracePath is the trace file's name, for the commands the report
 	// suggests; "" writes TRACE.
 	TracePath string

@@ -227,7 +227,7 @@ func (b *builder) call(c *trace.Call) {
 	}
 	b.g.index[c.Seq] = int32(len(b.g.calls))
 	b.g.calls = append(b.g.calls, c)
-	b.g.info = append(b.g.info, callInfo{policy: row.Policy})
+	b.g.info = append(b.g.info, b.replayInfo(row, c, t))
 	x := &callCtx{
 		c: c, row: row, eff: eff, seq: c.Seq, t: t, p: t.proc, ci: &b.g.info[len(b.g.info)-1],
 		ok: !c.NoReturn && (c.Ret >= 0 || c.Errno() == int(unix.EINPROGRESS)),
@@ -261,6 +261,29 @@ func (b *builder) call(c *trace.Call) {
 		}
 	}
 	b.pickPrimary(x)
+}
+
+// replayInfo starts a call's info with what decides whether it can be
+// replayed: the table's policy and, for an exec in a trace that keeps
+// files (BuildServed), whether it keeps the image the exec ran.
+func (b *builder) replayInfo(row *systable.Syscall, c *trace.Call, t *thread) callInfo {
+	ci := callInfo{policy: row.Policy}
+	if !row.ServesImage || c.NoReturn || c.Ret != 0 || b.g.files == nil {
+		return ci // a trace without files (format version 1, eBPF): execs execute, as before
+	}
+	if t.def == 0 {
+		// The command's own exec, which live is made by the tracer's
+		// helper, never by a traced process (replay does not see it), or
+		// an exec by a thread the trace does not say was created.
+		return ci
+	}
+	stored := false
+	if f := b.g.files.File(c.Obj); c.Obj != 0 && f != nil {
+		stored = f.Stored() && f.Mode&unix.S_IFMT == unix.S_IFREG
+	}
+	ci.served = row.ServedImage(c.Obj, c.Ret, stored)
+	ci.unserved = !ci.served
+	return ci
 }
 
 // dep records that the call depends on call to, through resource r.

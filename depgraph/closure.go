@@ -69,12 +69,16 @@ const (
 	// unreadable, recorded without content): the open runs for real
 	// (ExecuteThenOverwrite), and Plan.Note says why and the remedy.
 	NotServed
+	// ImageNotStored: an exec whose image a trace that keeps files does
+	// not keep (excluded, over the budget, unreadable): it runs whatever
+	// the path names here, and Plan.Note says why and the remedy.
+	ImageNotStored
 )
 
 var reasonNames = [...]string{
 	Requested: "requested", NotRequested: "not requested", Policy: "always executes",
 	InternalResource: "internal", InputResource: "input", NoResult: "never returned", Needed: "needed",
-	Incomplete: "data lost", NotServed: "content not kept",
+	Incomplete: "data lost", NotServed: "content not kept", ImageNotStored: "image not stored",
 }
 
 func (r Reason) String() string {
@@ -107,7 +111,8 @@ type Plan struct {
 // check_dep:
 //
 //  1. A call is replayed if replayed says so, the syscall table's Policy
-//     for it is Replayable, it returned, its recorded memory is whole
+//     for it is Replayable (or it is an exec whose image the trace stores:
+//     systable's ServesImage, BuildOptions.Stored), it returned, its recorded memory is whole
 //     (not Incomplete), and it acts on no internal or input resource.
 //     Every other call executes.
 //  2. Every call that executes needs the calls it depends on (Deps) to
@@ -117,7 +122,9 @@ type Plan struct {
 //     (BuildServed), needed only for that file's content
 //     (Edge.ContentOnly): replayed, it hands out a stand-in holding the
 //     recorded file, which serves the executed call. Where the trace
-//     does not keep the file, the open executes (NotServed).
+//     does not keep the file, the open executes (NotServed). A replayed
+//     exec whose image is served is left replayed too: it still runs,
+//     the recorded image.
 //
 // The result depends only on the graph and on what replayed returns:
 // the same question gets the same plan.
@@ -136,7 +143,10 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		switch {
 		case !replayed(c.Seq):
 			r = NotRequested
-		case ci.policy != systable.Replayable:
+		case ci.unserved:
+			r = ImageNotStored
+			p.note(int32(i), g.imageNote(c))
+		case ci.policy != systable.Replayable && !ci.served:
 			r = Policy
 		case c.NoReturn || c.Restarted():
 			r = NoResult
@@ -160,7 +170,9 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		stack = stack[:len(stack)-1]
 		for _, e := range g.info[i].deps {
 			j := g.index[e.To]
-			if p.action[j] != Replay {
+			if p.action[j] != Replay || g.info[j].served {
+				// A served exec runs, the recorded image: what depends
+				// on it holds.
 				continue
 			}
 			why := Needed
@@ -171,10 +183,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 				}
 				if note != "" {
 					why = NotServed
-					if p.notes == nil {
-						p.notes = make(map[int32]string)
-					}
-					p.notes[j] = note
+					p.note(j, note)
 				}
 			}
 			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, why, g.calls[i].Seq
@@ -213,7 +222,15 @@ func (p *Plan) NeededBy(seq uint64) (uint64, bool) {
 	return 0, false
 }
 
-// Note returns, for a call with reason NotServed, why its file cannot be
+// note keeps the note of call i.
+func (p *Plan) note(i int32, note string) {
+	if p.notes == nil {
+		p.notes = make(map[int32]string)
+	}
+	p.notes[i] = note
+}
+
+// Note returns, for a call with reason NotServed or ImageNotStored, why its file cannot be
 // served and the record flag that would keep it ("content over the
 // recording's budget (record with a larger --max-content)"); "" for
 // other calls.
@@ -224,11 +241,12 @@ func (p *Plan) Note(seq uint64) string {
 	return ""
 }
 
-// NotServed returns the calls with reason NotServed, in seq order.
+// NotServed returns the calls with reason NotServed or ImageNotStored
+// (the trace lacks the file they needed), in seq order.
 func (p *Plan) NotServed() []uint64 {
 	var out []uint64
 	for i, c := range p.g.calls {
-		if p.reason[i] == NotServed {
+		if p.reason[i] == NotServed || p.reason[i] == ImageNotStored {
 			out = append(out, c.Seq)
 		}
 	}

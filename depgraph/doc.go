@@ -126,6 +126,16 @@
 // reason NotServed and Plan.Note says why and which record flag would
 // keep it. The plan is a function of the graph and the question only.
 //
+// An exec (systable's ServesImage) always executes, unless the trace
+// keeps the image it ran (BuildServed's files, asked once per call at
+// build time): then it is replayable, and replayed it runs the recorded
+// image, so the calls of the new image that depend on it do not make it
+// execute. The command's own exec (its thread has no creating call) is
+// the tracer's helper's and always executes. A successful exec whose
+// image a trace with files does not keep executes with the reason
+// ImageNotStored, and Plan.Note says why and the remedy; in a trace
+// without files (format version 1) execs execute as before.
+//
 // # Not modelled (yet)
 //
 // fds passed over unix sockets (SCM_RIGHTS) and taken with pidfd_getfd

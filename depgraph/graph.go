@@ -29,6 +29,11 @@ type callInfo struct {
 	group   GroupID
 	class   Class
 	policy  systable.Policy
+	// served: an exec the trace stores the image of (systable's
+	// ServesImage): replayed, it still runs, the recorded image, so what
+	// later calls need of it holds; unserved: a successful exec whose
+	// image the trace lacks.
+	served, unserved bool
 }
 
 // Calls returns the trace's calls in order. The slice is the graph's own:

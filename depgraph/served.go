@@ -56,3 +56,19 @@ func NotStoredRemedy(f *trace.FileObject) string {
 	}
 	return "content not in the trace (" + f.Why + ")"
 }
+
+// imageNote says why a trace that keeps files cannot serve the image
+// exec c ran, and the remedy.
+func (g *Graph) imageNote(c *trace.Call) string {
+	if c.Obj == 0 {
+		return "the trace keeps no file object of the image"
+	}
+	f := g.files.File(c.Obj)
+	switch {
+	case f == nil:
+		return "the image's file object is missing from the trace"
+	case f.Mode&unix.S_IFMT != unix.S_IFREG:
+		return "the image is not a regular file"
+	}
+	return NotStoredRemedy(f)
+}

@@ -22,7 +22,9 @@ type Config struct {
 	// Serve, in a semi-replay run, holds the good environment's files the
 	// trace keeps: a replayed call that gives the program an fd on one of
 	// them gets a stand-in filled with its content (replay_linux.go).
-	// nil: stand-ins stay empty. The caller owns and closes it.
+	// nil: stand-ins stay empty. A replayed exec whose image it holds
+	// runs that image (serveexec_linux.go); nil: execs execute. The
+	// caller owns and closes it.
 	Serve *serve.Store
 	// Files, when set in a recording (Replayer nil), takes the regular
 	// files the command opens for reading and the images it execs, with

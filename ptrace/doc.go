@@ -107,6 +107,29 @@
 // syscall instruction, the registers set for the new call, and the
 // thread run to that call's exit, then given its own registers back.
 //
+// A replayed exec (systable's ServesImage) cannot be skipped: the
+// program expects to become the recorded image. Where Config.Serve holds
+// that image (trace.Call.Obj; for a #! script, its interpreter), the
+// thread runs it (serveexec_linux.go): at the exec's entry the call
+// becomes memfd_create(the image's path, MFD_CLOEXEC|MFD_ALLOW_SEALING|
+// MFD_EXEC); at that call's exit the Store fills and seals the memfd,
+// the instruction pointer is wound back over the syscall instruction and
+// the registers set for execveat(memfd, "", recorded argv, live envp,
+// AT_EMPTY_PATH), the argv written below the stack (stackScratch). The
+// thread then makes the exec itself; its entry stop is not asked of the
+// Replayer again, and its exec event names the recorded image; a signal
+// that comes meanwhile is held back and raised after the exec (its
+// handler's frame would overwrite the argv). The new
+// image gets the recorded argv (so argv[0] is as recorded, and a #!
+// script's recorded interpreter runs the script by its recorded path)
+// and the live environment. What it cannot keep: /proc/self/exe names
+// the memfd ("/memfd:/usr/bin/tool (deleted)"), and AT_EXECFN is
+// "/dev/fd/N"; the ELF interpreter the image names (PT_INTERP, ld.so) is
+// loaded by the kernel from this machine's path, while the libraries
+// ld.so then opens are openat calls, replayed and served like any. Where
+// the image is not stored, or any step fails (no memfd, the recorded
+// image does not start here), the live call runs instead, with a warning.
+//
 // # Creations made in a scratch area
 //
 // A creation (systable's CreatedPathArg: mkdir, an open with O_CREAT,

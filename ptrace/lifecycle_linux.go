@@ -132,6 +132,11 @@ func (s *session) exec(t *task) error {
 	p.execd = true
 	p.exe, _ = os.Readlink(fmt.Sprintf("/proc/%d/exe", p.pid))
 	p.exe = s.redir.programPath(p.exe) // an image exec'd from the scratch area
+	if t.live != nil && t.replay.exec != nil && t.replay.exec.execing {
+		// A served exec: the program runs the recorded image, which
+		// /proc/PID/exe names as a memfd ("/memfd:/usr/bin/x (deleted)").
+		p.exe = t.replay.exec.exe
+	}
 	t.exec = img
 	if s.cfg.NoVDSO {
 		if err := hideVDSO(t.tid, auxv); err != nil {

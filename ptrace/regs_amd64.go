@@ -63,4 +63,5 @@ const (
 	nrMemfdCreate = unix.SYS_MEMFD_CREATE
 	nrDup3        = unix.SYS_DUP3
 	nrClose       = unix.SYS_CLOSE
+	nrExecveat    = unix.SYS_EXECVEAT
 )

@@ -30,12 +30,17 @@ type replayState struct {
 	// the argument registers, which the exit stop puts back.
 	creating, moving, pathArgs bool
 	create                     creation
+	// exec: a replayed exec whose recorded image runs (serveexec_linux.go).
+	exec *servedExec
 }
 
 // replayEnter is the entry of a call in a semi-replay run: r holds the
 // thread's registers. The Replayer decides; a skipped call gets its
 // recorded results here and never runs.
 func (s *session) replayEnter(t *task, r *regs) error {
+	if t.live != nil && t.replay.exec != nil {
+		return s.serveExecReentered(t)
+	}
 	nr := sysNr(r)
 	denied := t.denied
 	t.denied = 0
@@ -54,7 +59,17 @@ func (s *session) replayEnter(t *task, r *regs) error {
 	if d.Rec == nil || row.Unknown || d.Rec.Nr != uint32(nr) {
 		d = Decision{Verb: Execute}
 	}
-	t.dec, t.live, t.replay = d, c, replayState{}
+	var img *servedExec
+	if d.Verb == Skip && row.ServesImage {
+		// Replayed, an exec runs the recorded image, where it can.
+		if img = s.servedImage(row, c, d.Rec); img == nil {
+			d.Verb = Execute
+		}
+	}
+	t.dec, t.live, t.replay = d, c, replayState{exec: img}
+	if img != nil {
+		return s.serveExecEnter(t, r)
+	}
 	if err := s.redirectEnter(t, r, row, c, d); err != nil {
 		return err
 	}
@@ -110,6 +125,9 @@ func (s *session) replayEnter(t *task, r *regs) error {
 
 // replayExit is the exit stop of a call replayEnter let through.
 func (s *session) replayExit(t *task, r *regs) error {
+	if t.replay.exec != nil {
+		return s.serveExecExit(t, r)
+	}
 	c, d, st := t.live, t.dec, t.replay
 	t.live, t.dec = nil, Decision{}
 	// t.replay stays until the call is done: writeBack and the address

@@ -288,6 +288,9 @@ func (s *session) stopped(t *task, ws unix.WaitStatus) error {
 		return s.resume(t, 0)
 	default:
 		t.fresh = false
+		if t.holdSignal(sig) {
+			return s.resume(t, 0) // a served exec's argv is below the stack (serveexec_linux.go)
+		}
 		return s.resume(t, sig) // signal-delivery stop: deliver it
 	}
 }

@@ -46,10 +46,11 @@ type LocateReport struct {
 	// of them can be the culprit named.
 	Lost *trace.Losses `json:"lost,omitempty"`
 	// NotServed are the recorded opens whose file a replay would have
-	// handed out from the trace, for calls that execute on it, but whose
-	// content the trace does not keep: they ran for real in every run
-	// that replayed them, so this environment's file is what the program
-	// read there. Each says why and the record flag that would keep it.
+	// handed out from the trace, for calls that execute on it, and the
+	// execs whose image a replay would have run, but whose content the
+	// trace does not keep: they ran for real in every run that replayed
+	// them, so this environment's file is what the program read or ran
+	// there. Each says why and the record flag that would keep it.
 	NotServed []NotServed `json:"not_served,omitempty"`
 	// Unapplied are the start items of the process's identity that differ
 	// here and that no run could give their good value (a capability
@@ -156,6 +157,10 @@ type Culprit struct {
 	// the first later call on the file whose result differs in the
 	// failing run (a read, with its data diff), as evidence.
 	Content *Culprit `json:"content,omitempty"`
+	// Image is, for an exec that ran an image the trace holds (systable's
+	// ServesImage), that image: replayed, the exec ran it in place of
+	// what the path names here.
+	Image *trace.FileObject `json:"image,omitempty"`
 }
 
 // CallResult is what one call gave: in the recording (good) or live here
@@ -240,7 +245,8 @@ type GroupCall struct {
 	Syscall string `json:"syscall"`
 }
 
-// NotServed is a recorded open whose file could not be served.
+// NotServed is a recorded open whose file, or exec whose image, could
+// not be served.
 type NotServed struct {
 	Seq  uint64 `json:"seq"`
 	Path string `json:"path"`

@@ -154,13 +154,25 @@ func (t *textWriter) located(r *LocateReport) {
 	if g := r.Group; g != nil {
 		t.printf("group     %s: %s\n", g.Title, groupCalls(g))
 	}
+	if im := c.Image; im != nil {
+		ran := im.Path
+		if im.Resolved != "" {
+			ran = im.Resolved // where the path led: for a #! script, its interpreter
+		}
+		t.printf("image     the recording ran %s (%d bytes, sha256 %x), which the trace holds\n", ran, im.Size, im.SHA256[:8])
+	}
 	t.cause(r)
 	replayed := fmt.Sprintf("the recorded result of call %d replayed", c.Seq)
-	if c.Content != nil {
+	executed := "it"
+	switch {
+	case c.Content != nil:
 		replayed = fmt.Sprintf("call %d replayed (it hands out the good environment's file, which the trace keeps)", c.Seq)
+	case c.Image != nil:
+		replayed = fmt.Sprintf("the image recorded at call %d run in its place", c.Seq)
+		executed = "the exec"
 	}
 	t.para("With " + replayed + " (and every call before it that replay " +
-		"can change), the command passes here; with it executed for real, it fails.")
+		"can change), the command passes here; with " + executed + " executed for real, it fails.")
 }
 
 // here prints the live result of the culprit and how its data differs.
@@ -343,8 +355,8 @@ func (t *textWriter) notServed(r *LocateReport) {
 	if len(r.NotServed) == 0 {
 		return
 	}
-	t.para(fmt.Sprintf("%d file(s) the program uses could not be served from the trace, so their opens ran here "+
-		"and the program read this environment's file in every run:", len(r.NotServed)))
+	t.para(fmt.Sprintf("%d file(s) the program uses could not be served from the trace, so their opens and execs "+
+		"ran here and the program read or ran this environment's file in every run:", len(r.NotServed)))
 	for _, n := range r.NotServed {
 		t.printf("  #%d %s: %s\n", n.Seq, n.Path, n.Why)
 	}

@@ -33,6 +33,11 @@
 //     becomes an memfd_create instead, so that the fd number the program
 //     holds exists in the kernel (a stand-in) and the numbers the kernel
 //     gives later calls stay those of the recording.
+//   - Replay of an exec whose image the trace stores (systable's
+//     ServesImage; the graph knows which are stored) is Skip too: the
+//     ptrace engine runs the recorded image from Options.Serve's Store
+//     instead of skipping the call. One whose image is not stored
+//     executes, noted "execute (image not stored: why)".
 //   - Replay of a call that changes which numbers the fd table holds
 //     (close, dup2 ...) becomes Overwrite: it runs on the stand-ins, the
 //     program sees the recorded result.

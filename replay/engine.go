@@ -221,7 +221,8 @@ func (e *engine) note(c *trace.Call, seq uint64, a depgraph.Action, why string) 
 // planWhy says why the plan does not replay recorded call seq, when that
 // is more than the question (the call was not asked for): "always
 // executes", "needed by call 12", "content not kept: /etc/app.conf:
-// content excluded from the trace (...); needed by call 14".
+// content excluded from the trace (...); needed by call 14", "image not
+// stored: /usr/bin/tool: content excluded from the trace (...)".
 func planWhy(p *depgraph.Plan, seq uint64) string {
 	r := p.Reason(seq)
 	switch r {
@@ -233,6 +234,10 @@ func planWhy(p *depgraph.Plan, seq uint64) string {
 			return fmt.Sprintf("%s: %s; needed by call %d", r, note, by)
 		}
 		return fmt.Sprintf("%s by call %d", r, by)
+	case depgraph.ImageNotStored:
+		if note := p.Note(seq); note != "" {
+			return fmt.Sprintf("%s: %s", r, note)
+		}
 	}
 	return r.String()
 }

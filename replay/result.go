@@ -69,8 +69,9 @@ type CallNote struct {
 	Action string `json:"action"`
 	// Why says why the plan did not replay a matched call it could not
 	// replay or had to run ("always executes", "needed by call 12",
-	// "content not kept: PATH: ...; needed by call 14", which names the
-	// record flag that would keep the file); "" otherwise.
+	// "content not kept: PATH: ...; needed by call 14", "image not
+	// stored: PATH: ...", which name the record flag that would keep the
+	// file); "" otherwise.
 	Why string `json:"why,omitempty"`
 }
 

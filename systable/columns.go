@@ -159,3 +159,30 @@ func (s Syscall) copies(in, inOff, out, outOff, n uint8) Syscall {
 	s.Copies = &FileCopy{In: in, InOff: inOff, Out: out, OutOff: outOff, Len: n}
 	return s
 }
+
+// servesImage marks a call whose recorded image can be run in its place.
+func (s Syscall) servesImage() Syscall { s.ServesImage = true; return s }
+
+// ImageArgs returns the indexes of an exec call's argv and envp
+// arguments (its string arrays: the one that holds the environment is
+// envp), or -1 for what the row lacks.
+func (s *Syscall) ImageArgs() (argv, envp int) {
+	argv, envp = -1, -1
+	for i, a := range s.Args {
+		switch {
+		case a.Kind != StrArray:
+		case a.Holds == HoldsEnviron:
+			envp = i
+		case argv < 0:
+			argv = i
+		}
+	}
+	return argv, envp
+}
+
+// ServedImage reports whether a call of this row with recorded image obj
+// (trace.Call.Obj; 0: none) that returned ret can be replayed by running
+// that image, given whether the trace stores it.
+func (s *Syscall) ServedImage(obj uint32, ret int64, stored bool) bool {
+	return s.ServesImage && obj != 0 && ret == 0 && stored
+}

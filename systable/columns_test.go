@@ -52,6 +52,12 @@ func TestColumnsFitTheirRows(t *testing.T) {
 		if r.Unmaps && r.Effects&MapsMemory == 0 {
 			t.Errorf("%s unmaps but does not map memory", r.Name)
 		}
+		if r.ServesImage {
+			argv, envp := r.ImageArgs()
+			if r.Effects&ExecsImage == 0 || argv < 0 || envp < 0 {
+				t.Errorf("%s serves an image but does not exec one with an argv and an envp", r.Name)
+			}
+		}
 		if r.Socket != 0 && r.Effects&UsesFD == 0 {
 			t.Errorf("%s acts on a socket it does not use", r.Name)
 		}

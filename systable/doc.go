@@ -21,7 +21,9 @@
 // and outputs, routine calls, how a wait names its child, what an
 // argument's memory holds (a path, a wait status, the environment, file
 // data), the fd a two-fd call writes, the object a call makes (socket,
-// epoll, pipe, socketpair), what it does to a socket, and unmapping.
+// epoll, pipe, socketpair), what it does to a socket, unmapping, and
+// whether an exec can be replayed by running the image the trace stores
+// (ServesImage, with ImageArgs naming its argv and envp).
 // Multiplexing calls (fcntl, ioctl, prctl) have request rows
 // (requests.go): each request's size, direction, flag set and effect
 // (sets close-on-exec, changes the open file description, names the

@@ -74,7 +74,10 @@ const (
 //   - Policy: memory management, process and thread life, signal state,
 //     futexes and thread-local setup AlwaysExecute, and so does every
 //     call whose memory effects the row cannot describe (io_uring_enter);
-//     the rest are Replayable. Unknown rows always execute.
+//     the rest are Replayable. Unknown rows always execute. execve and
+//     execveat always execute too, but serve their image (ServesImage):
+//     where the trace stores the image they ran, they are replayed by
+//     running it.
 func amd64Rows() []Syscall {
 	ioctlRows := amd64Ioctls()
 	ioctlNames := amd64IoctlNames(ioctlRows)
@@ -163,7 +166,7 @@ func amd64Rows() []Syscall {
 		sc(56, "clone", PID, CreatesProcess, flg64("flags", CloneFlags), hex("stack"), ptr("parent_tid"), ptr("child_tid"), hex("tls")).when(ifBits(0, newNS, ChangesNamespace)).always(),
 		sc(57, "fork", PID, CreatesProcess).always(),
 		sc(58, "vfork", PID, CreatesProcess).always(),
-		sc(59, "execve", Int, ExecsImage|pathEff, path("pathname"), argv("argv"), argv("envp")).always().holds(2, HoldsEnviron),
+		sc(59, "execve", Int, ExecsImage|pathEff, path("pathname"), argv("argv"), argv("envp")).always().holds(2, HoldsEnviron).servesImage(),
 		sc(60, "exit", Int, EndsThread, i32("status")).always(),
 		sc(61, "wait4", PID, WaitsChild, pid("pid"), outb("wstatus", fixed(intSize), "int"), flg("options", WaitOptions), outb("rusage", fixed(rusageSize), "struct rusage")).always().volatileArgs(3).waitBy(WaitByPID).holds(1, HoldsWaitStatus),
 		sc(62, "kill", Int, SignalsProcess, pid("pid"), sig("sig")).always(),
@@ -454,7 +457,7 @@ func amd64Rows() []Syscall {
 		sc(319, "memfd_create", FD, CreatesFD, str("name"), flg("flags", MemfdFlags)).makes("memfd", false),
 		unknown(320, "kexec_file_load"),
 		unknown(321, "bpf"),
-		sc(322, "execveat", Int, ExecsImage|UsesFD|pathEff, dirfd("dirfd"), path("pathname"), argv("argv"), argv("envp"), flg("flags", AtFlags)).always().holds(3, HoldsEnviron),
+		sc(322, "execveat", Int, ExecsImage|UsesFD|pathEff, dirfd("dirfd"), path("pathname"), argv("argv"), argv("envp"), flg("flags", AtFlags)).always().holds(3, HoldsEnviron).servesImage(),
 		sc(323, "userfaultfd", FD, CreatesFD, flg("flags", CloexecFlags)).makes("userfaultfd", false),
 		sc(324, "membarrier", Int, 0, enm("cmd", MembarrierCmds), i32("flags"), i32("cpu_id")).nostop("orders memory accesses between the process's own threads; the commands it accepts depend only on the kernel version, which the trace header records"),
 		sc(325, "mlock2", Int, 0, hex("addr"), i64("len"), flg("flags", MlockFlags)).always(),

@@ -190,6 +190,14 @@ type Syscall struct {
 	// the kernel, only between files of one file system (copy_file_range:
 	// EXDEV otherwise); nil for the others.
 	Copies *FileCopy
+	// ServesImage: the call runs an image the trace may hold (execve,
+	// execveat). Its Policy stays AlwaysExecute, but where the trace
+	// stores the image the call ran (trace.Call.Obj) the call can be
+	// replayed: the recorded image runs in place of whatever the path
+	// names here (package serve, the ptrace engine). The argument that
+	// is not the environment among its string arrays is the new image's
+	// argv (ImageArgs).
+	ServesImage bool
 }
 
 // Object is a kind of kernel object that an fd refers to without a path.

@@ -201,7 +201,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		Command: argv,
 		Start:   startList,
 		Repeat:  o.repeat, Unapplied: notApplied, Progress: progress, CheckRepeatable: true, Isolation: isolation, Jobs: o.jobs,
-		Header: &t.Header, Events: t.Events, TracePath: path, Lost: lostOf(t),
+		Header: &t.Header, Events: t.Events, Files: t.File, TracePath: path, Lost: lostOf(t),
 		RunFlags: append(append(o.where.args(), o.box.args()...), o.verdict.args()...), RanAs: o.where.describe(),
 	})
 	if err != nil {

@@ -136,6 +136,9 @@ func writeSyscall(w io.Writer, r *systable.Syscall) error {
 		fmt.Fprintf(&b, "               +%s when %s\n", c.Effect, condString(r, c))
 	}
 	fmt.Fprintf(&b, "      policy   %s\n", r.Policy)
+	if r.ServesImage {
+		fmt.Fprintf(&b, "      serves   its image: replayed by running the recorded image where the trace stores it\n")
+	}
 	if r.NoStop {
 		fmt.Fprintf(&b, "      nostop   %s\n", r.Why)
 	}
@@ -209,6 +212,8 @@ type jsonSyscall struct {
 	Policy  string     `json:"policy"`
 	NoStop  bool       `json:"nostop,omitempty"`
 	Why     string     `json:"why,omitempty"`
+	// ServesImage: replayed by running the recorded image (systable).
+	ServesImage bool `json:"serves_image,omitempty"`
 }
 
 type jsonArg struct {
@@ -233,7 +238,7 @@ type jsonCond struct {
 }
 
 func toJSONSyscall(r *systable.Syscall) jsonSyscall {
-	j := jsonSyscall{Nr: r.Nr, Name: r.Name, Unknown: r.Unknown, Policy: r.Policy.String(), NoStop: r.NoStop, Why: r.Why}
+	j := jsonSyscall{Nr: r.Nr, Name: r.Name, Unknown: r.Unknown, Policy: r.Policy.String(), NoStop: r.NoStop, Why: r.Why, ServesImage: r.ServesImage}
 	if r.Unknown {
 		return j
 	}
