@@ -44,20 +44,22 @@ func (k *fileKeeper) keepOpened(t *task, row *systable.Syscall, c *trace.Call) {
 	c.Obj, _ = k.keep(fmt.Sprintf("/proc/%d/fd/%d", t.tid, c.Ret), c.Path, false)
 }
 
-// keepExec sets c.Obj, a successful exec's, to the file the call ran:
-// the new image of t's process, or for a "#!" script the script, whose
-// interpreter (the new image) is kept too. The ELF interpreter
-// (PT_INTERP) of a new image is kept as well. No call names those two.
-// Must be called at the exec's exit stop, before the image runs.
+// keepExec sets c.Obj, a successful exec's, to the image the call ran:
+// the new image of t's process, which for a "#!" script is its
+// interpreter (replaying the exec runs that image with the recorded
+// argv, which names the script). The script itself is kept too, and so
+// is the ELF interpreter (PT_INTERP) of a new image; no call names those
+// two (the interpreter's own open of the script does). Must be called at
+// the exec's exit stop, before the image runs.
 func (k *fileKeeper) keepExec(t *task, c *trace.Call) {
 	pid := t.proc.pid
 	exe := fmt.Sprintf("/proc/%d/exe", pid)
 	var interp string
 	if named := fmt.Sprintf("/proc/%d/root%s", pid, c.Path); c.Path != "" && !sameFile(exe, named) {
 		// A script: the kernel ran its interpreter.
-		c.Obj, _ = k.keep(named, c.Path, false)
+		k.keep(named, c.Path, false)
 		image, _ := os.Readlink(exe)
-		_, interp = k.keep(exe, image, true)
+		c.Obj, interp = k.keep(exe, image, true)
 	} else {
 		c.Obj, interp = k.keep(exe, c.Path, true)
 	}
