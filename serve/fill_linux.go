@@ -11,7 +11,7 @@ import (
 
 // Fill makes the memfd that process pid holds on fd (made with
 // MFD_ALLOW_SEALING, empty) the good environment's file id: its content,
-// and the recorded mode, owner and modification time, so that fstat
+// and the recorded mode (without set-ID bits), owner and modification time, so that fstat
 // agrees. With readOnly (the program opened the file for reading only)
 // it is sealed against writes as well as against growing and shrinking,
 // as the read-only file was; otherwise the program may change it as it
@@ -36,7 +36,10 @@ func (s *Store) Fill(pid, fd int, id uint32, readOnly bool) error {
 	// As recorded, so that an executed fstat sees the good file. Best
 	// effort: the bytes are what matters, and a process of another user
 	// keeps its fd whatever the owner becomes.
-	_ = unix.Fchmod(int(dst.Fd()), f.Mode&0o7777)
+	// Never set-user-ID or set-group-ID: the bytes come from a trace
+	// file, which whoever made it chose, and a traced exec of a memfd
+	// owned by root with those bits would run them with root's rights.
+	_ = unix.Fchmod(int(dst.Fd()), f.Mode&0o1777)
 	_ = dst.Chown(int(f.UID), int(f.GID))
 	mt := unix.NsecToTimespec(f.Mtime)
 	_ = unix.UtimesNanoAt(unix.AT_FDCWD, "/proc/self/fd/"+strconv.Itoa(int(dst.Fd())), []unix.Timespec{mt, mt}, 0)

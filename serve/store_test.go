@@ -106,3 +106,29 @@ func TestServableSaysWhy(t *testing.T) {
 		t.Errorf("Servable of a missing object: %v", err)
 	}
 }
+
+// TestFillDropsSetID: a file recorded set-user-ID or set-group-ID is
+// served without those bits: a trace is data whoever made it chose, and a
+// root-owned memfd with them would run its bytes with root's rights.
+func TestFillDropsSetID(t *testing.T) {
+	data := []byte("\x7fELF not really\n")
+	src := newMemSource(data)
+	src.files[0].Mode = unix.S_IFREG | unix.S_ISUID | unix.S_ISGID | 0o755
+	s := NewStore(src)
+	defer s.Close()
+	fd, err := unix.MemfdCreate("stand-in", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	if err := s.Fill(os.Getpid(), fd, 1, true); err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode&0o7777 != 0o755 {
+		t.Errorf("served mode %o, want 755 (the recorded 6755 without set-ID bits)", st.Mode&0o7777)
+	}
+}
