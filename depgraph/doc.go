@@ -116,7 +116,15 @@
 // input; every other call executes. Then every call that executes needs
 // its dependencies to have really happened: each one that was to be
 // replayed becomes ExecuteThenOverwrite (it runs, and its recorded
-// results are written over the live ones), transitively. Except where
+// results are written over the live ones), transitively. A replayed
+// creation (CreatesWhenReplayed: mkdir, an open with O_CREAT, rename's
+// target ... that the recording made) runs too, because package replay
+// keeps the program's effect on the file system: it stays Replay, but
+// what it depends on becomes ExecuteThenOverwrite like an executed
+// call's dependencies (the open of its dirfd, which replayed would be a
+// memfd stand-in, no directory; the chdir its relative path resolves
+// against, which replayed would leave the kernel's working directory
+// elsewhere; the mkdir of its parent). Except where
 // the graph knows the trace's files (BuildServed, served.go): an edge
 // whose every use is an fd argument of which the call needs only the
 // file's content (systable's Arg.ContentOnly: read, mmap, fstat ...;

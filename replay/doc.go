@@ -42,8 +42,10 @@
 //     (close, dup2 ...) becomes Overwrite: it runs on the stand-ins, the
 //     program sees the recorded result.
 //   - Replay of a creation the recording made (mkdir, open with O_CREAT,
-//     rename, symlink, link) becomes Overwrite: it runs first, keeping
-//     the program's own effect, and where it cannot happen here the
+//     rename, symlink, link; depgraph.CreatesWhenReplayed) becomes
+//     Overwrite: it runs first, keeping the program's own effect (the
+//     plan's closure made its dirfd's open, its working directory and
+//     its parent directories real), and where it cannot happen here the
 //     tracer makes it in the run's scratch area and redirects the later
 //     calls on its path there (package ptrace); the engine, a
 //     ptrace.RedirectObserver, lists those redirects in Result.Redirects.

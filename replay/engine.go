@@ -158,9 +158,11 @@ func reshapesFDs(row *systable.Syscall, c *trace.Call) bool {
 
 // createsLive reports whether a replayed call creates a path (mkdir, an
 // open with O_CREAT, rename's target, symlink, link) that the recording
-// did create: such a call runs, its result overwritten (see Enter).
+// did create: such a call runs, its result overwritten (see Enter). The
+// plan's closure made what it depends on real by the same rule
+// (depgraph.CreatesWhenReplayed).
 func createsLive(row *systable.Syscall, c, rc *trace.Call) bool {
-	return rc.Ret >= 0 && row.CreatedPathArg(c.Args) >= 0
+	return depgraph.CreatesWhenReplayed(row, c.Args, rc.Ret)
 }
 
 // Redirected is the ptrace.RedirectObserver's: a creation that could not

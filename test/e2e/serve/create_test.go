@@ -153,7 +153,8 @@ cd ..
 
 // wantRedirect fails unless replay --json (replay.json under out) lists
 // the mkdir of a path ending in suffix, failed here with errno, and the
-// scratch path it was made as.
+// scratch path it was made as, and when it lists a creation that failed
+// with ENOTDIR.
 func wantRedirect(t *testing.T, out, suffix, errno string) {
 	t.Helper()
 	var rep struct {
@@ -176,6 +177,14 @@ func wantRedirect(t *testing.T, out, suffix, errno string) {
 			t.Errorf("the all-replayed run diverged at %s: redirected calls must match their recorded ones", d.Got)
 		}
 		t.Logf("divergence: %+v", d)
+	}
+	for _, d := range rep.Redirects {
+		if d.Errno == "ENOTDIR" {
+			// A creation that ran on a dirfd the run never really opened
+			// (a replayed open's memfd stand-in): the closure must make
+			// what a replayed creation uses real.
+			t.Errorf("replay --json redirected %+v: its dirfd or parent was no directory in the run", d)
+		}
 	}
 	for _, d := range rep.Redirects {
 		if strings.HasPrefix(d.Syscall, "mkdir") && strings.HasSuffix(d.Path, suffix) && d.Errno == errno &&
