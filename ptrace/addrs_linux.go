@@ -197,18 +197,29 @@ func (s *session) redirectAddrArg(t *task, r *regs, row *systable.Syscall, c *tr
 	if err != nil {
 		return false
 	}
+	sc := newStackScratch(t.tid, r)
+	addr, n, ok := s.putLiveDest(&sc, raw)
+	if !ok {
+		return false
+	}
+	args[i], args[lenArg] = addr, n
+	return true
+}
+
+// putLiveDest writes the live address that destination raw is
+// redirected to below the thread's stack and counts the redirect; false
+// when raw is not redirected.
+func (s *session) putLiveDest(sc *stackScratch, raw []byte) (addr, n uint64, ok bool) {
 	to, rd := s.liveDest(raw)
 	if rd == nil {
-		return false
+		return 0, 0, false
 	}
-	sc := newStackScratch(t.tid, r)
 	addr, err := sc.put(to)
 	if err != nil {
-		return false
+		return 0, 0, false
 	}
-	args[i], args[lenArg] = addr, uint64(len(to))
 	s.result.AddrRedirects[rd.out].Redirected++
-	return true
+	return addr, uint64(len(to)), true
 }
 
 // redirectMsgName rewrites the msg_name of a struct msghdr the call
@@ -232,23 +243,18 @@ func (s *session) redirectMsgName(t *task, r *regs, row *systable.Syscall, c *tr
 		if err != nil {
 			return false
 		}
-		to, rd := s.liveDest(raw)
-		if rd == nil {
-			return false
-		}
 		sc := newStackScratch(t.tid, r)
-		toAddr, err := sc.put(to)
-		if err != nil {
+		toAddr, n, ok := s.putLiveDest(&sc, raw)
+		if !ok {
 			return false
 		}
 		binary.LittleEndian.PutUint64(hdr[0:], toAddr)
-		binary.LittleEndian.PutUint32(hdr[8:], uint32(len(to)))
+		binary.LittleEndian.PutUint32(hdr[8:], uint32(n))
 		hdrAddr, err := sc.put(hdr)
 		if err != nil {
 			return false
 		}
 		args[i] = hdrAddr
-		s.result.AddrRedirects[rd.out].Redirected++
 		return true
 	}
 	return false

@@ -186,14 +186,7 @@ func runShow(ctx context.Context, o showOptions, path string, s streams) error {
 	if err != nil {
 		return withCode(exitError, fmt.Errorf("write: %w", err))
 	}
-	switch {
-	case rerr == io.EOF:
-		return nil
-	case errors.Is(rerr, tracefile.ErrTruncated):
-		fmt.Fprintf(s.err, "warning: %s: %s\n", path, strings.TrimPrefix(rerr.Error(), "read trace "+path+": "))
-		return nil
-	}
-	return withCode(exitError, nameFile(path, rerr))
+	return showEnd(s, path, rerr)
 }
 
 // nameFile makes sure an error message names the trace file.
@@ -368,4 +361,18 @@ func classNames() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// readEnd is how show ends once it has written what it read of path:
+// the end of the trace, a trace cut short (a warning: what was there is
+// shown), or an error reading it.
+func showEnd(s streams, path string, rerr error) error {
+	switch {
+	case rerr == io.EOF:
+		return nil
+	case errors.Is(rerr, tracefile.ErrTruncated):
+		fmt.Fprintf(s.err, "warning: %s: %s\n", path, strings.TrimPrefix(rerr.Error(), "read trace "+path+": "))
+		return nil
+	}
+	return withCode(exitError, nameFile(path, rerr))
 }

@@ -4,10 +4,7 @@ import (
 	"bufio"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
@@ -95,12 +92,5 @@ func runShowFiles(o showOptions, path string, s streams) error {
 	if err := out.Flush(); err != nil {
 		return withCode(exitError, fmt.Errorf("write: %w", err))
 	}
-	switch {
-	case rerr == io.EOF:
-		return nil
-	case errors.Is(rerr, tracefile.ErrTruncated):
-		fmt.Fprintf(s.err, "warning: %s: %s\n", path, strings.TrimPrefix(rerr.Error(), "read trace "+path+": "))
-		return nil
-	}
-	return withCode(exitError, nameFile(path, rerr))
+	return showEnd(s, path, rerr)
 }
