@@ -116,9 +116,9 @@ func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
 			return sc, fmt.Errorf("start item %s %s cannot be replayed", it.Kind, it.Name)
 		}
 	}
-	if _, own := set["PWD"]; sc.cwd != "" && !own && hasVar(env, "PWD") {
+	if _, own := set[pwdVar]; sc.cwd != "" && !own && hasVar(env, pwdVar) {
 		// $PWD goes with the working directory (startcwd.go).
-		set["PWD"] = &sc.cwd
+		set[pwdVar] = &sc.cwd
 	}
 	if len(set) == 0 {
 		return sc, nil
@@ -133,7 +133,7 @@ func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
 	for _, it := range items { // in the items' order, for a stable environment
 		name := it.Name
 		if it.Kind == trace.StartCwd {
-			name = "PWD"
+			name = pwdVar
 		} else if it.Kind != trace.StartEnv {
 			continue
 		}

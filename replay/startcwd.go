@@ -24,6 +24,9 @@ import (
 // names its working directory (gcc's getpwd, a shell's pwd) then sees
 // the recorded path too.
 
+// pwdVar is the environment variable that names the working directory.
+const pwdVar = "PWD"
+
 // CwdOptions say where the runs start here.
 type CwdOptions struct {
 	// Dir is the runs' working directory here; "": envbisect's own (with
@@ -62,7 +65,7 @@ func (r *Recording) WithCwd(items, unapplied []align.StartDiff, o CwdOptions) ([
 	}
 	out := make([]align.StartDiff, 0, len(items)+1)
 	for _, it := range items {
-		if it.Kind == trace.StartEnv && it.Name == "PWD" && it.A != nil && it.A.Value == rec {
+		if it.Kind == trace.StartEnv && it.Name == pwdVar && it.A != nil && it.A.Value == rec {
 			continue
 		}
 		out = append(out, it)
