@@ -28,9 +28,13 @@
 //     fail: if it passes there is no failure here (NoFailure). With no
 //     candidates the failure cannot be located in the trace
 //     (ReplayStillFails). With everything replayed (i = M) the run must
-//     pass: if it fails, the difference is not in the system-call
-//     interface or the run diverged (ReplayStillFails, with that run's
-//     divergences). An end whose step comes out Skip is run once more;
+//     pass: if it fails and start items are candidates, the run with the
+//     start items alone (index len(Options.Start), no call) is made, and
+//     when it passes it is the pass end (a run that replays calls too can
+//     fail for its own sake); otherwise the difference is not in the
+//     system-call interface or the run diverged (ReplayStillFails, with
+//     the everything-replayed run's divergences). An end whose step comes
+//     out Skip is run once more;
 //     Skip again ends the search (Inconclusive). No culprit is ever named
 //     when the ends did not hold.
 //  2. Binary search with the invariant "index lo fails, index hi passes",

@@ -91,6 +91,16 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 			return r, err
 		}
 	}
+	hi := m
+	if s.startAloneNeeded(pass) {
+		d, err := s.soloRound(ctx, s.start)
+		if err != nil {
+			return nil, err
+		}
+		if d.v == Pass {
+			pass, hi = d, s.start
+		}
+	}
 	switch pass.v {
 	case Fail:
 		return s.stillFails(pass), nil
@@ -98,7 +108,7 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 		return s.undecidedEnd(m, pass), nil
 	}
 
-	lo, hi, atLo := 0, m, fail.out
+	lo, atLo := 0, fail.out
 	skipped := map[int]bool{}
 	var final *decided // the final repeatability run, when it went with the last round
 	for hi-lo > 1 {

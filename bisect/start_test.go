@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -79,5 +80,56 @@ func TestLocateCallAfterStartItems(t *testing.T) {
 	}
 	if bound := 2 + log2ceil(1+len(Candidates(g))); rep.Runs > bound {
 		t.Errorf("%d runs, want at most %d", rep.Runs, bound)
+	}
+}
+
+// TestLocateStartItemWhenAllFails: a run that replays the calls fails
+// for its own sake (its replayed writes leave no artifact), so the run
+// with everything replayed fails; the run with the start items alone is
+// made then, passes, and the search names the item among them.
+func TestLocateStartItemWhenAllFails(t *testing.T) {
+	g := standard(t).graph()
+	items := []StartItem{
+		{Kind: "env", Name: "HOME", Good: strp("/root"), Here: strp("/home/ci")},
+		{Kind: "cwd", Good: strp("/src/build-a"), Here: strp("/w/bad")},
+	}
+	for _, jobs := range []int{1, 3} {
+		var mu sync.Mutex // --jobs 3 runs at once
+		var runs []Request
+		run := RunnerFunc(func(_ context.Context, r Request) (Outcome, error) {
+			mu.Lock()
+			runs = append(runs, r)
+			mu.Unlock()
+			if r.Start >= 2 && r.Prefix == 0 {
+				return Outcome{Verdict: Pass, Detail: "exit status 0"}, nil
+			}
+			return Outcome{Verdict: Fail, Detail: "exit status 1"}, nil
+		})
+		rep, err := Locate(context.Background(), g, run, Options{Start: items, Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Status != Located || rep.Culprit == nil || rep.Culprit.Start == nil || rep.Culprit.Start.Kind != "cwd" {
+			t.Fatalf("--jobs %d: status %s (%s), culprit %+v; want the start item cwd", jobs, rep.Status, rep.Message, rep.Culprit)
+		}
+		alone := false
+		for _, r := range runs {
+			alone = alone || r == (Request{Start: 2})
+		}
+		if !alone {
+			t.Errorf("--jobs %d: runs %+v: the start items alone were never replayed", jobs, runs)
+		}
+		if bound := 3 + log2ceil(len(items)); rep.Runs > bound {
+			t.Errorf("--jobs %d: %d runs, want at most %d", jobs, rep.Runs, bound)
+		}
+	}
+	// Without start items nothing changes: the search still fails.
+	run := RunnerFunc(func(_ context.Context, r Request) (Outcome, error) { return Outcome{Verdict: Fail}, nil })
+	rep, err := Locate(context.Background(), g, run, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != ReplayStillFails {
+		t.Errorf("without start items: status %s, want %s", rep.Status, ReplayStillFails)
 	}
 }

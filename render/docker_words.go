@@ -55,6 +55,10 @@ func DockerWords(it StartItem, all []StartItem) string {
 		if here != "" {
 			return "--cpuset-cpus " + here
 		}
+	case trace.StartCwd:
+		if here != "" {
+			return "--workdir " + here
+		}
 	}
 	return ""
 }

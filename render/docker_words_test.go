@@ -34,6 +34,7 @@ func TestDockerWords(t *testing.T) {
 		{"pids", StartItem{Kind: string(trace.StartCgroup), Name: trace.CgroupPidsMax, Good: s("max"), Here: s("20")}, nil, "--pids-limit 20"},
 		{"cpus", StartItem{Kind: string(trace.StartCgroup), Name: trace.CgroupCPUMax, Good: s("max 100000"), Here: s("50000 100000")}, nil, "--cpus 0.5"},
 		{"cpuset", StartItem{Kind: string(trace.StartAffinity), Good: s("0-3"), Here: s("1")}, nil, "--cpuset-cpus 1"},
+		{"workdir", StartItem{Kind: string(trace.StartCwd), Good: s("/src/build-a"), Here: s("/app")}, nil, "--workdir /app"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -157,8 +157,17 @@ func unappliedText(items []StartItem) []string {
 	var out []string
 	for _, it := range items {
 		line := fmt.Sprintf("%s: good %s, here %s", it.Label(), valueOr(it.Good, "(not recorded)"), valueOr(it.Here, "(none)"))
+		if it.Text != "" {
+			line = it.Text
+		}
 		if it.Docker != "" {
 			line += " (here: " + it.Docker + ")"
+		}
+		if it.Why != "" {
+			line += ": not applied: " + it.Why
+		}
+		if it.Remedy != "" {
+			line += "; " + it.Remedy
 		}
 		out = append(out, line)
 	}

@@ -1,6 +1,10 @@
 package render
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/envbisect/envbisect/trace"
+)
 
 // StartItem is a piece of the state the command starts with (an
 // environment variable, the umask, a resource limit) that differs
@@ -8,7 +12,7 @@ import "fmt"
 // every call: the runner replays the first bisect.Request.Start of them (the
 // command starts with the recorded value) along with the calls.
 type StartItem struct {
-	// Kind is the start event kind: "env", "umask", "rlimit".
+	// Kind is the start event kind: "env", "umask", "rlimit", "cwd".
 	Kind string `json:"kind"`
 	// Name is the variable or limit: "LANG", "RLIMIT_NOFILE"; "" for the
 	// umask.
@@ -24,6 +28,24 @@ type StartItem struct {
 	// Denies are, for a seccomp filter, the system calls the command made
 	// that the filter here denies.
 	Denies []string `json:"denies,omitempty"`
+	// Text says the difference plainly where the kind has a sentence of
+	// its own (Plain): "the working directory differs: good /src/build-a,
+	// here /tmp/w/bad".
+	Text string `json:"text,omitempty"`
+	// Why and Remedy are, for an item listed as unapplied, why no run
+	// could give the command its good value, and what would let one.
+	Why    string `json:"why,omitempty"`
+	Remedy string `json:"remedy,omitempty"`
+}
+
+// Plain says the item's difference as a sentence, for the kinds that
+// have one (the working directory); "" for the others, which the report
+// prints as their label and values.
+func (it StartItem) Plain() string {
+	if it.Kind == string(trace.StartCwd) {
+		return fmt.Sprintf("the working directory differs: good %s, here %s", valueOr(it.Good, "(not recorded)"), valueOr(it.Here, "(unknown)"))
+	}
+	return ""
 }
 
 // Label names the item as the report prints it: "env LANG", "umask".

@@ -131,6 +131,9 @@ func (t *textWriter) located(r *LocateReport) {
 		if it.Docker != "" {
 			t.printf("docker    %s\n", it.Docker)
 		}
+		if it.Text != "" {
+			t.para(strings.ToUpper(it.Text[:1]) + it.Text[1:] + ".")
+		}
 		t.para(fmt.Sprintf("With %s as recorded (and no call replayed), the command passes here; with this "+
 			"environment's value it fails.", it.Label()))
 		return

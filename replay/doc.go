@@ -61,6 +61,17 @@
 // randomisation off; pids are live throughout (getpid and clone run, the
 // program never sees a recorded pid where the kernel has another).
 //
+// # Start items
+//
+// Options.Start are the start items to replay (start.go): the command
+// starts with the recorded environment variables, umask, limits,
+// credentials and capabilities. The working directory is one too
+// (startcwd.go): replayed, the run's sandbox (sandbox.Spec.Cwd) binds the
+// working directory at the recorded path and starts the command there,
+// $PWD naming it; the engine then keys live paths as they are, since they
+// are the recording's. Without a sandbox, or in a container, WithCwd lists
+// it as unapplied instead.
+//
 // # Verdict
 //
 // The run is judged by verdict.Spec: exit status, a check command, a

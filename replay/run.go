@@ -3,6 +3,7 @@ package replay
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"time"
 
@@ -88,6 +89,17 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 			cwd = "/"
 		}
 	}
+	box := o.Sandbox
+	if sc.cwd != "" {
+		// The replayed working directory: the sandbox starts the command
+		// at the recorded path, where its paths then are the recording's.
+		if box == nil {
+			return nil, fmt.Errorf("start item cwd %s: a run can start the command at the recorded working directory only in its sandbox (--sandbox=on)", sc.cwd)
+		}
+		b := *box
+		b.Cwd, box = sc.cwd, &b
+		cwd = sc.cwd
+	}
 	window := o.Window
 	if window <= 0 {
 		window = DefaultWindow
@@ -102,7 +114,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 			Table: r.Table,
 			CPU:   o.CPU,
 			Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
-			Sandbox:   o.Sandbox,
+			Sandbox:   box,
 			Observer:  e,
 			Watch:     o.Judge.Watch(),
 			Interrupt: o.Interrupt,

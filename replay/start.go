@@ -15,8 +15,10 @@ import (
 // resource limits. The recording's start events hold their good values;
 // a run that replays an item starts the command with the recorded value
 // (or without the variable, when the recording had none). argv is the
-// command's input and the cwd, credentials, auxv and kernel are not
-// settable per run; those differences show in `envbisect diff`.
+// command's input and the credentials, auxv and kernel are not settable
+// per run; those differences show in `envbisect diff`. The working
+// directory is a start item of its own (startcwd.go): the run's sandbox
+// starts the command at the recorded path.
 
 // shellVars are environment variables a shell sets for its own use ($_ is
 // the last command, $OLDPWD the directory before the last cd): they differ
@@ -55,6 +57,7 @@ type startConfig struct {
 	env    []string
 	umask  *uint32
 	limits []trace.Limit
+	cwd    string     // the recorded working directory, to start at; "": where the run is
 	creds  credsStart // with an exec spec (startspec.go)
 	caps   capsStart  // with an exec spec (startcaps.go)
 }
@@ -91,6 +94,10 @@ func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
 				return sc, err
 			}
 			sc.limits = append(sc.limits, l)
+		case trace.StartCwd:
+			if it.A != nil {
+				sc.cwd = it.A.Value
+			}
 		case trace.StartCreds:
 			if it.A == nil {
 				continue
@@ -109,6 +116,10 @@ func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
 			return sc, fmt.Errorf("start item %s %s cannot be replayed", it.Kind, it.Name)
 		}
 	}
+	if _, own := set[pwdVar]; sc.cwd != "" && !own && hasVar(env, pwdVar) {
+		// $PWD goes with the working directory (startcwd.go).
+		set[pwdVar] = &sc.cwd
+	}
 	if len(set) == 0 {
 		return sc, nil
 	}
@@ -120,13 +131,27 @@ func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
 		}
 	}
 	for _, it := range items { // in the items' order, for a stable environment
-		if it.Kind == trace.StartEnv {
-			if v := set[it.Name]; v != nil {
-				out = append(out, it.Name+"="+*v)
-				set[it.Name] = nil
-			}
+		name := it.Name
+		if it.Kind == trace.StartCwd {
+			name = pwdVar
+		} else if it.Kind != trace.StartEnv {
+			continue
+		}
+		if v := set[name]; v != nil {
+			out = append(out, name+"="+*v)
+			set[name] = nil
 		}
 	}
 	sc.env = out
 	return sc, nil
+}
+
+// hasVar reports whether env sets variable name.
+func hasVar(env []string, name string) bool {
+	for _, kv := range env {
+		if k, _, _ := strings.Cut(kv, "="); k == name {
+			return true
+		}
+	}
+	return false
 }

@@ -34,6 +34,12 @@
 //     over their place in the new tree: state that must be shared.
 //  6. pivot_root into the new tree, detach the old one, and chdir back to
 //     the working directory by its path.
+//  7. With Spec.Cwd (a replayed working directory), the working directory
+//     is bind-mounted (recursively) at Spec.Cwd and the thread moves
+//     there. The mount point and its missing parents are made now, in the
+//     new tree: on the overlays' throwaway upper layers, with any symbolic
+//     link on the way resolved inside the sandbox; a parent on a read-only
+//     mount fails with EROFS rather than touch the real file system.
 //
 // Nothing is left behind on the host: the namespace, its mounts and the
 // scratch tmpfs exist only as long as a process of the run is in the

@@ -96,6 +96,11 @@ func Enter(spec Spec) (*Report, error) {
 	if err := b.pivot(cwd); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	if spec.Cwd != "" && spec.Cwd != cwd {
+		if err := bindCwd(cwd, spec.Cwd); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
 	return &b.rep, nil
 }
 

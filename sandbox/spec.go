@@ -13,10 +13,21 @@ type Spec struct {
 	// is bind-mounted from the real tree over the sandbox, so what the run
 	// writes there stays.
 	Persist []string `json:"persist,omitempty"`
+	// Cwd, when set, is where the command starts: after the pivot, the
+	// working directory Enter was called in (its view in the sandbox, with
+	// what is mounted under it) is bind-mounted at this absolute path, on
+	// a mount point made in the sandbox's throwaway tree, and the thread
+	// moves there. A replayed working directory (package replay): the
+	// program sees the recorded path, and this environment's files in it.
+	Cwd string `json:"cwd,omitempty"`
 }
 
-// Validate checks that every Persist path is absolute and clean.
+// Validate checks that every Persist path, and Cwd, is absolute and
+// clean.
 func (s Spec) Validate() error {
+	if s.Cwd != "" && (!filepath.IsAbs(s.Cwd) || filepath.Clean(s.Cwd) != s.Cwd) {
+		return fmt.Errorf("sandbox: working directory %q is not an absolute, clean path", s.Cwd)
+	}
 	for _, p := range s.Persist {
 		if !filepath.IsAbs(p) || filepath.Clean(p) != p {
 			return fmt.Errorf("sandbox: persist path %q is not an absolute, clean path", p)

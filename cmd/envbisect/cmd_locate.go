@@ -181,7 +181,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	store := contentStore(t)
 	defer store.Close()
 	start, unapplied := rec.StartItemsIn(site.env, site.join)
+	start, unapplied = rec.WithCwd(start, unapplied, replay.CwdOptions{Dir: site.dir, Join: site.join, Sandboxed: box != nil})
 	startList, notApplied := identityItems(start, unapplied, rec.DeniedHere(site.join), o.where.container != "")
+	sayWhyCwd(notApplied, o.box.mode == "off", site.join != nil)
 	noteUnapplied(s, notApplied)
 	runner := o.runner(s, rec, store, site, box, start, argv, cpus, &runSigs)
 	if p := pool.Load(); p != nil {
@@ -301,6 +303,7 @@ func startItems(diffs []align.StartDiff) []bisect.StartItem {
 			v := d.B.Value
 			out[i].Here = &v
 		}
+		out[i].Text = out[i].Plain()
 	}
 	return out
 }

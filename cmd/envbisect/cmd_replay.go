@@ -124,6 +124,7 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	var start []align.StartDiff
 	if prefix > 0 {
 		start, _ = rec.StartItemsIn(site.env, site.join)
+		start, _ = rec.WithCwd(start, nil, replay.CwdOptions{Dir: site.dir, Join: site.join, Sandboxed: box != nil})
 	}
 	res, err := rec.Run(ctx, replay.Options{
 		Argv: argv, Plan: plan, Start: start, Stdout: cmdStdout(o.json), Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: site.cpu,

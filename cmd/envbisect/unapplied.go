@@ -43,3 +43,29 @@ func noteUnapplied(s streams, items []render.StartItem) {
 		fmt.Fprintf(s.err, "  %s\n", l)
 	}
 }
+
+// sayWhyCwd says, for a working directory listed as unapplied, why no
+// run could start the command at the recorded path and what would let
+// one: the runs had no sandbox (sandboxOff: --sandbox=off; otherwise it
+// could not be made here), or they run in a container, where the command
+// starts where the container's exec puts it.
+func sayWhyCwd(items []render.StartItem, sandboxOff, inContainer bool) {
+	for i := range items {
+		it := &items[i]
+		if it.Kind != string(trace.StartCwd) || it.Good == nil {
+			continue
+		}
+		switch {
+		case inContainer:
+			it.Why = "a run in a container starts where the container's exec puts the command, and envbisect does not move it"
+			it.Remedy = fmt.Sprintf("make the container's working directory %s (docker exec -w), or record the good run in %s",
+				*it.Good, render.StartValue(it.Here))
+		case sandboxOff:
+			it.Why = "without a sandbox (--sandbox=off) a run cannot put this directory at the recorded path without changing the real file system"
+			it.Remedy = fmt.Sprintf("drop --sandbox=off, or run locate from a directory at %s", *it.Good)
+		default:
+			it.Why = "the sandbox could not be made here (see the warning above), and only a run's sandbox can put this directory at the recorded path"
+			it.Remedy = fmt.Sprintf("let envbisect make its sandbox (root, overlayfs), or run locate from a directory at %s", *it.Good)
+		}
+	}
+}

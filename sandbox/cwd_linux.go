@@ -1,0 +1,34 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// bindCwd runs in the new tree, after the pivot: it makes mount point at
+// (with its missing parents) in the sandbox's view, binds the working
+// directory from there, and moves into it. Made after the pivot, the
+// mount point's path (and any symbolic link in it) resolves in the
+// sandbox: the directories it makes go to the overlays' throwaway upper
+// layers, and a parent on a read-only mount fails with EROFS instead of
+// reaching the real file system.
+func bindCwd(from, at string) error {
+	fi, err := os.Stat(at)
+	switch {
+	case err == nil && !fi.IsDir():
+		return fmt.Errorf("working directory %s: it is a %s here, not a directory", at, fi.Mode().Type())
+	case err != nil:
+		if err := os.MkdirAll(at, 0o755); err != nil {
+			return fmt.Errorf("working directory %s: make its mount point in the sandbox: %w", at, err)
+		}
+	}
+	if err := unix.Mount(from, at, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return fmt.Errorf("working directory: bind %s at %s: %w", from, at, err)
+	}
+	if err := unix.Chdir(at); err != nil {
+		return fmt.Errorf("working directory %s: %w", at, err)
+	}
+	return nil
+}

@@ -1,0 +1,208 @@
+package sandbox_test
+
+import (
+	"encoding/json"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/envbisect/envbisect/internal/testutil"
+)
+
+// The working directory as a start item: programs whose output embeds
+// the directory they ran in, built and run in good/ (or elsewhere) and in
+// bad/ from the same files, judged by --check comparing the artifact
+// with the good run's. The artifacts go to $W/out, shared with the runs
+// (--persist) so that the check, which runs outside the sandbox, reads
+// them; --reset removes the last run's.
+
+// cwdItem is a start item of locate's JSON report.
+type cwdItem struct {
+	Kind   string  `json:"kind"`
+	Good   *string `json:"good"`
+	Here   *string `json:"here"`
+	Text   string  `json:"text"`
+	Why    string  `json:"why"`
+	Remedy string  `json:"remedy"`
+}
+
+// cwdReport is the part of locate's JSON report these tests read.
+type cwdReport struct {
+	Status     string `json:"status"`
+	Message    string `json:"message"`
+	Runs       int    `json:"runs"`
+	StartItems int    `json:"start_items"`
+	Culprit    *struct {
+		Syscall string   `json:"syscall"`
+		Path    string   `json:"path"`
+		Start   *cwdItem `json:"start"`
+	} `json:"culprit"`
+	Unapplied []cwdItem `json:"unapplied"`
+}
+
+func readCwdReport(t *testing.T, path string) cwdReport {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r cwdReport
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("%s: %v\n%s", path, err, b)
+	}
+	return r
+}
+
+// readWork reads a file the script left in $OUT.
+func readWork(t *testing.T, out, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(out, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// maxRuns is ⌈log2 c⌉ + 3, the runs a search over c differing candidates
+// may take.
+func maxRuns(c int) int {
+	if c <= 1 {
+		return 3
+	}
+	return bits.Len(uint(c-1)) + 3
+}
+
+// setupGcc compiles prog.c with -g in good/ (its object's hash kept as
+// good.sum) and records the compile there: DW_AT_comp_dir embeds the
+// directory, so the same compile in bad/ gives another object.
+const setupGcc = `mkdir out
+for d in good bad; do printf 'int add(int a, int b) { return a + b; }\nint twice(int a) { return add(a, a); }\n' > $d/prog.c; done
+(cd good && gcc -g -c prog.c -o ../out/prog.o) && sha256sum < out/prog.o > good.sum && rm out/prog.o
+(cd bad && gcc -g -c prog.c -o ../out/prog.o) && sha256sum < out/prog.o > bad.sum && rm out/prog.o
+(cd good && "$EB" record -q -o ../t.envb -- gcc -g -c prog.c -o ../out/prog.o) && rm out/prog.o
+echo "$W" > "$OUT/w"
+check='test "$(sha256sum < '"$W"'/out/prog.o)" = "$(cat '"$W"'/good.sum)"'
+`
+
+// TestCwdGccDebugInfo: gcc -g of the same file in another directory
+// gives another object; locate names the working directory.
+func TestCwdGccDebugInfo(t *testing.T) {
+	testutil.Require(t, testutil.Binary("gcc"))
+	out := inWorkNS(t, setupGcc+`
+if cmp -s good.sum bad.sum; then echo same > "$OUT/same"; fi
+tree_hash good > "$OUT/before"
+cd bad
+code=0; "$EB" locate -q --json --persist "$W/out" --reset "rm -f $W/out/prog.o" --check "$check" ../t.envb -- gcc -g -c prog.c -o ../out/prog.o > "$OUT/report.json" || code=$?
+echo $code > "$OUT/code"
+"$EB" locate -q --persist "$W/out" --reset "rm -f $W/out/prog.o" --check "$check" ../t.envb -- gcc -g -c prog.c -o ../out/prog.o > "$OUT/report.txt" || true
+cd ..
+tree_hash good > "$OUT/after"
+`)
+	if _, err := os.Stat(filepath.Join(out, "same")); err == nil {
+		t.Fatal("gcc -g gave the same object in good/ and bad/: this gcc does not embed the directory, nothing to locate")
+	}
+	w := readWork(t, out, "w")
+	r := readCwdReport(t, filepath.Join(out, "report.json"))
+	assertCwdCulprit(t, r, w+"/good", w+"/bad")
+	if code := readWork(t, out, "code"); code != "0" {
+		t.Errorf("locate exited %s, want 0 (located)", code)
+	}
+	want := "The working directory differs: good " + w + "/good, here " + w + "/bad."
+	if txt := readWork(t, out, "report.txt"); !strings.Contains(strings.Join(strings.Fields(txt), " "), want) {
+		t.Errorf("the text report does not say %q:\n%s", want, txt)
+	}
+	same(t, out, "before", "after", "good/ before and after locate (the recorded cwd, a mount point in each run's sandbox)")
+}
+
+// TestCwdGetcwdOutput: a program that writes its os.getcwd() (Python),
+// recorded in a directory that does not exist here: each run that
+// replays the cwd starts there, in its sandbox only.
+func TestCwdGetcwdOutput(t *testing.T) {
+	testutil.Require(t, testutil.File("/usr/bin/python3"))
+	out := inWorkNS(t, `mkdir out rec rec/build
+for d in rec/build bad; do
+	printf '#!/bin/sh\nexec /usr/bin/python3 -c "import os, sys; sys.stdout.write(os.getcwd() + chr(10))" > "$W/out/where"\n' > $d/where.sh
+	chmod 755 $d/where.sh
+done
+(cd rec/build && ./where.sh) && mv out/where good.where
+(cd rec/build && "$EB" record -q -o ../../t.envb -- ./where.sh) && rm out/where
+rm -r rec
+echo "$W" > "$OUT/w"
+cd bad
+check='test "$(cat '"$W"'/out/where)" = "$(cat '"$W"'/good.where)"'
+code=0; "$EB" locate -q --json --persist "$W/out" --reset "rm -f $W/out/where" --check "$check" ../t.envb -- ./where.sh > "$OUT/report.json" || code=$?
+echo $code > "$OUT/code"
+if [ -e "$W/rec" ]; then echo made > "$OUT/rec"; fi
+`)
+	w := readWork(t, out, "w")
+	r := readCwdReport(t, filepath.Join(out, "report.json"))
+	assertCwdCulprit(t, r, w+"/rec/build", w+"/bad")
+	if code := readWork(t, out, "code"); code != "0" {
+		t.Errorf("locate exited %s, want 0 (located)", code)
+	}
+	if _, err := os.Stat(filepath.Join(out, "rec")); err == nil {
+		t.Errorf("%s/rec exists after locate: the recorded cwd's mount point reached the real file system", w)
+	}
+}
+
+// TestCwdSandboxOffUnapplied: without a sandbox no run can start the
+// command at the recorded path: the cwd is listed as differing and not
+// applied, with why and the remedy, and is never the culprit.
+func TestCwdSandboxOffUnapplied(t *testing.T) {
+	testutil.Require(t, testutil.Binary("gcc"))
+	out := inWorkNS(t, setupGcc+`
+cd bad
+"$EB" locate -q --json --sandbox=off --reset "rm -f $W/out/prog.o" --check "$check" ../t.envb -- gcc -g -c prog.c -o ../out/prog.o > "$OUT/report.json" || true
+`)
+	w := readWork(t, out, "w")
+	r := readCwdReport(t, filepath.Join(out, "report.json"))
+	if c := r.Culprit; c != nil && c.Start != nil && c.Start.Kind == "cwd" {
+		t.Errorf("with --sandbox=off the cwd was named the culprit: no run could apply it")
+	}
+	var it *cwdItem
+	for i := range r.Unapplied {
+		if r.Unapplied[i].Kind == "cwd" {
+			it = &r.Unapplied[i]
+		}
+	}
+	if it == nil {
+		t.Fatalf("status %s (%s): unapplied %+v, want the cwd listed", r.Status, r.Message, r.Unapplied)
+	}
+	if it.Good == nil || *it.Good != w+"/good" || it.Here == nil || *it.Here != w+"/bad" {
+		t.Errorf("unapplied cwd %+v, want good %s/good, here %s/bad", it, w, w)
+	}
+	if !strings.Contains(it.Why, "--sandbox=off") || !strings.Contains(it.Remedy, "drop --sandbox=off") {
+		t.Errorf("unapplied cwd: why %q, remedy %q: want them to name --sandbox=off", it.Why, it.Remedy)
+	}
+}
+
+// assertCwdCulprit checks that r located the cwd start item, good and
+// here as given, within ⌈log2 C⌉ + 3 runs.
+func assertCwdCulprit(t *testing.T, r cwdReport, good, here string) {
+	t.Helper()
+	c := r.Culprit
+	if r.Status != "located" || c == nil || c.Start == nil || c.Start.Kind != "cwd" {
+		t.Fatalf("status %s (%s), culprit %+v: want the start item cwd", r.Status, r.Message, c)
+	}
+	it := c.Start
+	if it.Good == nil || *it.Good != good || it.Here == nil || *it.Here != here {
+		t.Errorf("culprit cwd good %s here %s, want good %s here %s",
+			deref(it.Good), deref(it.Here), good, here)
+	}
+	if want := "the working directory differs: good " + good + ", here " + here; it.Text != want {
+		t.Errorf("culprit text %q, want %q", it.Text, want)
+	}
+	if r.StartItems < 1 || r.Runs > maxRuns(r.StartItems) {
+		t.Errorf("%d runs over %d start items, want at most %d", r.Runs, r.StartItems, maxRuns(r.StartItems))
+	}
+}
+
+// deref is *s, "(none)" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return "(none)"
+	}
+	return *s
+}
