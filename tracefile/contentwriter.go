@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/fxamacker/cbor/v2"
 	"github.com/klauspost/compress/zstd"
@@ -58,63 +59,166 @@ func (cw *ContentWriter) Close() {
 // a failed write (the trace is then done) or of an invalid f; a read
 // error is not one.
 func (cw *ContentWriter) StoreFile(f *trace.FileObject, src io.Reader, keep bool) error {
+	_, err := cw.storeFile(f, src, keep, false)
+	return err
+}
+
+// StoreFileEntry is StoreFile that also returns what it stored as a
+// ContentCache entry: nil when the content was not kept, did not read, or
+// shares a chunk with content the trace held before (whose frame this
+// ContentWriter did not make).
+func (cw *ContentWriter) StoreFileEntry(f *trace.FileObject, src io.Reader, keep bool) (*CacheEntry, error) {
+	return cw.storeFile(f, src, keep, keep)
+}
+
+func (cw *ContentWriter) storeFile(f *trace.FileObject, src io.Reader, keep, entry bool) (*CacheEntry, error) {
 	if !keep && f.Why == "" {
-		return cw.w.errorf("file object %d (%s): content not kept, and no reason given", f.ID, f.Path)
+		return nil, cw.w.errorf("file object %d (%s): content not kept, and no reason given", f.ID, f.Path)
 	}
 	if cw.buf == nil {
 		cw.buf = make([]byte, MaxChunkSize)
 	}
+	var e *CacheEntry
+	if entry {
+		e = &CacheEntry{}
+	}
 	f.Chunks, f.Size = f.Chunks[:0], 0
 	var st Stats
 	sum := sha256.New()
-	for {
+	var only trace.Hash // of a file of one chunk: its chunk's address is its hash
+	single := false
+	for first := true; ; first = false {
 		n, err := io.ReadFull(src, cw.buf)
+		last := err == io.EOF || err == io.ErrUnexpectedEOF
 		if n > 0 {
 			data := cw.buf[:n]
-			sum.Write(data)
 			f.Size += int64(n)
 			st.ContentBytes += uint64(n)
 			if keep {
-				h, err := cw.writeChunk(data)
+				h, frame, err := cw.writeChunk(data, e != nil)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				f.Chunks = append(f.Chunks, h)
+				if e != nil && frame == nil {
+					// A chunk the trace had: its frame is this file's
+					// own, or there is none to cache.
+					if j := slices.Index(e.Chunks, h); j >= 0 {
+						frame = e.frames[j]
+					} else {
+						e = nil
+					}
+				}
+				if e != nil {
+					e.Chunks, e.raw, e.frames = append(e.Chunks, h), append(e.raw, uint32(n)), append(e.frames, frame)
+				}
+				if first && last {
+					only, single = h, true
+				}
+			}
+			if !single {
+				sum.Write(data)
 			}
 		}
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
+		if last {
 			break
 		}
 		if err != nil {
 			f.Why, f.Chunks, f.SHA256 = trace.ContentUnreadable, nil, trace.Hash{}
-			return cw.WriteFile(f, st)
+			return nil, cw.WriteFile(f, st)
 		}
 	}
-	f.SHA256 = trace.Hash(sum.Sum(nil))
+	if single {
+		f.SHA256 = only
+	} else {
+		f.SHA256 = trace.Hash(sum.Sum(nil))
+	}
 	if !keep {
+		f.Chunks = nil
+	}
+	if err := cw.WriteFile(f, st); err != nil {
+		return nil, err
+	}
+	if e != nil {
+		e.Size, e.SHA256 = f.Size, f.SHA256
+	}
+	return e, nil
+}
+
+// StoreEntry writes f from a ContentCache entry of its file, read from
+// nothing: Size and SHA256 from e, and with keep set its chunks, each
+// frame copied into the trace unless the trace has that chunk. The rest
+// is as StoreFile.
+func (cw *ContentWriter) StoreEntry(f *trace.FileObject, e *CacheEntry, keep bool) error {
+	if !keep && f.Why == "" {
+		return cw.w.errorf("file object %d (%s): content not kept, and no reason given", f.ID, f.Path)
+	}
+	if keep && len(e.Chunks) == 0 && e.Size > 0 {
+		return cw.w.errorf("file object %d (%s): its cache entry holds no content", f.ID, f.Path)
+	}
+	f.Size, f.SHA256, f.Chunks = e.Size, e.SHA256, f.Chunks[:0]
+	st := Stats{ContentBytes: uint64(e.Size)}
+	if keep {
+		for i, h := range e.Chunks {
+			if err := cw.copyChunk(h, e.frames[i], e.raw[i]); err != nil {
+				return err
+			}
+			f.Chunks = append(f.Chunks, h)
+		}
+	} else {
 		f.Chunks = nil
 	}
 	return cw.WriteFile(f, st)
 }
 
-// writeChunk writes the chunk frame of data unless the trace has it, and
-// returns its address.
-func (cw *ContentWriter) writeChunk(data []byte) (trace.Hash, error) {
-	h := trace.Hash(sha256.Sum256(data))
+// reserve reports whether chunk h is new to the trace, and if so marks it
+// as being written by the caller (it must then call written).
+func (cw *ContentWriter) reserve(h trace.Hash) bool {
 	w := cw.w
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	_, dup := w.chunks[h]
 	if _, blob := w.blobs[h]; blob {
 		dup = true // the bytes of a read, in a blob frame already
 	}
 	if dup {
 		w.stats.ChunksDeduplicated++
-	} else {
-		w.chunks[h] = false // reserved: this ContentWriter writes it
+		return false
 	}
-	w.mu.Unlock()
-	if dup {
-		return h, nil
+	w.chunks[h] = false // reserved: this ContentWriter writes it
+	return true
+}
+
+// written marks chunk h, reserved, as in the trace: events may refer to
+// it as a blob from then on.
+func (cw *ContentWriter) written(h trace.Hash) {
+	cw.w.mu.Lock()
+	cw.w.chunks[h] = true
+	cw.w.mu.Unlock()
+}
+
+// copyChunk writes a cached chunk frame unless the trace has its chunk.
+func (cw *ContentWriter) copyChunk(h trace.Hash, frame []byte, raw uint32) error {
+	if !cw.reserve(h) {
+		return nil
+	}
+	stored := uint64(len(frame) - frameHeaderSize)
+	st := Stats{Frames: 1, Bytes: uint64(len(frame)), RawBytes: uint64(hashSize) + uint64(raw), StoredBytes: stored,
+		Chunks: 1, ChunkBytes: uint64(raw), ChunkStored: stored}
+	if err := cw.write(frame, st); err != nil {
+		return err
+	}
+	cw.written(h)
+	return nil
+}
+
+// writeChunk writes the chunk frame of data unless the trace has it, and
+// returns its address and, with clone set, a copy of the frame it wrote
+// (nil when it wrote none).
+func (cw *ContentWriter) writeChunk(data []byte, clone bool) (trace.Hash, []byte, error) {
+	h := trace.Hash(sha256.Sum256(data))
+	if !cw.reserve(h) {
+		return h, nil, nil
 	}
 	// The address goes in a zstd frame of its own, so that a reader
 	// learns it by decompressing 32 bytes (readchunk.go).
@@ -136,14 +240,16 @@ func (cw *ContentWriter) writeChunk(data []byte) (trace.Hash, error) {
 	putFrameHeader(cw.out[:frameHeaderSize], frameChunk, flags, payload)
 	st := Stats{Frames: 1, Bytes: uint64(len(cw.out)), RawBytes: uint64(hashSize + len(data)), StoredBytes: uint64(len(payload)),
 		Chunks: 1, ChunkBytes: uint64(len(data)), ChunkStored: uint64(len(payload))}
-	err := cw.write(cw.out, st)
-	cw.out = shrink(cw.out)
-	if err == nil {
-		w.mu.Lock()
-		w.chunks[h] = true // events may refer to it as a blob from now on
-		w.mu.Unlock()
+	if err := cw.write(cw.out, st); err != nil {
+		return h, nil, err
 	}
-	return h, err
+	var frame []byte
+	if clone {
+		frame = bytes.Clone(cw.out)
+	}
+	cw.out = shrink(cw.out)
+	cw.written(h)
+	return h, frame, nil
 }
 
 // WriteFile writes f's file frame as it is; its chunks must be in the
