@@ -32,6 +32,7 @@ type recordOptions struct {
 	maxContent string
 	// noCache and cacheSize: --no-content-cache, --content-cache-size.
 	noCache   bool
+	cacheDir  string
 	cacheSize string
 	quiet     bool
 	verdict   verdictFlags
@@ -74,8 +75,9 @@ What a recording stored of a file is also kept in a content cache shared by
 recordings ($XDG_CACHE_HOME/envbisect/content, or ~/.cache/envbisect/content;
 mode 0700), keyed by the file's device, inode, size, mtime and ctime, so that
 recording again costs nothing for the files stored before (a changed file
-misses). --content-cache-size bounds it (least recently used go first);
---no-content-cache neither reads nor writes it.
+misses). --content-cache puts it elsewhere, --content-cache-size bounds it
+(least recently used go first); --no-content-cache neither reads nor
+writes it.
 
 --backend ebpf records the same trace from raw tracepoints without stopping
 CMD (near-zero overhead; root, or CAP_BPF and CAP_PERFMON). Its data travels
@@ -127,6 +129,7 @@ Exit status:
 	f.StringVar(&opts.maxContent, "max-content", "512M", "keep at most `SIZE` bytes of the content of the files CMD reads and executes "+
 		"(e.g. 100M, 2G; 0: their identity and hash only); files past it keep only their hash")
 	f.BoolVar(&opts.noCache, "no-content-cache", false, "neither read nor write the content cache shared by recordings")
+	f.StringVar(&opts.cacheDir, "content-cache", "", "keep the content cache shared by recordings in `DIR` (default $XDG_CACHE_HOME/envbisect/content or ~/.cache/envbisect/content)")
 	f.StringVar(&opts.cacheSize, "content-cache-size", "1G", "bound the content cache shared by recordings to `SIZE` bytes (least recently used entries go first)")
 	f.StringVar(&opts.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto (the last CPU), or any (no pinning; for commands that compute in parallel)")
 	f.BoolVar(&opts.noVDSO, "no-vdso", false, "hide the vDSO from CMD so that time queries (clock_gettime, gettimeofday) become system calls in the trace (slower, notably for Go programs)")
@@ -186,8 +189,11 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if err != nil || cacheSize == 0 {
 		return usageError("--content-cache-size %q: give a size such as 512M or 2G (--no-content-cache turns the cache off)", opts.cacheSize)
 	}
-	var cacheDir string
-	if !opts.noCache && maxContent > 0 {
+	if opts.noCache && opts.cacheDir != "" {
+		return usageError("--no-content-cache and --content-cache: give one")
+	}
+	cacheDir := opts.cacheDir
+	if !opts.noCache && cacheDir == "" && maxContent > 0 {
 		if cacheDir, err = record.DefaultContentCacheDir(); err != nil {
 			s.warn(err.Error() + "; recording without it")
 		}
