@@ -313,13 +313,23 @@ func (cw *ContentWriter) checkFile(f *trace.FileObject) error {
 	return c.addFile(f)
 }
 
-// write hands complete frames to the Writer.
+// write hands complete frames to the Writer, and starts writing a large
+// one to disk (outside the Writer's lock: it may wait for the device).
 func (cw *ContentWriter) write(b []byte, st Stats) error {
 	w := cw.w
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if err := w.usable(); err != nil {
-		return err
+	err := w.usable()
+	off := w.off
+	if err == nil {
+		err = w.writeFrames(b, st)
 	}
-	return w.writeFrames(b, st)
+	w.mu.Unlock()
+	if err == nil && w.f != nil && len(b) >= writebackFrom {
+		startWriteback(w.f, off, int64(len(b)))
+	}
+	return err
 }
+
+// writebackFrom is the size of a content frame from which its writing to
+// disk is started at once (startWriteback).
+const writebackFrom = 256 << 10
