@@ -194,8 +194,10 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	}
 	cacheDir := opts.cacheDir
 	if !opts.noCache && cacheDir == "" && maxContent > 0 {
-		if cacheDir, err = record.DefaultContentCacheDir(); err != nil {
-			s.warn(err.Error() + "; recording without it")
+		// The default cache where it can be: a home that cannot hold one
+		// (read-only, another user's) records without it, silently.
+		if dir, err := record.DefaultContentCacheDir(); err == nil && os.MkdirAll(dir, 0o700) == nil {
+			cacheDir = dir
 		}
 	}
 	cpu, err := parseCPU(opts.cpu)
