@@ -164,8 +164,13 @@ func (c *contentStore) store(cw *tracefile.ContentWriter, k keptFile) error {
 	return nil
 }
 
-// cacheKey returns the content cache's key of the open file f.
-func cacheKey(f *os.File) (tracefile.CacheKey, bool) {
+// cacheKey returns the content cache's key of the open file f; ok is
+// false for a file the cache must not hold (cacheableFS).
+func cacheKey(f *os.File) (key tracefile.CacheKey, ok bool) {
+	var fs unix.Statfs_t
+	if err := unix.Fstatfs(int(f.Fd()), &fs); err != nil || !cacheableFS(int64(fs.Type)) {
+		return tracefile.CacheKey{}, false
+	}
 	var st unix.Stat_t
 	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
 		return tracefile.CacheKey{}, false
@@ -198,6 +203,24 @@ type unreadable struct{}
 
 func (unreadable) Read([]byte) (int, error) {
 	return 0, errors.New("the tracer could not open it")
+}
+
+// cacheableFS reports whether the content cache may hold the files of a
+// file system of type magic (statfs): those that keep a ctime of their
+// own, which every write changes, and read-only images. A FAT file
+// system's "ctime" is its creation time, and network and FUSE file
+// systems report what their server says; their files are stored from
+// their bytes every time. (Before Linux 6.13's multigrain timestamps a
+// ctime has the clock tick's granularity: a rewrite of the same size
+// within one tick of a recording's read, its mtime put back, would go
+// unseen.)
+func cacheableFS(magic int64) bool {
+	switch magic {
+	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC, unix.TMPFS_MAGIC,
+		unix.OVERLAYFS_SUPER_MAGIC, unix.F2FS_SUPER_MAGIC, unix.SQUASHFS_MAGIC, unix.EROFS_SUPER_MAGIC_V1:
+		return true
+	}
+	return false
 }
 
 // DefaultContentCacheDir returns the content cache's directory for the
