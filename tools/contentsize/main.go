@@ -11,6 +11,7 @@
 //
 //	go run ./tools/contentsize                   # all workloads, 5 timed repetitions
 //	go run ./tools/contentsize -n 3 -workloads python,gcc
+//	go run ./tools/contentsize -cpu -1 -workloads gcc  # unpinned (record --cpu any)
 package main
 
 import (
@@ -45,6 +46,7 @@ func main() {
 	flag.IntVar(&reps, "n", 5, "timed repetitions of each of the two recordings (the median is reported); 0: sizes only")
 	flag.StringVar(&list, "workloads", "python,gcc,mpd", "comma-separated workloads: python, gcc, mpd")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the timed recordings to this file")
+	cpu := flag.Int("cpu", launch.DefaultCPU(), "record --cpu: the CPU tracer and command share; -1: any (unpinned)")
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "contentsize")
 	if err != nil {
@@ -64,7 +66,7 @@ func main() {
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	warm := filepath.Join(dir, "cache")
 	for _, w := range ws {
-		sum, _, err := recordOnce(w, dir, contentFirst, warm)
+		sum, _, err := recordOnce(w, dir, *cpu, contentFirst, warm)
 		if err != nil {
 			fail(fmt.Errorf("%s: %w", w.name, err))
 		}
@@ -108,7 +110,7 @@ func main() {
 				if m == contentFirst {
 					cache = filepath.Join(dir, fmt.Sprintf("cache-%d", i))
 				}
-				_, d, err := recordOnce(w, dir, m, cache)
+				_, d, err := recordOnce(w, dir, *cpu, m, cache)
 				if err != nil {
 					fail(fmt.Errorf("%s: %w", w.name, err))
 				}
@@ -135,7 +137,7 @@ const (
 
 // recordOnce records w as m says, with the content cache in cache, and
 // returns the summary and the wall time of the recording.
-func recordOnce(w workload, dir string, m contentMode, cache string) (*record.Summary, time.Duration, error) {
+func recordOnce(w workload, dir string, cpu int, m contentMode, cache string) (*record.Summary, time.Duration, error) {
 	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return nil, 0, err
@@ -144,7 +146,7 @@ func recordOnce(w workload, dir string, m contentMode, cache string) (*record.Su
 	out := filepath.Join(dir, w.name+".envb")
 	start := time.Now()
 	sum, err := record.Run(record.Options{
-		Output: out, Argv: w.argv, Dir: dir, CPU: launch.DefaultCPU(), NoContent: m == noContent, Judge: w.judge,
+		Output: out, Argv: w.argv, Dir: dir, CPU: cpu, NoContent: m == noContent, Judge: w.judge,
 		ContentCache: cache,
 		Stdin:        devnull, Stdout: devnull, Stderr: devnull,
 	})
