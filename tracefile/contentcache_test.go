@@ -17,7 +17,7 @@ func cacheKeyOf(i int, content []byte) CacheKey {
 
 // fillCache writes a trace storing files with StoreFileEntry and puts
 // each entry it returns in c; it returns how many it put.
-func fillCache(t *testing.T, opts Options, c *ContentCache, files []contentFile) int {
+func fillCache(t testing.TB, opts Options, c *ContentCache, files []contentFile) int {
 	t.Helper()
 	var buf bytes.Buffer
 	w, err := opts.NewWriter(&buf, sampleHeader())
@@ -287,3 +287,44 @@ func TestContentCacheSizeBound(t *testing.T) {
 }
 
 func crc32Castagnoli(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// FuzzContentCacheEntry: Get never panics on an entry's bytes, and what
+// it accepts is an entry of the key it was asked for, whose chunks are
+// frames of the addresses it names.
+func FuzzContentCacheEntry(f *testing.F) {
+	dir := f.TempDir()
+	c, err := OpenContentCache(dir, 0)
+	if err != nil {
+		f.Fatal(err)
+	}
+	files := sampleFiles()[:3]
+	fillCache(f, Options{}, c, files)
+	for i := range files {
+		if b, err := os.ReadFile(c.path(cacheKeyOf(i, files[i].content))); err == nil {
+			f.Add(b, int64(len(files[i].content)))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, size int64) {
+		c, err := OpenContentCache(t.TempDir(), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := cacheKeyOf(0, nil)
+		key.Size = size
+		if err := os.WriteFile(c.path(key), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		e, err := c.Get(key)
+		if e == nil {
+			return
+		}
+		if err != nil || e.Size != size || len(e.frames) != len(e.Chunks) {
+			t.Fatalf("accepted an entry of %d bytes for size %d with %d chunks, %d frames (%v)", e.Size, size, len(e.Chunks), len(e.frames), err)
+		}
+		for i, fr := range e.frames {
+			if h, err := c.address(fr); err != nil || h != e.Chunks[i] {
+				t.Fatalf("chunk %d: frame of another address", i)
+			}
+		}
+	})
+}
