@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/envbisect/envbisect/trace"
 	"time"
 )
 
@@ -327,4 +329,77 @@ func FuzzContentCacheEntry(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Two files of the same content stored at once by two ContentWriters:
+// the one that finds the chunk being written by the other waits for it
+// before writing its file frame, which may name only chunks before it
+// (found by recording git, whose binary exists as several files).
+func TestConcurrentEqualFilesWaitForTheChunk(t *testing.T) {
+	content := randomBytes(42, 300_000)
+	// The chunk frame, as a ContentWriter makes it.
+	src, err := OpenContentCache(t.TempDir(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := []contentFile{{obj: sampleFiles()[1].obj, content: content, keep: true}}
+	fillCache(t, Options{}, src, one)
+	e, err := src.Get(cacheKeyOf(0, content))
+	if err != nil || e == nil || len(e.Chunks) != 1 {
+		t.Fatalf("Get: %v, %v", e, err)
+	}
+
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, sampleHeader())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := w.NewContentWriter()
+	b, _ := w.NewContentWriter()
+	defer a.Close()
+	defer b.Close()
+	h := e.Chunks[0]
+	if !a.reserve(h) { // a starts writing the chunk
+		t.Fatal("the chunk is in the trace already")
+	}
+	done := make(chan error, 1)
+	go func() {
+		obj := trace.FileObject{ID: 2, Path: "/usr/bin/copy"}
+		done <- b.StoreFile(&obj, bytes.NewReader(content), true)
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the second file was written before its chunk (%v)", err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	// a finishes its chunk (as writeChunk does after reserving) and its
+	// file.
+	if err := a.write(e.frames[0], Stats{Chunks: 1}); err != nil {
+		t.Fatal(err)
+	}
+	a.written(h)
+	if err := <-done; err != nil {
+		t.Fatalf("the second file: %v", err)
+	}
+	obj := trace.FileObject{ID: 1, Path: "/usr/bin/orig", Size: int64(len(content)), SHA256: e.SHA256, Chunks: []trace.Hash{h}}
+	if err := a.WriteFile(&obj, Stats{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(sampleEnd()); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.envb")
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.VerifyContent(); err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Files) != 2 {
+		t.Fatalf("%d file objects, want 2", len(tr.Files))
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/fxamacker/cbor/v2"
 	"github.com/klauspost/compress/zstd"
@@ -255,6 +256,9 @@ func (cw *ContentWriter) writeChunk(data []byte, clone bool) (trace.Hash, []byte
 // WriteFile writes f's file frame as it is; its chunks must be in the
 // trace already. st counts what storing f took besides the frame.
 func (cw *ContentWriter) WriteFile(f *trace.FileObject, st Stats) error {
+	if err := cw.awaitChunks(f.Chunks); err != nil {
+		return err
+	}
 	if err := cw.checkFile(f); err != nil {
 		return cw.w.errorf("invalid file object: %w", err)
 	}
@@ -290,6 +294,31 @@ func (cw *ContentWriter) WriteFile(f *trace.FileObject, st Stats) error {
 	cw.w.fileIDs[f.ID] = struct{}{}
 	cw.w.mu.Unlock()
 	return nil
+}
+
+// awaitChunks waits until every chunk of hs that another ContentWriter
+// is writing (reserved, found a duplicate by this one) is in the trace:
+// a file frame may name only chunks before it. It returns the Writer's
+// error if that writer failed.
+func (cw *ContentWriter) awaitChunks(hs []trace.Hash) error {
+	w := cw.w
+	for {
+		w.mu.Lock()
+		err := w.usable()
+		pending := false
+		for _, h := range hs {
+			if done, ok := w.chunks[h]; ok && !done {
+				pending = true
+				break
+			}
+		}
+		w.mu.Unlock()
+		if err != nil || !pending {
+			return err
+		}
+		// A chunk takes a few milliseconds to compress and write.
+		time.Sleep(200 * time.Microsecond)
+	}
 }
 
 // checkFile checks f as a reader will (contents.addFile), against the
