@@ -3,10 +3,13 @@ package record
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/trace"
@@ -43,6 +46,13 @@ type contentStore struct {
 	queue chan keptFile
 	wg    sync.WaitGroup
 
+	// cache, when set, holds what earlier recordings stored of a file
+	// version; a hit costs no reading, hashing or compressing.
+	cache *tracefile.ContentCache
+	hits  atomic.Int64
+	// refused counts cache entries that did not verify (Get removed them).
+	refused atomic.Int64
+
 	mu  sync.Mutex
 	err error // the first write error; later files are dropped
 }
@@ -53,12 +63,12 @@ type keptFile struct {
 	keep bool
 }
 
-func newContentStore(w *tracefile.Writer, exclude []string, max uint64) (*contentStore, error) {
+func newContentStore(w *tracefile.Writer, exclude []string, max uint64, cache *tracefile.ContentCache) (*contentStore, error) {
 	filter, err := launch.NewContentFilter(exclude)
 	if err != nil {
 		return nil, err
 	}
-	c := &contentStore{exclude: filter, max: max, queue: make(chan keptFile, contentQueue)}
+	c := &contentStore{exclude: filter, max: max, queue: make(chan keptFile, contentQueue), cache: cache}
 	for range contentWorkers {
 		cw, err := w.NewContentWriter()
 		if err != nil {
@@ -116,16 +126,56 @@ func (c *contentStore) run(cw *tracefile.ContentWriter) {
 	}
 }
 
-// store writes k as Keep decided.
+// store writes k as Keep decided: from the cache when it holds the
+// file's version, else from the file (then caching what was stored, if
+// the file did not change while it was read).
 func (c *contentStore) store(cw *tracefile.ContentWriter, k keptFile) error {
-	var src io.Reader = unreadable{}
-	if k.f != nil {
-		src = k.f
+	if k.f == nil {
+		if err := cw.StoreFile(k.obj, unreadable{}, k.keep); err != nil {
+			return fmt.Errorf("store %s: %w", k.obj.Path, err)
+		}
+		return nil
 	}
-	if err := cw.StoreFile(k.obj, src, k.keep); err != nil {
+	key, ok := cacheKey(k.f)
+	if c.cache == nil || !ok {
+		if err := cw.StoreFile(k.obj, k.f, k.keep); err != nil {
+			return fmt.Errorf("store %s: %w", k.obj.Path, err)
+		}
+		return nil
+	}
+	e, err := c.cache.Get(key)
+	if err != nil {
+		c.refused.Add(1) // stored from the file as on a miss
+	}
+	if e != nil {
+		c.hits.Add(1)
+		if err := cw.StoreEntry(k.obj, e, k.keep); err != nil {
+			return fmt.Errorf("store %s from the content cache: %w", k.obj.Path, err)
+		}
+		return nil
+	}
+	e, err = cw.StoreFileEntry(k.obj, k.f, k.keep)
+	if err != nil {
 		return fmt.Errorf("store %s: %w", k.obj.Path, err)
 	}
+	if after, ok := cacheKey(k.f); e != nil && ok && after == key {
+		c.cache.Put(key, e) // a cache that cannot be written is only slower
+	}
 	return nil
+}
+
+// cacheKey returns the content cache's key of the open file f; ok is
+// false for a file the cache must not hold (cacheableFS).
+func cacheKey(f *os.File) (key tracefile.CacheKey, ok bool) {
+	var fs unix.Statfs_t
+	if err := unix.Fstatfs(int(f.Fd()), &fs); err != nil || !cacheableFS(int64(fs.Type)) {
+		return tracefile.CacheKey{}, false
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		return tracefile.CacheKey{}, false
+	}
+	return tracefile.CacheKey{Dev: st.Dev, Ino: st.Ino, Size: st.Size, Mtime: st.Mtim.Nano(), Ctime: st.Ctim.Nano()}, true
 }
 
 // close waits until every queued file is stored. It returns the files
@@ -133,6 +183,9 @@ func (c *contentStore) store(cw *tracefile.ContentWriter, k keptFile) error {
 func (c *contentStore) close() ([]trace.FileObject, error) {
 	close(c.queue)
 	c.wg.Wait()
+	if c.cache != nil {
+		c.cache.Trim() // a cache that cannot be trimmed stays as it is
+	}
 	slices.SortStableFunc(c.over, func(a, b trace.FileObject) int {
 		switch {
 		case a.Size > b.Size:
@@ -150,4 +203,32 @@ type unreadable struct{}
 
 func (unreadable) Read([]byte) (int, error) {
 	return 0, errors.New("the tracer could not open it")
+}
+
+// cacheableFS reports whether the content cache may hold the files of a
+// file system of type magic (statfs): those that keep a ctime of their
+// own, which every write changes, and read-only images. A FAT file
+// system's "ctime" is its creation time, and network and FUSE file
+// systems report what their server says; their files are stored from
+// their bytes every time. (Before Linux 6.13's multigrain timestamps a
+// ctime has the clock tick's granularity: a rewrite of the same size
+// within one tick of a recording's read, its mtime put back, would go
+// unseen.)
+func cacheableFS(magic int64) bool {
+	switch magic {
+	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC, unix.TMPFS_MAGIC,
+		unix.OVERLAYFS_SUPER_MAGIC, unix.F2FS_SUPER_MAGIC, unix.SQUASHFS_MAGIC, unix.EROFS_SUPER_MAGIC_V1:
+		return true
+	}
+	return false
+}
+
+// DefaultContentCacheDir returns the content cache's directory for the
+// user: $XDG_CACHE_HOME/envbisect/content, or ~/.cache/envbisect/content.
+func DefaultContentCacheDir() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("content cache: %w", err)
+	}
+	return filepath.Join(dir, "envbisect", "content"), nil
 }

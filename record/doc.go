@@ -31,4 +31,14 @@
 // frames; the tracer waits only when 4096 files are queued. Run waits for the store
 // before writing the end frame. Semi-replay runs keep nothing, and the
 // eBPF backend keeps no contents yet (Run warns).
+//
+// With Options.ContentCache (the CLI's default: ~/.cache/envbisect/content)
+// the goroutines first fstat the open file and look its version up in a
+// tracefile.ContentCache shared by recordings: a hit copies the chunk
+// frames an earlier recording stored, and reads, hashes and compresses
+// nothing; a miss stores the file from its bytes and puts what it wrote
+// in the cache, unless the file's key changed while it was read. At the
+// end Run trims the cache to its bound. A file of gcc's cc1 (33 MB) costs
+// about 0.2 s of zstd on the project's VM, more than the compile it
+// serves; from the cache it costs a copy.
 package record

@@ -39,8 +39,17 @@ type Options struct {
 	// NoContent keeps only the identity and hash of every file
 	// (--max-content 0).
 	NoContent bool
-	CPU       int  // pin the tracer and the command to this CPU; -1: don't (see launch.DefaultCPU)
-	NoVDSO    bool // make time queries system calls (see ptrace.Config.NoVDSO)
+	// ContentCache is the directory of a content cache shared by
+	// recordings (tracefile.ContentCache; the CLI's default is
+	// DefaultContentCacheDir): a file whose version an earlier recording
+	// stored is copied from it instead of being read, hashed and
+	// compressed again. "": no cache.
+	ContentCache string
+	// ContentCacheSize bounds the cache's bytes; 0:
+	// tracefile.DefaultContentCacheSize.
+	ContentCacheSize int64
+	CPU              int  // pin the tracer and the command to this CPU; -1: don't (see launch.DefaultCPU)
+	NoVDSO           bool // make time queries system calls (see ptrace.Config.NoVDSO)
 	// Join runs the command inside a container (ptrace.Config.Join);
 	// Env and Dir are then the container's, and Argv[0] is looked up
 	// in its PATH. A --check still runs on the host.
@@ -90,6 +99,10 @@ type Summary struct {
 	// Written counts what the trace holds: frames, events, file objects,
 	// chunks and their sizes.
 	Written tracefile.Stats
+	// CacheHits counts the files stored from the content cache, and
+	// CacheRefused its entries that did not verify (removed, and the
+	// file stored from itself).
+	CacheHits, CacheRefused int64
 }
 
 // Run records opts.Argv into opts.Output. The trace file is created
@@ -150,11 +163,19 @@ func Run(opts Options) (*Summary, error) {
 		if opts.Warn != nil && !opts.NoContent {
 			opts.Warn("record --backend ebpf: its traces hold no file contents yet (locate cannot serve the good environment's files from them); record with the ptrace backend to keep them")
 		}
-	} else if content, err = newContentStore(w, opts.Exclude, maxContent); err != nil {
-		b.close()
-		w.Abort()
-		os.Remove(opts.Output)
-		return nil, err
+	} else {
+		var cache *tracefile.ContentCache
+		if opts.ContentCache != "" && !opts.NoContent {
+			if cache, err = tracefile.OpenContentCache(opts.ContentCache, opts.ContentCacheSize); err != nil && opts.Warn != nil {
+				opts.Warn(fmt.Sprintf("record: %v; recording without it", err))
+			}
+		}
+		if content, err = newContentStore(w, opts.Exclude, maxContent, cache); err != nil {
+			b.close()
+			w.Abort()
+			os.Remove(opts.Output)
+			return nil, err
+		}
 	}
 	spec := verdict.Spec{}
 	var watch trace.Watch
@@ -210,6 +231,9 @@ func Run(opts Options) (*Summary, error) {
 		Threads: res.Threads, Stops: res.Stops, Backend: res.Backend, Interrupted: res.Interrupted,
 		Verdict: spec.Judge(context.Background(), res, judgeCwd, judgeEnv), Lost: lost,
 		OverBudget: over, MaxContent: maxContent,
+	}
+	if content != nil {
+		sum.CacheHits, sum.CacheRefused = content.hits.Load(), content.refused.Load()
 	}
 	if writeErr != nil {
 		w.Abort()

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"slices"
+	"time"
 
 	"github.com/fxamacker/cbor/v2"
 	"github.com/klauspost/compress/zstd"
@@ -58,63 +60,166 @@ func (cw *ContentWriter) Close() {
 // a failed write (the trace is then done) or of an invalid f; a read
 // error is not one.
 func (cw *ContentWriter) StoreFile(f *trace.FileObject, src io.Reader, keep bool) error {
+	_, err := cw.storeFile(f, src, keep, false)
+	return err
+}
+
+// StoreFileEntry is StoreFile that also returns what it stored as a
+// ContentCache entry: nil when the content was not kept, did not read, or
+// shares a chunk with content the trace held before (whose frame this
+// ContentWriter did not make).
+func (cw *ContentWriter) StoreFileEntry(f *trace.FileObject, src io.Reader, keep bool) (*CacheEntry, error) {
+	return cw.storeFile(f, src, keep, keep)
+}
+
+func (cw *ContentWriter) storeFile(f *trace.FileObject, src io.Reader, keep, entry bool) (*CacheEntry, error) {
 	if !keep && f.Why == "" {
-		return cw.w.errorf("file object %d (%s): content not kept, and no reason given", f.ID, f.Path)
+		return nil, cw.w.errorf("file object %d (%s): content not kept, and no reason given", f.ID, f.Path)
 	}
 	if cw.buf == nil {
 		cw.buf = make([]byte, MaxChunkSize)
 	}
+	var e *CacheEntry
+	if entry {
+		e = &CacheEntry{}
+	}
 	f.Chunks, f.Size = f.Chunks[:0], 0
 	var st Stats
 	sum := sha256.New()
-	for {
+	var only trace.Hash // of a file of one chunk: its chunk's address is its hash
+	single := false
+	for first := true; ; first = false {
 		n, err := io.ReadFull(src, cw.buf)
+		last := err == io.EOF || err == io.ErrUnexpectedEOF
 		if n > 0 {
 			data := cw.buf[:n]
-			sum.Write(data)
 			f.Size += int64(n)
 			st.ContentBytes += uint64(n)
 			if keep {
-				h, err := cw.writeChunk(data)
+				h, frame, err := cw.writeChunk(data, e != nil)
 				if err != nil {
-					return err
+					return nil, err
 				}
 				f.Chunks = append(f.Chunks, h)
+				if e != nil && frame == nil {
+					// A chunk the trace had: its frame is this file's
+					// own, or there is none to cache.
+					if j := slices.Index(e.Chunks, h); j >= 0 {
+						frame = e.frames[j]
+					} else {
+						e = nil
+					}
+				}
+				if e != nil {
+					e.Chunks, e.raw, e.frames = append(e.Chunks, h), append(e.raw, uint32(n)), append(e.frames, frame)
+				}
+				if first && last {
+					only, single = h, true
+				}
+			}
+			if !single {
+				sum.Write(data)
 			}
 		}
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
+		if last {
 			break
 		}
 		if err != nil {
 			f.Why, f.Chunks, f.SHA256 = trace.ContentUnreadable, nil, trace.Hash{}
-			return cw.WriteFile(f, st)
+			return nil, cw.WriteFile(f, st)
 		}
 	}
-	f.SHA256 = trace.Hash(sum.Sum(nil))
+	if single {
+		f.SHA256 = only
+	} else {
+		f.SHA256 = trace.Hash(sum.Sum(nil))
+	}
 	if !keep {
+		f.Chunks = nil
+	}
+	if err := cw.WriteFile(f, st); err != nil {
+		return nil, err
+	}
+	if e != nil {
+		e.Size, e.SHA256 = f.Size, f.SHA256
+	}
+	return e, nil
+}
+
+// StoreEntry writes f from a ContentCache entry of its file, read from
+// nothing: Size and SHA256 from e, and with keep set its chunks, each
+// frame copied into the trace unless the trace has that chunk. The rest
+// is as StoreFile.
+func (cw *ContentWriter) StoreEntry(f *trace.FileObject, e *CacheEntry, keep bool) error {
+	if !keep && f.Why == "" {
+		return cw.w.errorf("file object %d (%s): content not kept, and no reason given", f.ID, f.Path)
+	}
+	if keep && len(e.Chunks) == 0 && e.Size > 0 {
+		return cw.w.errorf("file object %d (%s): its cache entry holds no content", f.ID, f.Path)
+	}
+	f.Size, f.SHA256, f.Chunks = e.Size, e.SHA256, f.Chunks[:0]
+	st := Stats{ContentBytes: uint64(e.Size)}
+	if keep {
+		for i, h := range e.Chunks {
+			if err := cw.copyChunk(h, e.frames[i], e.raw[i]); err != nil {
+				return err
+			}
+			f.Chunks = append(f.Chunks, h)
+		}
+	} else {
 		f.Chunks = nil
 	}
 	return cw.WriteFile(f, st)
 }
 
-// writeChunk writes the chunk frame of data unless the trace has it, and
-// returns its address.
-func (cw *ContentWriter) writeChunk(data []byte) (trace.Hash, error) {
-	h := trace.Hash(sha256.Sum256(data))
+// reserve reports whether chunk h is new to the trace, and if so marks it
+// as being written by the caller (it must then call written).
+func (cw *ContentWriter) reserve(h trace.Hash) bool {
 	w := cw.w
 	w.mu.Lock()
+	defer w.mu.Unlock()
 	_, dup := w.chunks[h]
 	if _, blob := w.blobs[h]; blob {
 		dup = true // the bytes of a read, in a blob frame already
 	}
 	if dup {
 		w.stats.ChunksDeduplicated++
-	} else {
-		w.chunks[h] = false // reserved: this ContentWriter writes it
+		return false
 	}
-	w.mu.Unlock()
-	if dup {
-		return h, nil
+	w.chunks[h] = false // reserved: this ContentWriter writes it
+	return true
+}
+
+// written marks chunk h, reserved, as in the trace: events may refer to
+// it as a blob from then on.
+func (cw *ContentWriter) written(h trace.Hash) {
+	cw.w.mu.Lock()
+	cw.w.chunks[h] = true
+	cw.w.mu.Unlock()
+}
+
+// copyChunk writes a cached chunk frame unless the trace has its chunk.
+func (cw *ContentWriter) copyChunk(h trace.Hash, frame []byte, raw uint32) error {
+	if !cw.reserve(h) {
+		return nil
+	}
+	stored := uint64(len(frame) - frameHeaderSize)
+	st := Stats{Frames: 1, Bytes: uint64(len(frame)), RawBytes: uint64(hashSize) + uint64(raw), StoredBytes: stored,
+		Chunks: 1, ChunkBytes: uint64(raw), ChunkStored: stored}
+	if err := cw.write(frame, st); err != nil {
+		return err
+	}
+	cw.written(h)
+	return nil
+}
+
+// writeChunk writes the chunk frame of data unless the trace has it, and
+// returns its address and, with clone set, a copy of the frame it wrote
+// (nil when it wrote none).
+func (cw *ContentWriter) writeChunk(data []byte, clone bool) (trace.Hash, []byte, error) {
+	h := trace.Hash(sha256.Sum256(data))
+	if !cw.reserve(h) {
+		return h, nil, nil
 	}
 	// The address goes in a zstd frame of its own, so that a reader
 	// learns it by decompressing 32 bytes (readchunk.go).
@@ -136,19 +241,24 @@ func (cw *ContentWriter) writeChunk(data []byte) (trace.Hash, error) {
 	putFrameHeader(cw.out[:frameHeaderSize], frameChunk, flags, payload)
 	st := Stats{Frames: 1, Bytes: uint64(len(cw.out)), RawBytes: uint64(hashSize + len(data)), StoredBytes: uint64(len(payload)),
 		Chunks: 1, ChunkBytes: uint64(len(data)), ChunkStored: uint64(len(payload))}
-	err := cw.write(cw.out, st)
-	cw.out = shrink(cw.out)
-	if err == nil {
-		w.mu.Lock()
-		w.chunks[h] = true // events may refer to it as a blob from now on
-		w.mu.Unlock()
+	if err := cw.write(cw.out, st); err != nil {
+		return h, nil, err
 	}
-	return h, err
+	var frame []byte
+	if clone {
+		frame = bytes.Clone(cw.out)
+	}
+	cw.out = shrink(cw.out)
+	cw.written(h)
+	return h, frame, nil
 }
 
 // WriteFile writes f's file frame as it is; its chunks must be in the
 // trace already. st counts what storing f took besides the frame.
 func (cw *ContentWriter) WriteFile(f *trace.FileObject, st Stats) error {
+	if err := cw.awaitChunks(f.Chunks); err != nil {
+		return err
+	}
 	if err := cw.checkFile(f); err != nil {
 		return cw.w.errorf("invalid file object: %w", err)
 	}
@@ -186,6 +296,31 @@ func (cw *ContentWriter) WriteFile(f *trace.FileObject, st Stats) error {
 	return nil
 }
 
+// awaitChunks waits until every chunk of hs that another ContentWriter
+// is writing (reserved, found a duplicate by this one) is in the trace:
+// a file frame may name only chunks before it. It returns the Writer's
+// error if that writer failed.
+func (cw *ContentWriter) awaitChunks(hs []trace.Hash) error {
+	w := cw.w
+	for {
+		w.mu.Lock()
+		err := w.usable()
+		pending := false
+		for _, h := range hs {
+			if done, ok := w.chunks[h]; ok && !done {
+				pending = true
+				break
+			}
+		}
+		w.mu.Unlock()
+		if err != nil || !pending {
+			return err
+		}
+		// A chunk takes a few milliseconds to compress and write.
+		time.Sleep(200 * time.Microsecond)
+	}
+}
+
 // checkFile checks f as a reader will (contents.addFile), against the
 // chunks this Writer wrote.
 func (cw *ContentWriter) checkFile(f *trace.FileObject) error {
@@ -207,13 +342,23 @@ func (cw *ContentWriter) checkFile(f *trace.FileObject) error {
 	return c.addFile(f)
 }
 
-// write hands complete frames to the Writer.
+// write hands complete frames to the Writer, and starts writing a large
+// one to disk (outside the Writer's lock: it may wait for the device).
 func (cw *ContentWriter) write(b []byte, st Stats) error {
 	w := cw.w
 	w.mu.Lock()
-	defer w.mu.Unlock()
-	if err := w.usable(); err != nil {
-		return err
+	err := w.usable()
+	off := w.off
+	if err == nil {
+		err = w.writeFrames(b, st)
 	}
-	return w.writeFrames(b, st)
+	w.mu.Unlock()
+	if err == nil && w.f != nil && len(b) >= writebackFrom {
+		startWriteback(w.f, off, int64(len(b)))
+	}
+	return err
 }
+
+// writebackFrom is the size of a content frame from which its writing to
+// disk is started at once (startWriteback).
+const writebackFrom = 256 << 10

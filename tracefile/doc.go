@@ -59,7 +59,32 @@
 // a chunk whose bytes are already a blob (a read of a whole file) is not
 // written again, and a buffer whose bytes are already a chunk refers to
 // it instead of writing a blob; the reader decodes such a chunk when it
-// fills in the event.
+// fills in the event. A file of one chunk is hashed once: its SHA-256 is
+// its chunk's address. Large content frames are handed to the kernel's
+// writeback as they are written (sync_file_range on Linux), so that
+// Close's fsync does not wait for all of them at the end.
+//
+// # The content cache
+//
+// ContentCache (contentcache.go) keeps, across recordings, the chunk
+// frames that storing a file wrote: StoreFileEntry returns them as a
+// CacheEntry, ContentCache.Put writes it to one file per entry (mode
+// 0600 in a 0700 directory), named by the SHA-256 of its CacheKey
+// (device, inode, size, mtime and ctime of the file version: a write
+// changes the ctime, which no user can set, so a changed file misses).
+// ContentCache.Get reads an entry back and verifies it before use: its
+// CRC-32C over everything, its magic and format version, the whole key
+// (not only the name), the chunk count against the size, each frame's
+// type and length, and the address inside each chunk frame; an entry
+// that fails is removed and reported (ErrCacheEntryRefused), and the
+// caller stores the file from its bytes. StoreEntry then copies the
+// frames into the trace as they are (a chunk the trace holds is not
+// written twice) and takes the size and hash from the entry, so a
+// repeated recording reads, hashes and compresses nothing of a file it
+// stored before. Trim keeps the cache within its bound, least recently
+// used entries first (Get marks a hit as a use). The checksums find
+// damage, not forgery: whoever can write the cache directory can put
+// wrong content under a right key, as they could change the files.
 //
 // The reader never loads chunks into memory: at a chunk frame it checks
 // the checksum, decompresses only the 32-byte address and remembers the

@@ -30,14 +30,18 @@ type recordOptions struct {
 	cpu        string
 	noVDSO     bool
 	maxContent string
-	quiet      bool
-	verdict    verdictFlags
-	backend    string
-	ringSize   string
-	attach     bool
-	duration   time.Duration
-	where      containerFlags
-	box        sandboxFlags
+	// noCache and cacheSize: --no-content-cache, --content-cache-size.
+	noCache   bool
+	cacheDir  string
+	cacheSize string
+	quiet     bool
+	verdict   verdictFlags
+	backend   string
+	ringSize  string
+	attach    bool
+	duration  time.Duration
+	where     containerFlags
+	box       sandboxFlags
 }
 
 func newRecordCommand(s streams) *cobra.Command {
@@ -67,6 +71,13 @@ content, stored once however many processes use it, so that locate can hand
 the program the good environment's files. --exclude-content keeps a path's
 identity and hash only; --max-content bounds the total (files past it keep
 only their hash, and record says which). 'envbisect show --files' lists them.
+What a recording stored of a file is also kept in a content cache shared by
+recordings ($XDG_CACHE_HOME/envbisect/content, or ~/.cache/envbisect/content;
+mode 0700), keyed by the file's device, inode, size, mtime and ctime, so that
+recording again costs nothing for the files stored before (a changed file
+misses). --content-cache puts it elsewhere, --content-cache-size bounds it
+(least recently used go first); --no-content-cache neither reads nor
+writes it.
 
 --backend ebpf records the same trace from raw tracepoints without stopping
 CMD (near-zero overhead; root, or CAP_BPF and CAP_PERFMON). Its data travels
@@ -117,6 +128,9 @@ Exit status:
 	f.StringVar(&opts.maxCapture, "max-capture", "0", "store at most `SIZE` bytes of each buffer (e.g. 64K, 1M; 0: all)")
 	f.StringVar(&opts.maxContent, "max-content", "512M", "keep at most `SIZE` bytes of the content of the files CMD reads and executes "+
 		"(e.g. 100M, 2G; 0: their identity and hash only); files past it keep only their hash")
+	f.BoolVar(&opts.noCache, "no-content-cache", false, "neither read nor write the content cache shared by recordings")
+	f.StringVar(&opts.cacheDir, "content-cache", "", "keep the content cache shared by recordings in `DIR` (default $XDG_CACHE_HOME/envbisect/content or ~/.cache/envbisect/content)")
+	f.StringVar(&opts.cacheSize, "content-cache-size", "1G", "bound the content cache shared by recordings to `SIZE` bytes (least recently used entries go first)")
 	f.StringVar(&opts.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto (the last CPU), or any (no pinning; for commands that compute in parallel)")
 	f.BoolVar(&opts.noVDSO, "no-vdso", false, "hide the vDSO from CMD so that time queries (clock_gettime, gettimeofday) become system calls in the trace (slower, notably for Go programs)")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
@@ -171,6 +185,21 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if err != nil {
 		return usageError("--max-content: %v", err)
 	}
+	cacheSize, err := parseSize(opts.cacheSize)
+	if err != nil || cacheSize == 0 {
+		return usageError("--content-cache-size %q: give a size such as 512M or 2G (--no-content-cache turns the cache off)", opts.cacheSize)
+	}
+	if opts.noCache && opts.cacheDir != "" {
+		return usageError("--no-content-cache and --content-cache: give one")
+	}
+	cacheDir := opts.cacheDir
+	if !opts.noCache && cacheDir == "" && maxContent > 0 {
+		// The default cache where it can be: a home that cannot hold one
+		// (read-only, another user's) records without it, silently.
+		if dir, err := record.DefaultContentCacheDir(); err == nil && os.MkdirAll(dir, 0o700) == nil {
+			cacheDir = dir
+		}
+	}
 	cpu, err := parseCPU(opts.cpu)
 	if err != nil {
 		return err
@@ -206,20 +235,21 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	sum, err := record.Run(record.Options{
 		Backend: opts.backend, RingSize: ringSize,
 		Join: join, Env: env, Dir: dir,
-		Output:     opts.output,
-		Argv:       argv,
-		ASLR:       opts.aslr,
-		NoSeccomp:  opts.noSeccomp,
-		Exclude:    opts.exclude,
-		MaxCapture: maxCapture,
-		MaxContent: maxContent,
-		NoContent:  maxContent == 0,
-		CPU:        cpu,
-		NoVDSO:     opts.noVDSO,
-		Judge:      judge,
-		Sandbox:    box,
-		Interrupt:  sigs,
-		Warn:       s.warn,
+		Output:       opts.output,
+		Argv:         argv,
+		ASLR:         opts.aslr,
+		NoSeccomp:    opts.noSeccomp,
+		Exclude:      opts.exclude,
+		MaxCapture:   maxCapture,
+		MaxContent:   maxContent,
+		NoContent:    maxContent == 0,
+		ContentCache: cacheDir, ContentCacheSize: int64(min(cacheSize, 1<<62)),
+		CPU:       cpu,
+		NoVDSO:    opts.noVDSO,
+		Judge:     judge,
+		Sandbox:   box,
+		Interrupt: sigs,
+		Warn:      s.warn,
 	})
 	var ee *launch.ExecError
 	if errors.As(err, &ee) {

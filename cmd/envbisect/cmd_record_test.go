@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -288,5 +289,68 @@ func TestRecordDiskFull(t *testing.T) {
 	}
 	if msg := errb.String(); !strings.Contains(msg, "incomplete") || !strings.Contains(msg, "disk full") {
 		t.Errorf("stderr %q does not say the trace is incomplete because the disk is full", msg)
+	}
+}
+
+// The content cache's flags: --content-cache DIR fills DIR and a second
+// recording reads it back into an equal trace of the file; by default the
+// cache is under $XDG_CACHE_HOME, which --no-content-cache leaves alone;
+// both flags at once are a usage error.
+func TestRecordContentCacheFlags(t *testing.T) {
+	testutil.Require(t, testutil.Ptrace, testutil.Binary("cat"))
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	want := bytes.Repeat([]byte("content\n"), 5000)
+	if err := os.WriteFile(data, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(dir, "cache")
+	for i := range 2 {
+		out := filepath.Join(dir, "t.envb")
+		if code, _, stderr := cli(t, "record", "-q", "--content-cache", cache, "-o", out, "--", "cat", data); code != 0 {
+			t.Fatalf("record %d: exit %d: %s", i, code, stderr)
+		}
+		tr, err := tracefile.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tr.VerifyContent(); err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+		if ents, _ := os.ReadDir(cache); len(ents) < 2 {
+			t.Fatalf("record %d: --content-cache %s holds %d entries", i, cache, len(ents))
+		}
+		var got []byte
+		for _, f := range tr.Files {
+			if f.Path == data {
+				rc, err := tr.OpenContent(&f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, _ = io.ReadAll(rc)
+				rc.Close()
+			}
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("record %d: the trace holds %d bytes of %s, want %d", i, len(got), data, len(want))
+		}
+	}
+
+	xdg := filepath.Join(dir, "xdg")
+	t.Setenv("XDG_CACHE_HOME", xdg)
+	if code, _, stderr := cli(t, "record", "-q", "--no-content-cache", "-o", filepath.Join(dir, "n.envb"), "--", "cat", data); code != 0 {
+		t.Fatalf("record --no-content-cache: exit %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(xdg); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("record --no-content-cache touched $XDG_CACHE_HOME (%v)", err)
+	}
+	if code, _, stderr := cli(t, "record", "-q", "-o", filepath.Join(dir, "d.envb"), "--", "cat", data); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, stderr)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(xdg, "envbisect", "content")); len(ents) < 2 {
+		t.Errorf("record by default keeps %d cache entries in $XDG_CACHE_HOME/envbisect/content", len(ents))
+	}
+	if code, _, stderr := cli(t, "record", "--no-content-cache", "--content-cache", cache, "--", "true"); code != 2 || !strings.Contains(stderr, "--no-content-cache") {
+		t.Errorf("both cache flags: exit %d, stderr %q; want a usage error", code, stderr)
 	}
 }

@@ -24,9 +24,21 @@ import (
 // Leftover processes are reported, then killed (and reaped if they are
 // children) so that they do not outlive the test binary. Main also
 // removes the binary Envbisect built. It calls os.Exit.
+//
+// The tests' recordings keep record's content cache
+// ($XDG_CACHE_HOME/envbisect/content) in a directory of the test binary's
+// own, removed at the end, never in the user's.
 func Main(m *testing.M) {
+	cache, err := os.MkdirTemp("", "envbisect-test-cache-")
+	if err == nil {
+		os.Chmod(cache, 0o1777) // tests that record as another user find it too
+		os.Setenv("XDG_CACHE_HOME", cache)
+	}
 	code := runMain(m, os.Stderr, leakGrace)
 	removeEnvbisect()
+	if err == nil {
+		os.RemoveAll(cache)
+	}
 	os.Exit(code)
 }
 

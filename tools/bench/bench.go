@@ -123,6 +123,16 @@ func (e *env) measure(ctx context.Context, o options, m *measurement, w workload
 			return nil
 		}
 	}
+	for _, v := range m.variants {
+		if c := cells[v.name]; v.warm && c.skip == "" {
+			trace := filepath.Join(e.tmp, w.name+"-warm.envb")
+			e.run.run(ctx, o.placed(v, v.wrap(w.argv, trace)), v.recorder)
+			os.Remove(trace)
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
 	n := len(m.variants)
 	for rep := 0; rep < o.reps; rep++ {
 		for k := 0; k < n; k++ {
@@ -154,7 +164,7 @@ func (e *env) measure(ctx context.Context, o options, m *measurement, w workload
 				}
 			}
 			switch v.name {
-			case "envbisect", "envbisect-hashes":
+			case "envbisect", "envbisect-hashes", "envbisect-nocache":
 				if c.traceBytes == 0 {
 					e.countTrace(ctx, o, c, trace)
 				}

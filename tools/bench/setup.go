@@ -35,13 +35,16 @@ type variant struct {
 	// recorder variants run envbisect record: their trace is read and
 	// the recorder's own VmHWM is sampled.
 	recorder bool
+	// warm variants run once, unmeasured, before the first round: the
+	// content cache then holds the workload's files.
+	warm bool
 }
 
 // workloadNames are the workloads -workloads accepts: the recording
 // workloads, then the locate group (locate.go), which has its own table.
-var workloadNames = []string{"cloop", "shell", "python", "locate"}
+var workloadNames = []string{"cloop", "shell", "python", "gcc", "locate"}
 
-var variantNames = []string{"native", "envbisect", "envbisect-hashes", "ebpf", "strace", "strace-seccomp", "minitrace"}
+var variantNames = []string{"native", "envbisect", "envbisect-hashes", "envbisect-nocache", "ebpf", "strace", "strace-seccomp", "minitrace"}
 
 const debianPython = "/usr/bin/python3"
 
@@ -189,6 +192,20 @@ func (e *env) workloads(ctx context.Context, o options, progress io.Writer) []wo
 			w.argv = []string{"/bin/sh", "-c", fmt.Sprintf(
 				"for i in $(seq %d); do %s -c 'import json, ssl, sqlite3, email, http.client' || exit 1; done",
 				o.pythonIters, debianPython)}
+		case "gcc":
+			w.label = "gcc: compile and link a C file"
+			if e.gccErr != nil {
+				w.skip = e.gccErr.Error()
+				break
+			}
+			src := filepath.Join(e.tmp, "hello.c")
+			code := "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n" +
+				"int main(int argc, char **argv) { printf(\"%zu\\n\", strlen(argc > 1 ? argv[1] : \"hello\")); return EXIT_SUCCESS; }\n"
+			if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+				w.skip = err.Error()
+				break
+			}
+			w.argv = []string{"gcc", "-O2", "-o", filepath.Join(e.tmp, "hello"), src}
 		}
 		out = append(out, w)
 	}
@@ -246,8 +263,25 @@ func (e *env) variants(o options) []variant {
 			// the last CPU (--cpu auto). Unpinned runs turn that off so all
 			// variants run under the same placement.
 			cpu := recordCPU(o)
+			// A content cache of the harness's own, filled by an
+			// unmeasured run: a repeated recording (issue 13).
+			cache := filepath.Join(e.tmp, "content-cache")
 			v.wrap = func(argv []string, trace string) []string {
-				return append([]string{bin, "record", "--cpu", cpu, "-o", trace, "--"}, argv...)
+				return append([]string{bin, "record", "--content-cache", cache, "--cpu", cpu, "-o", trace, "--"}, argv...)
+			}
+			v.selfPlaced, v.recorder, v.warm = true, true, true
+		case "envbisect-nocache":
+			// record keeping contents without the content cache: every
+			// file read, hashed and compressed, as in a first recording
+			// (which also fills the cache).
+			v.header = "envbisect record --no-content-cache"
+			if _, err := os.Stat(e.envbisect); err != nil {
+				v.skip = fmt.Sprintf("%s not built (make build)", e.envbisect)
+			}
+			bin := e.envbisect
+			cpu := recordCPU(o)
+			v.wrap = func(argv []string, trace string) []string {
+				return append([]string{bin, "record", "--no-content-cache", "--cpu", cpu, "-o", trace, "--"}, argv...)
 			}
 			v.selfPlaced, v.recorder = true, true
 		case "envbisect-hashes":

@@ -2,13 +2,16 @@
 // costs (issue 13): for a few real workloads it records the command with
 // file contents kept (record's default) and prints the trace's size, the
 // bytes of content it holds, how much deduplication and compression
-// saved; then it times recording with content against recording with
-// --max-content 0 (identity and hash only), interleaved, and prints the
-// ratio of the medians. Markdown, for docs/performance.md. It needs
-// ptrace (run as root) and the workloads' programs: python3, gcc, mpd.
+// saved; then it times, interleaved, recording with --max-content 0
+// (identity and hash only), a first recording with content (an empty
+// content cache), and a repeated one (the cache holding what the first
+// stored), and prints the medians and their ratios to the first.
+// Markdown, for docs/performance.md. It needs ptrace (run as root) and
+// the workloads' programs: python3, gcc, mpd.
 //
 //	go run ./tools/contentsize                   # all workloads, 5 timed repetitions
 //	go run ./tools/contentsize -n 3 -workloads python,gcc
+//	go run ./tools/contentsize -cpu -1 -workloads gcc  # unpinned (record --cpu any)
 package main
 
 import (
@@ -17,6 +20,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -41,6 +45,8 @@ func main() {
 	var list string
 	flag.IntVar(&reps, "n", 5, "timed repetitions of each of the two recordings (the median is reported); 0: sizes only")
 	flag.StringVar(&list, "workloads", "python,gcc,mpd", "comma-separated workloads: python, gcc, mpd")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the timed recordings to this file")
+	cpu := flag.Int("cpu", launch.DefaultCPU(), "record --cpu: the CPU tracer and command share; -1: any (unpinned)")
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "contentsize")
 	if err != nil {
@@ -58,8 +64,9 @@ func main() {
 
 	fmt.Println("| workload | trace | content in the trace | files (stored) | opened and run | unique content | deduplication | compression |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
+	warm := filepath.Join(dir, "cache")
 	for _, w := range ws {
-		sum, _, err := recordOnce(w, dir, false)
+		sum, _, err := recordOnce(w, dir, *cpu, contentFirst, warm)
 		if err != nil {
 			fail(fmt.Errorf("%s: %w", w.name, err))
 		}
@@ -79,36 +86,58 @@ func main() {
 	if reps == 0 {
 		return
 	}
+	if *cpuProfile != "" {
+		stop, err := startProfile(*cpuProfile)
+		if err != nil {
+			fail(err)
+		}
+		defer stop()
+	}
 	fmt.Println()
-	fmt.Printf("| workload | record, --max-content 0 | record (content kept) | ratio |\n")
-	fmt.Println("|---|---|---|---|")
+	fmt.Printf("| workload | record, --max-content 0 | first recording (content kept, empty cache) | ratio | repeated recording (cache holds the files) | ratio |\n")
+	fmt.Println("|---|---|---|---|---|---|")
 	for _, w := range ws {
 		if !w.timed {
 			continue
 		}
-		var with, without []time.Duration
+		times := map[contentMode][]time.Duration{}
+		modes := []contentMode{noContent, contentFirst, contentRepeated}
 		for i := 0; i < reps; i++ {
-			// Interleaved, alternating which goes first.
-			for _, noContent := range []bool{i%2 == 0, i%2 != 0} {
-				_, d, err := recordOnce(w, dir, noContent)
+			// Interleaved, rotating which goes first.
+			for j := range modes {
+				m := modes[(i+j)%len(modes)]
+				cache := warm
+				if m == contentFirst {
+					cache = filepath.Join(dir, fmt.Sprintf("cache-%d", i))
+				}
+				_, d, err := recordOnce(w, dir, *cpu, m, cache)
 				if err != nil {
 					fail(fmt.Errorf("%s: %w", w.name, err))
 				}
-				if noContent {
-					without = append(without, d)
-				} else {
-					with = append(with, d)
+				times[m] = append(times[m], d)
+				if m == contentFirst {
+					os.RemoveAll(cache)
 				}
 			}
 		}
-		a, b := median(without), median(with)
-		fmt.Printf("| %s | %.2f s | %.2f s | %.3f× |\n", w.label, a.Seconds(), b.Seconds(), b.Seconds()/a.Seconds())
+		a, b, c := median(times[noContent]), median(times[contentFirst]), median(times[contentRepeated])
+		fmt.Printf("| %s | %.3f s | %.3f s | %.3f× | %.3f s | %.3f× |\n", w.label, a.Seconds(),
+			b.Seconds(), b.Seconds()/a.Seconds(), c.Seconds(), c.Seconds()/a.Seconds())
 	}
 }
 
-// recordOnce records w, with or without file contents, and returns the
-// summary and the wall time of the recording.
-func recordOnce(w workload, dir string, noContent bool) (*record.Summary, time.Duration, error) {
+// contentMode is how a timed recording treats file contents.
+type contentMode int
+
+const (
+	noContent       contentMode = iota // --max-content 0
+	contentFirst                       // contents kept, the cache empty
+	contentRepeated                    // contents kept, the cache warm
+)
+
+// recordOnce records w as m says, with the content cache in cache, and
+// returns the summary and the wall time of the recording.
+func recordOnce(w workload, dir string, cpu int, m contentMode, cache string) (*record.Summary, time.Duration, error) {
 	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return nil, 0, err
@@ -117,8 +146,9 @@ func recordOnce(w workload, dir string, noContent bool) (*record.Summary, time.D
 	out := filepath.Join(dir, w.name+".envb")
 	start := time.Now()
 	sum, err := record.Run(record.Options{
-		Output: out, Argv: w.argv, Dir: dir, CPU: launch.DefaultCPU(), NoContent: noContent, Judge: w.judge,
-		Stdin: devnull, Stdout: devnull, Stderr: devnull,
+		Output: out, Argv: w.argv, Dir: dir, CPU: cpu, NoContent: m == noContent, Judge: w.judge,
+		ContentCache: cache,
+		Stdin:        devnull, Stdout: devnull, Stderr: devnull,
 	})
 	d := time.Since(start)
 	if err == nil && sum.Verdict.Verdict != verdict.Pass {
@@ -205,6 +235,20 @@ func median(d []time.Duration) time.Duration {
 	s := slices.Clone(d)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// startProfile starts a CPU profile into path; the function it returns
+// stops and writes it.
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 func fail(err error) {
