@@ -19,8 +19,12 @@ import (
 // Targets of the case studies (the thesis located each in under a
 // minute, with less than 10 MB of trace).
 const (
-	// MaxLocateTime bounds one locate of a case, wall time.
-	MaxLocateTime = 30 * time.Second
+	// MaxLocateTime bounds one locate of a case, wall time: the thesis'
+	// minute. vsftpd's locate takes 26 to 33 s on the 2-vCPU VM (10
+	// runs: 1.6 s with nothing replayed, 2.4 to 3 s with everything
+	// replayed and the check waiting on the replayed session, as at
+	// 7c300e7), so the earlier 30 s bound failed on noise alone.
+	MaxLocateTime = time.Minute
 	// MaxTraceBytes bounds a case's trace file without the content of
 	// the files it keeps: the recording of the calls, what the thesis
 	// measured.
