@@ -250,9 +250,6 @@ func (b *builder) call(c *trace.Call) {
 		if eff&systable.ChangesCwd != 0 {
 			x.p.fs.def = x.seq
 		}
-		if eff&systable.CreatesPath != 0 {
-			x.keepEffect("") // a creation, whether or not its path was resolved
-		}
 	}
 	b.defineSockets(x)
 	b.closeFDs(x)
@@ -267,10 +264,11 @@ func (b *builder) call(c *trace.Call) {
 }
 
 // replayInfo starts a call's info with what decides whether it can be
-// replayed: the table's policy and, for an exec in a trace that keeps files (BuildServed),
+// replayed: the table's policy, whether it is a creation that runs even
+// replayed, and, for an exec in a trace that keeps files (BuildServed),
 // whether it keeps the image the exec ran.
 func (b *builder) replayInfo(row *systable.Syscall, c *trace.Call, t *thread) callInfo {
-	ci := callInfo{policy: row.Policy}
+	ci := callInfo{policy: row.Policy, createsLive: !row.Unknown && CreatesWhenReplayed(row, c.Args, c.Ret)}
 	if !row.ServesImage || c.NoReturn || c.Ret != 0 || b.g.files == nil {
 		return ci // a trace without files (format version 1, eBPF): execs execute, as before
 	}
