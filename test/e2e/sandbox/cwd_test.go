@@ -1,13 +1,12 @@
 package sandbox_test
 
 import (
-	"encoding/json"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/envbisect/envbisect/internal/scenarios"
 	"github.com/envbisect/envbisect/internal/testutil"
 )
 
@@ -44,34 +43,9 @@ type cwdReport struct {
 
 func readCwdReport(t *testing.T, path string) cwdReport {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var r cwdReport
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("%s: %v\n%s", path, err, b)
-	}
+	testutil.ReadJSON(t, path, &r)
 	return r
-}
-
-// readWork reads a file the script left in $OUT.
-func readWork(t *testing.T, out, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(out, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(string(b))
-}
-
-// maxRuns is ⌈log2 c⌉ + 3, the runs a search over c differing candidates
-// may take.
-func maxRuns(c int) int {
-	if c <= 1 {
-		return 3
-	}
-	return bits.Len(uint(c-1)) + 3
 }
 
 // setupGcc compiles prog.c with -g in good/ (its object's hash kept as
@@ -103,14 +77,14 @@ tree_hash good > "$OUT/after"
 	if _, err := os.Stat(filepath.Join(out, "same")); err == nil {
 		t.Fatal("gcc -g gave the same object in good/ and bad/: this gcc does not embed the directory, nothing to locate")
 	}
-	w := readWork(t, out, "w")
+	w := testutil.ReadText(t, out, "w")
 	r := readCwdReport(t, filepath.Join(out, "report.json"))
 	assertCwdCulprit(t, r, w+"/good", w+"/bad")
-	if code := readWork(t, out, "code"); code != "0" {
+	if code := testutil.ReadText(t, out, "code"); code != "0" {
 		t.Errorf("locate exited %s, want 0 (located)", code)
 	}
 	want := "The working directory differs: good " + w + "/good, here " + w + "/bad."
-	if txt := readWork(t, out, "report.txt"); !strings.Contains(strings.Join(strings.Fields(txt), " "), want) {
+	if txt := testutil.ReadText(t, out, "report.txt"); !strings.Contains(strings.Join(strings.Fields(txt), " "), want) {
 		t.Errorf("the text report does not say %q:\n%s", want, txt)
 	}
 	same(t, out, "before", "after", "good/ before and after locate (the recorded cwd, a mount point in each run's sandbox)")
@@ -136,10 +110,10 @@ code=0; "$EB" locate -q --json --persist "$W/out" --reset "rm -f $W/out/where" -
 echo $code > "$OUT/code"
 if [ -e "$W/rec" ]; then echo made > "$OUT/rec"; fi
 `)
-	w := readWork(t, out, "w")
+	w := testutil.ReadText(t, out, "w")
 	r := readCwdReport(t, filepath.Join(out, "report.json"))
 	assertCwdCulprit(t, r, w+"/rec/build", w+"/bad")
-	if code := readWork(t, out, "code"); code != "0" {
+	if code := testutil.ReadText(t, out, "code"); code != "0" {
 		t.Errorf("locate exited %s, want 0 (located)", code)
 	}
 	if _, err := os.Stat(filepath.Join(out, "rec")); err == nil {
@@ -156,7 +130,7 @@ func TestCwdSandboxOffUnapplied(t *testing.T) {
 cd bad
 "$EB" locate -q --json --sandbox=off --reset "rm -f $W/out/prog.o" --check "$check" ../t.envb -- gcc -g -c prog.c -o ../out/prog.o > "$OUT/report.json" || true
 `)
-	w := readWork(t, out, "w")
+	w := testutil.ReadText(t, out, "w")
 	r := readCwdReport(t, filepath.Join(out, "report.json"))
 	if c := r.Culprit; c != nil && c.Start != nil && c.Start.Kind == "cwd" {
 		t.Errorf("with --sandbox=off the cwd was named the culprit: no run could apply it")
@@ -194,8 +168,8 @@ func assertCwdCulprit(t *testing.T, r cwdReport, good, here string) {
 	if want := "the working directory differs: good " + good + ", here " + here; it.Text != want {
 		t.Errorf("culprit text %q, want %q", it.Text, want)
 	}
-	if r.StartItems < 1 || r.Runs > maxRuns(r.StartItems) {
-		t.Errorf("%d runs over %d start items, want at most %d", r.Runs, r.StartItems, maxRuns(r.StartItems))
+	if r.StartItems < 1 || r.Runs > scenarios.RunBound(r.StartItems) {
+		t.Errorf("%d runs over %d start items, want at most %d", r.Runs, r.StartItems, scenarios.RunBound(r.StartItems))
 	}
 }
 

@@ -1,7 +1,6 @@
 package sandbox_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,14 +45,8 @@ func (r report) Rounds() int {
 
 func readReport(t *testing.T, path string) report {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var r report
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("%s: %v\n%s", path, err, b)
-	}
+	testutil.ReadJSON(t, path, &r)
 	return r
 }
 

@@ -3,7 +3,6 @@ package scenarios_test
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -205,7 +204,7 @@ func locate(t *testing.T, s *scenarios.Scenario, w *scenarios.Work, bin, trace s
 		case got.Start.Good != nil:
 			fail("the recorded value of %s is %q, want not set", s.Want.Start, *got.Start.Good)
 		}
-		if limit := maxRuns(rep.RecordedCalls); rep.Runs > limit || rep.Runs < 1 {
+		if limit := scenarios.RunBound(rep.RecordedCalls); rep.Runs > limit || rep.Runs < 1 {
 			fail("locate took %d runs for %d recorded calls, want 1 to ⌈log2 N⌉+3 = %d", rep.Runs, rep.RecordedCalls, limit)
 		}
 		return
@@ -220,7 +219,7 @@ func locate(t *testing.T, s *scenarios.Scenario, w *scenarios.Work, bin, trace s
 	if uint64(rep.RecordedCalls) != tr.MaxSeq() {
 		fail("recorded_calls %d, the trace has %d calls", rep.RecordedCalls, tr.MaxSeq())
 	}
-	if limit := maxRuns(rep.RecordedCalls); rep.Runs > limit || rep.Runs < 1 {
+	if limit := scenarios.RunBound(rep.RecordedCalls); rep.Runs > limit || rep.Runs < 1 {
 		fail("locate took %d runs for %d recorded calls, want 1 to ⌈log2 N⌉+3 = %d", rep.Runs, rep.RecordedCalls, limit)
 	}
 	got := rep.Culprit
@@ -279,14 +278,6 @@ func report(t *testing.T, what string, problems *[]string, r scenarios.Result) {
 	if len(*problems) > 0 {
 		t.Errorf("%s:\n- %s\n%s", what, strings.Join(*problems, "\n- "), r)
 	}
-}
-
-// maxRuns is ⌈log2 n⌉ + 3.
-func maxRuns(n int) int {
-	if n <= 1 {
-		return 3
-	}
-	return bits.Len(uint(n-1)) + 3
 }
 
 // replayAll runs one fully replayed run in the bad environment of a

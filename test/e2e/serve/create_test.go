@@ -2,12 +2,11 @@ package serve_test
 
 import (
 	"encoding/json"
-	"math/bits"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/envbisect/envbisect/internal/scenarios"
 	"github.com/envbisect/envbisect/internal/testutil"
 )
 
@@ -70,34 +69,34 @@ test -d pub/ran && test -d pub/ran-static && echo yes > "$OUT/replay.ran" || ech
 ls -A ro > "$OUT/ro.after"
 cd ..
 `+toolEpilogue)
-	if got := readText(t, out, "bad.code"); got == "0" {
+	if got := testutil.ReadText(t, out, "bad.code"); got == "0" {
 		t.Fatalf("the script passes in bad without envbisect: the environment is not bad")
 	}
 	r := readReport(t, filepath.Join(out, "report.json"))
 	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "mkdir") ||
 		!strings.HasSuffix(r.Culprit.Path, "/ro/out") || r.Culprit.Bad.Errno != "EROFS" {
-		t.Errorf("located %s %+v (%s), want the mkdir of ro/out with EROFS\n%s", r.Status, r.Culprit, r.Message, readText(t, out, "locate.err"))
+		t.Errorf("located %s %+v (%s), want the mkdir of ro/out with EROFS\n%s", r.Status, r.Culprit, r.Message, testutil.ReadText(t, out, "locate.err"))
 	}
-	if limit := maxRuns(r.RecordedCalls); r.Runs > limit || r.Runs < 1 {
+	if limit := scenarios.RunBound(r.RecordedCalls); r.Runs > limit || r.Runs < 1 {
 		t.Errorf("locate took %d runs for %d recorded calls, want 1 to ⌈log2 N⌉+3 = %d", r.Runs, r.RecordedCalls, limit)
 	}
-	if got := readText(t, out, "replay.code"); got != "0" {
-		t.Errorf("replay --prefix all in bad exited %s, want 0 (pass)\n%s", got, readText(t, out, "replay.err"))
+	if got := testutil.ReadText(t, out, "replay.code"); got != "0" {
+		t.Errorf("replay --prefix all in bad exited %s, want 0 (pass)\n%s", got, testutil.ReadText(t, out, "replay.err"))
 	}
-	if got := readText(t, out, "replay-nosandbox.code"); got != "0" {
-		t.Errorf("replay --prefix all --sandbox=off in bad exited %s, want 0 (pass)\n%s", got, readText(t, out, "replay-nosandbox.out"))
+	if got := testutil.ReadText(t, out, "replay-nosandbox.code"); got != "0" {
+		t.Errorf("replay --prefix all --sandbox=off in bad exited %s, want 0 (pass)\n%s", got, testutil.ReadText(t, out, "replay-nosandbox.out"))
 	}
-	if got := readText(t, out, "replay.ran"); got != "yes" {
+	if got := testutil.ReadText(t, out, "replay.ran"); got != "yes" {
 		t.Errorf("the tools did not run in the all-replayed run with --sandbox=off (they make pub/ran and pub/ran-static)")
 	}
-	if got := readText(t, out, "pub.sandboxed"); got != "" {
+	if got := testutil.ReadText(t, out, "pub.sandboxed"); got != "" {
 		t.Errorf("sandboxed runs left %q in pub/", got)
 	}
 	// --prefix all replays the working directory too (a start item): the
 	// script runs at the recorded path, where this tree is mounted in the
 	// run's sandbox, so the program names good/ro/out.
 	wantRedirect(t, out, "/good/ro/out", "EROFS")
-	if got := readText(t, out, "ro.after"); got != "" {
+	if got := testutil.ReadText(t, out, "ro.after"); got != "" {
 		t.Errorf("the read-only directory holds %q after the runs", got)
 	}
 	nothingLeft(t, out)
@@ -133,22 +132,22 @@ cd ..
 	r := readReport(t, filepath.Join(out, "report.json"))
 	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "mkdir") ||
 		!strings.HasSuffix(r.Culprit.Path, "/dst/t") || r.Culprit.Bad.Errno != "EACCES" {
-		t.Errorf("located %s %+v (%s), want the mkdir of dst/t with EACCES\n%s", r.Status, r.Culprit, r.Message, readText(t, out, "locate.err"))
+		t.Errorf("located %s %+v (%s), want the mkdir of dst/t with EACCES\n%s", r.Status, r.Culprit, r.Message, testutil.ReadText(t, out, "locate.err"))
 	}
-	if limit := maxRuns(r.RecordedCalls); r.Runs > limit || r.Runs < 1 {
+	if limit := scenarios.RunBound(r.RecordedCalls); r.Runs > limit || r.Runs < 1 {
 		t.Errorf("locate took %d runs for %d recorded calls, want 1 to ⌈log2 N⌉+3 = %d", r.Runs, r.RecordedCalls, limit)
 	}
-	if got := readText(t, out, "replay.code"); got != "0" {
-		t.Errorf("replay --prefix all in bad exited %s, want 0 (pass)\n%s", got, readText(t, out, "replay.err"))
+	if got := testutil.ReadText(t, out, "replay.code"); got != "0" {
+		t.Errorf("replay --prefix all in bad exited %s, want 0 (pass)\n%s", got, testutil.ReadText(t, out, "replay.err"))
 	}
-	if got := readText(t, out, "replay-nosandbox.code"); got != "0" {
-		t.Errorf("replay --prefix all --sandbox=off in bad exited %s, want 0 (pass)\n%s", got, readText(t, out, "replay-nosandbox.out"))
+	if got := testutil.ReadText(t, out, "replay-nosandbox.code"); got != "0" {
+		t.Errorf("replay --prefix all --sandbox=off in bad exited %s, want 0 (pass)\n%s", got, testutil.ReadText(t, out, "replay-nosandbox.out"))
 	}
-	if got := readText(t, out, "replay.ran"); got != "yes" {
+	if got := testutil.ReadText(t, out, "replay.ran"); got != "yes" {
 		t.Errorf("the tool did not run in the all-replayed run with --sandbox=off (it makes pub/ran)")
 	}
 	wantRedirect(t, out, "/dst/t", "EACCES")
-	if got := readText(t, out, "dst.after"); got != "" {
+	if got := testutil.ReadText(t, out, "dst.after"); got != "" {
 		t.Errorf("the directory nobody may not write to holds %q after the runs", got)
 	}
 	nothingLeft(t, out)
@@ -172,7 +171,7 @@ func wantRedirect(t *testing.T, out, suffix, errno string) {
 			Got  string `json:"got"`
 		} `json:"divergences"`
 	}
-	if err := json.Unmarshal([]byte(readText(t, out, "replay.json")), &rep); err != nil {
+	if err := json.Unmarshal([]byte(testutil.ReadText(t, out, "replay.json")), &rep); err != nil {
 		t.Fatalf("replay --json: %v", err)
 	}
 	for _, d := range rep.Divergences {
@@ -202,10 +201,10 @@ func wantRedirect(t *testing.T, out, suffix, errno string) {
 // runs (tmp.* and mounts.* under out, see toolPrelude).
 func nothingLeft(t *testing.T, out string) {
 	t.Helper()
-	for _, d := range onlyAfter(readText(t, out, "tmp.before"), readText(t, out, "tmp.after")) {
+	for _, d := range onlyAfter(testutil.ReadText(t, out, "tmp.before"), testutil.ReadText(t, out, "tmp.after")) {
 		t.Errorf("scratch directory left in /tmp: %s", d)
 	}
-	for _, m := range onlyAfter(readText(t, out, "mounts.before"), readText(t, out, "mounts.after")) {
+	for _, m := range onlyAfter(testutil.ReadText(t, out, "mounts.before"), testutil.ReadText(t, out, "mounts.after")) {
 		t.Errorf("mount left behind: %s", m)
 	}
 }
@@ -241,37 +240,6 @@ type report struct {
 	} `json:"culprit"`
 }
 
-func readReport(t *testing.T, path string) report {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r report
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("%s: %v\n%s", path, err, b)
-	}
-	return r
-}
-
-// readText returns file name under dir, trimmed.
-func readText(t *testing.T, dir, name string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(string(b))
-}
-
-// maxRuns is ⌈log2 n⌉ + 3.
-func maxRuns(n int) int {
-	if n <= 1 {
-		return 3
-	}
-	return bits.Len(uint(n-1)) + 3
-}
-
 // TestCopyRenameExecuteReadOnly: cp writes a temporary file into a
 // directory and mv renames it into place before it is run, where the
 // directory is a read-only bind mount in bad: the open that creates the
@@ -301,19 +269,26 @@ cd ..
 	r := readReport(t, filepath.Join(out, "report.json"))
 	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "open") ||
 		!strings.HasSuffix(r.Culprit.Path, "/ro/.tool.tmp") || r.Culprit.Bad.Errno != "EROFS" {
-		t.Errorf("located %s %+v (%s), want the open of ro/.tool.tmp with EROFS\n%s", r.Status, r.Culprit, r.Message, readText(t, out, "locate.err"))
+		t.Errorf("located %s %+v (%s), want the open of ro/.tool.tmp with EROFS\n%s", r.Status, r.Culprit, r.Message, testutil.ReadText(t, out, "locate.err"))
 	}
-	if limit := maxRuns(r.RecordedCalls); r.Runs > limit || r.Runs < 1 {
+	if limit := scenarios.RunBound(r.RecordedCalls); r.Runs > limit || r.Runs < 1 {
 		t.Errorf("locate took %d runs for %d recorded calls, want 1 to ⌈log2 N⌉+3 = %d", r.Runs, r.RecordedCalls, limit)
 	}
-	if got := readText(t, out, "replay.code"); got != "0" {
-		t.Errorf("replay --prefix all in bad exited %s, want 0 (pass)\n%s", got, readText(t, out, "replay.err"))
+	if got := testutil.ReadText(t, out, "replay.code"); got != "0" {
+		t.Errorf("replay --prefix all in bad exited %s, want 0 (pass)\n%s", got, testutil.ReadText(t, out, "replay.err"))
 	}
-	if got := readText(t, out, "replay-nosandbox.code"); got != "0" {
-		t.Errorf("replay --prefix all --sandbox=off in bad exited %s, want 0 (pass)\n%s", got, readText(t, out, "replay-nosandbox.out"))
+	if got := testutil.ReadText(t, out, "replay-nosandbox.code"); got != "0" {
+		t.Errorf("replay --prefix all --sandbox=off in bad exited %s, want 0 (pass)\n%s", got, testutil.ReadText(t, out, "replay-nosandbox.out"))
 	}
-	if got := readText(t, out, "replay.ran"); got != "yes" {
+	if got := testutil.ReadText(t, out, "replay.ran"); got != "yes" {
 		t.Errorf("the tool did not run in the all-replayed run with --sandbox=off (it makes pub/ran)")
 	}
 	nothingLeft(t, out)
+}
+
+func readReport(t *testing.T, path string) report {
+	t.Helper()
+	var r report
+	testutil.ReadJSON(t, path, &r)
+	return r
 }

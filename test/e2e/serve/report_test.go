@@ -1,12 +1,13 @@
 package serve_test
 
 import (
-	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/envbisect/envbisect/internal/testutil"
 )
 
 // locateReport is the part of locate's JSON report the serving tests
@@ -37,14 +38,8 @@ type locateReport struct {
 // readLocate reads locate's JSON report from file name under dir.
 func readLocate(t *testing.T, dir, name string) locateReport {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var r locateReport
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("%s: %v\n%s", name, err, b)
-	}
+	testutil.ReadJSON(t, filepath.Join(dir, name), &r)
 	return r
 }
 

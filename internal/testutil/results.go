@@ -1,0 +1,33 @@
+package testutil
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// ReadJSON decodes the JSON file path (a report a test's script left)
+// into v, failing the test with the file's bytes when it cannot.
+func ReadJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v\n%s", path, err, b)
+	}
+}
+
+// ReadText returns file name under dir (a result a test's script left in
+// $OUT), trimmed of surrounding white space.
+func ReadText(t testing.TB, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
