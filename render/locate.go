@@ -41,9 +41,9 @@ type LocateReport struct {
 	StartItems int `json:"start_items,omitempty"`
 	// Space is what the search ran over: the start items and resources
 	// that differ here, or (falling back) every replayable call.
-	Space      *SearchSpace `json:"space,omitempty"`
-	Steps      []LocateStep `json:"steps"`
-	Seconds    float64      `json:"seconds"`
+	Space   *SearchSpace `json:"space,omitempty"`
+	Steps   []LocateStep `json:"steps"`
+	Seconds float64      `json:"seconds"`
 	// Lost is what the recording lost (an eBPF trace whose ring buffer
 	// filled): lost and incomplete calls execute in every run, so none
 	// of them can be the culprit named.
