@@ -59,8 +59,9 @@ func writeTable(w io.Writer, rows []*row) {
 }
 
 // culpritText is the culprit in a few words: "#26 read WORK/env/app.conf",
-// "start env APP_PROFILE", or "—" when the report has none. shorten, when
-// set, is applied to the path or resource.
+// "#27 bind tcp 127.0.0.1:PORT", "start env APP_PROFILE", or "—" when
+// the report has none: the path when it is one, else the resource.
+// shorten, when set, is applied to it.
 func culpritText(rep *scenarios.LocateReport, shorten *strings.Replacer) string {
 	c := rep.Culprit
 	switch {
@@ -70,8 +71,8 @@ func culpritText(rep *scenarios.LocateReport, shorten *strings.Replacer) string 
 		return "start " + strings.TrimSpace(c.Start.Kind+" "+c.Start.Name)
 	}
 	what := c.Path
-	if what == "" {
-		what = c.Resource
+	if !strings.HasPrefix(what, "/") && c.Resource != "" {
+		what = c.Resource // a socket's address, not "socket:[INODE]"
 	}
 	if shorten != nil {
 		what = shorten.Replace(what)

@@ -34,7 +34,7 @@ func TestWriteTable(t *testing.T) {
 				"culprit": {"seq": 26, "syscall": "read", "path": "/tmp/envbisect-runs-x/env/app.conf"}}`)},
 		{name: "lighttpd", kind: "case study", locate: 6200 * time.Millisecond, shorten: shortener(w),
 			rep: parse(t, `{"status": "located", "runs": 4, "repeat_runs": 2, "recorded_calls": 2676, "replayable_calls": 1331,
-				"space": {"candidates": 5}, "culprit": {"seq": 81, "syscall": "bind", "resource": "tcp 127.0.0.1:40123"}}`)},
+				"space": {"candidates": 5}, "culprit": {"seq": 81, "syscall": "bind", "path": "socket:[3892749]", "resource": "tcp 127.0.0.1:40123"}}`)},
 		{name: "env-var", kind: "scenario", locate: time.Second,
 			rep: parse(t, `{"status": "located", "runs": 3, "recorded_calls": 30, "replayable_calls": 10,
 				"culprit": {"start": {"kind": "env", "name": "APP_PROFILE"}}}`)},
