@@ -85,53 +85,73 @@ func (o *observer) differing(live map[uint64]*trace.Call, known map[depgraph.Gro
 }
 
 // named is the call of group gr that a report names as the culprit, from
-// the live results of the failing run next to it: the first call whose
-// answer differs, preferring what the program reads from the resource
-// (an open's result, a file's bytes, a directory's entries, an exec)
-// over its metadata (stat, access, readlink), so that a file whose
-// content differs is named by its open or read, never by a stat that
-// shows its other size. A read of a file the trace keeps is named by the
-// open it reads through, which the report shows with the read as
-// evidence. When no call that ran differs, the first call the run did
-// not make ("did not happen in this environment"), else the group's
-// first call.
+// the live results of the failing run next to it. What the program
+// reads from the resource (an open's result, a file's bytes, a
+// directory's entries, an exec) is named before its metadata (stat,
+// access, readlink), so that a file whose content differs is named by
+// its open or read, never by a stat that shows its other size:
+//
+//  1. the first call that reads the resource and answered otherwise
+//     here; a read of a file the trace keeps is named by the open it
+//     reads through, which the report shows with the read as evidence;
+//  2. when only metadata differs, an open of a file the trace keeps
+//     that ran here (the file differs: a replay serves the good one);
+//  3. a call that reads the resource and did not happen here (an exec
+//     the program never made because a stat before it failed);
+//  4. the first metadata call that differs; the first call the run
+//     did not make ("did not happen in this environment"); the first.
 func (s *search) named(gr *depgraph.Group, live map[uint64]*trace.Call, o *observer) uint64 {
-	var meta, missing uint64
+	var meta, missing, missingRead, keptOpen uint64
 	for _, seq := range gr.Calls {
 		rec, ok := s.g.Call(seq)
 		if !ok {
 			continue
 		}
+		reads := s.readsResource(rec)
 		l := live[seq]
-		if l == nil {
-			if missing == 0 {
-				missing = seq
+		switch {
+		case l == nil:
+			missing = first(missing, seq)
+			if reads {
+				missingRead = first(missingRead, seq)
 			}
-			continue
-		}
-		if !o.differs(rec, l) {
-			continue
-		}
-		if !s.readsResource(rec) {
-			if meta == 0 {
-				meta = seq
+		case !o.differs(rec, l):
+			if rec.Obj != 0 && s.rows().ByNr(int(rec.Nr)).Ret == systable.FD {
+				keptOpen = first(keptOpen, seq)
 			}
-			continue
-		}
-		if s.readsFileData(seq) {
-			if op := s.openOf(gr, seq, live, o); op != 0 {
-				return op
+		case !reads:
+			meta = first(meta, seq)
+		default:
+			if s.readsFileData(seq) {
+				if op := s.openOf(gr, seq, live, o); op != 0 {
+					return op
+				}
 			}
+			return seq
 		}
-		return seq
 	}
-	switch {
-	case meta != 0:
-		return meta
-	case missing != 0:
-		return missing
+	for _, seq := range []uint64{pick0(meta != 0, keptOpen), missingRead, meta, missing} {
+		if seq != 0 {
+			return seq
+		}
 	}
 	return gr.Calls[0]
+}
+
+// first is a unless it is 0, else b.
+func first(a, b uint64) uint64 {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+// pick0 is seq when ok, else 0.
+func pick0(ok bool, seq uint64) uint64 {
+	if ok {
+		return seq
+	}
+	return 0
 }
 
 // readsResource reports whether c hands the program the resource itself

@@ -10,7 +10,11 @@ import (
 // prefix indexes together, spread evenly over the open interval, and
 // keeps the part between the last failing and the first passing one. That
 // is a (k+1)-ary search: about ⌈log_(k+1) M⌉ rounds instead of ⌈log2 M⌉
-// runs. The first round runs the two ends together. The repeatability
+// runs. The first round runs the fail end and the pass end of every call
+// (the fallback's) together; the pass end of what differs here needs the
+// fail end's observations, so it is a round of its own after it (and so
+// is each widening), and the narrowing then runs over that space. The
+// repeatability
 // check's runs take slots that would otherwise idle: the second run of
 // the fail end goes with the ends when k > 2, else with the first round
 // of the search; the final one with the last round when that round leaves
