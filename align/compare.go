@@ -3,6 +3,7 @@ package align
 import (
 	"bytes"
 	"sort"
+	"strings"
 
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
@@ -79,6 +80,9 @@ type Comparer struct {
 	ka, kb *Keyer
 	all    bool
 	order  bool // Options.ListingOrder
+	// dirAttrs: a directory's size and link count are not compared
+	// (NewReplayComparer).
+	dirAttrs bool
 }
 
 // NewComparer returns a Comparer for calls of trees a and b (of traces
@@ -97,7 +101,7 @@ func NewComparer(rows Rows, arch string, a, b *Tree, m *Mapping, ka, kb *Keyer, 
 // liveCwd, recordedCwd)).
 func NewReplayComparer(rows Rows, arch string, kb *Keyer, o Options) *Comparer {
 	return &Comparer{rows: rows, layout: layoutOf(arch), ka: NewKeyer(rows, "", ""), kb: kb, all: o.AllFields,
-		order: o.ListingOrder}
+		order: o.ListingOrder, dirAttrs: !o.AllFields}
 }
 
 // Compare returns how x (of run A) and y (of run B), two calls aligned
@@ -313,7 +317,11 @@ func (c *Comparer) memDiff(row *systable.Syscall, ma, mb *trace.Mem, x, y *trace
 		fa, fb := dec(c.layout, a), dec(c.layout, b)
 		if fa != nil && fb != nil && len(fa) == len(fb) {
 			anyChild := row.WaitsAnyChild(x.Args) && row.WaitsAnyChild(y.Args)
+			dirs := c.dirAttrs && isDirMode(fa) && isDirMode(fb)
 			for i := range fa {
+				if dirs && dirAttrFields[fa[i].name] {
+					continue
+				}
 				if !c.sameField(fa[i], fb[i], anyChild) {
 					d.Fields = append(d.Fields, FieldDiff{Name: fa[i].name, A: fa[i].val, B: fb[i].val})
 				}
@@ -354,6 +362,15 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return n
+}
+
+// dirAttrFields are the fields of struct stat and statx that a
+// directory's file system decides (Comparer.dirAttrs).
+var dirAttrFields = map[string]bool{"st_size": true, "st_nlink": true, "stx_size": true, "stx_nlink": true}
+
+// isDirMode reports whether decoded stat fields are a directory's.
+func isDirMode(fs []field) bool {
+	return len(fs) > 0 && (fs[0].name == "st_mode" || fs[0].name == "stx_mode") && strings.HasPrefix(fs[0].val, "S_IFDIR")
 }
 
 // firstDiffName returns the first position at which the name lists a

@@ -125,7 +125,34 @@ func decoderFor(st string) decoder {
 	if st == "" {
 		return nil
 	}
-	return decoders[systable.StructOf(st).Is]
+	t := systable.StructOf(st)
+	if d := decoders[t.Is]; d != nil {
+		return d
+	}
+	if t.Is == systable.StructPlain && len(t.Fields) > 0 {
+		return plainFields(t)
+	}
+	return nil
+}
+
+// plainFields decodes a struct of the table with no decoder of its own
+// field by field, as the layout says (a pid field compares as a pid).
+func plainFields(st systable.Struct) decoder {
+	return func(_ *layout, b []byte) []field {
+		if len(b) < st.Size {
+			return nil
+		}
+		out := make([]field, 0, len(st.Fields))
+		for _, f := range st.Fields {
+			if f.Kind == systable.FieldPID {
+				pid := f.Int(b)
+				out = append(out, field{name: f.Name, kind: pidField, pid: pid, val: strconv.FormatInt(pid, 10)})
+				continue
+			}
+			out = append(out, tf(&st, f.Name, b))
+		}
+		return out
+	}
 }
 
 // kindOf is how a field of the table's layouts is compared.

@@ -48,9 +48,14 @@ func (s *search) newObserver() *observer {
 	return o
 }
 
-// differs reports whether recorded call rec gave something else live.
+// differs reports whether recorded call rec was answered otherwise live:
+// its return value or errno, or the memory the kernel wrote. What the
+// program sent (a write's bytes) is its own doing, a consequence of
+// what it saw before, not an answer of this environment: the artifact
+// a build writes differs because something else does.
 func (o *observer) differs(rec, live *trace.Call) bool {
-	return o.cmp.Compare(rec, live) != nil
+	d := o.cmp.Compare(rec, live)
+	return d != nil && (d.Ret || len(d.Data) > 0)
 }
 
 // differing returns the groups the search can replay in which a call
@@ -154,26 +159,12 @@ func pick0(ok bool, seq uint64) uint64 {
 	return 0
 }
 
-// readsResource reports whether c hands the program the resource itself
-// rather than its metadata: it makes an fd (an open), returns plain
-// bytes or directory entries, or runs an image.
+// readsResource reports whether c hands the program something of the
+// resource other than its metadata (systable's Metadata column: stat,
+// access, readlink ...): an open's result, bytes, directory entries, an
+// exec, a bind's answer.
 func (s *search) readsResource(c *trace.Call) bool {
-	row := s.rows().ByNr(int(c.Nr))
-	if row.Ret == systable.FD || row.ServesImage {
-		return true
-	}
-	for _, a := range row.Args {
-		if a.Kind != systable.OutBuf && a.Kind != systable.OutIovec {
-			continue
-		}
-		if a.Struct == "" {
-			return true
-		}
-		if is := systable.StructOf(a.Struct).Is; is == systable.StructDirent64 || is == systable.StructDirent {
-			return true
-		}
-	}
-	return false
+	return !s.rows().ByNr(int(c.Nr)).Metadata
 }
 
 // openOf returns the open of a file the trace keeps that read seq of gr

@@ -239,3 +239,19 @@ func TestCloneSharing(t *testing.T) {
 		t.Errorf("fork: %+v", s)
 	}
 }
+
+// TestMetadataColumn: the calls that report a file's attributes, not
+// what the program reads from it (locate names them as a culprit last).
+func TestMetadataColumn(t *testing.T) {
+	tab := amd64Table(t)
+	want := map[string]bool{}
+	for _, n := range []string{"stat", "fstat", "lstat", "newfstatat", "statx", "access", "faccessat", "faccessat2",
+		"readlink", "readlinkat", "statfs", "fstatfs", "getxattr", "lgetxattr", "fgetxattr", "listxattr", "llistxattr", "flistxattr"} {
+		want[n] = true
+	}
+	for _, row := range tab.All() {
+		if row.Metadata != want[row.Name] {
+			t.Errorf("%s: Metadata %v, want %v", row.Name, row.Metadata, want[row.Name])
+		}
+	}
+}

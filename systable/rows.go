@@ -84,6 +84,10 @@ func (s Syscall) when(c ...CondEffect) Syscall {
 // also adds effects.
 func (s Syscall) also(e Effect) Syscall { s.Effects |= e; return s }
 
+// metadata marks a call that reports an object's attributes, not what it
+// holds (Syscall.Metadata).
+func (s Syscall) metadata() Syscall { s.Metadata = true; return s }
+
 // makes names the object a path-less fd-making call makes.
 func (s Syscall) makes(kind string, external bool) Syscall {
 	s.Makes = &Object{Kind: kind, External: external}

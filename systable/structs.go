@@ -238,6 +238,9 @@ func structLayouts() []Struct {
 			{Name: "si_pid", Off: 16, Size: 4, Kind: FieldPID}, i("si_status", 24, 4),
 			v(u("si_utime", 32, 8)), v(u("si_stime", 40, 8)),
 		}},
+		{Name: "__user_cap_header_struct", Is: StructPlain, Size: 8, Fields: []Field{
+			h("version", 0, 4), {Name: "pid", Off: 4, Size: 4, Kind: FieldPID},
+		}},
 		{Name: "rlimit", Is: StructRlimit, Size: 16, Fields: []Field{u("rlim_cur", 0, 8), u("rlim_max", 8, 8)}},
 		{Name: "rlimit64", Is: StructRlimit, Size: 16, Fields: []Field{u("rlim_cur", 0, 8), u("rlim_max", 8, 8)}},
 		{Name: "new_utsname", Is: StructUtsname, Size: 6 * 65, Fields: utsnameFields()},

@@ -198,6 +198,13 @@ type Syscall struct {
 	// is not the environment among its string arrays is the new image's
 	// argv (ImageArgs).
 	ServesImage bool
+	// Metadata: the call reports attributes of a file or directory (its
+	// stat, statx, statfs, access rights, a symbolic link's target, its
+	// extended attributes), not what the program reads from it. A file
+	// whose content differs shows it in its stat too (another size);
+	// locate names the open or the read, and such a call only when
+	// nothing the program reads from the object differs.
+	Metadata bool
 }
 
 // Object is a kind of kernel object that an fd refers to without a path.
