@@ -250,6 +250,9 @@ func (b *builder) call(c *trace.Call) {
 		if eff&systable.ChangesCwd != 0 {
 			x.p.fs.def = x.seq
 		}
+		if eff&systable.CreatesPath != 0 {
+			x.keepEffect("") // a creation, whether or not its path was resolved
+		}
 	}
 	b.defineSockets(x)
 	b.closeFDs(x)
@@ -264,11 +267,10 @@ func (b *builder) call(c *trace.Call) {
 }
 
 // replayInfo starts a call's info with what decides whether it can be
-// replayed: the table's policy, whether it is a creation that runs even
-// replayed, and, for an exec in a trace that keeps files (BuildServed),
+// replayed: the table's policy and, for an exec in a trace that keeps files (BuildServed),
 // whether it keeps the image the exec ran.
 func (b *builder) replayInfo(row *systable.Syscall, c *trace.Call, t *thread) callInfo {
-	ci := callInfo{policy: row.Policy, createsLive: !row.Unknown && CreatesWhenReplayed(row, c.Args, c.Ret)}
+	ci := callInfo{policy: row.Policy}
 	if !row.ServesImage || c.NoReturn || c.Ret != 0 || b.g.files == nil {
 		return ci // a trace without files (format version 1, eBPF): execs execute, as before
 	}

@@ -105,18 +105,6 @@ type Plan struct {
 	counts [ExecuteThenOverwrite + 1]int
 }
 
-// CreatesWhenReplayed reports whether a call that a plan replays still
-// runs live: it creates a path (systable's CreatedPathArg: mkdir, an
-// open with O_CREAT, rename's and link's target, symlink) and the
-// recorded call, which returned ret, succeeded. Package replay runs such
-// a call and shows the program the recorded result, so that the
-// program's own effect is kept (made in the run's scratch area where it
-// cannot happen here); the closure makes what it depends on real. args
-// are the call's argument registers.
-func CreatesWhenReplayed(row *systable.Syscall, args [6]uint64, ret int64) bool {
-	return ret >= 0 && row.CreatedPathArg(args) >= 0
-}
-
 // Closure returns the plan of a run in which the calls for which
 // replayed returns true are meant to be replayed: bisect asks for a
 // prefix (seq <= k), or for the calls of some groups. It is the thesis'
@@ -130,10 +118,13 @@ func CreatesWhenReplayed(row *systable.Syscall, args [6]uint64, ret int64) bool 
 //  2. Every call that executes needs the calls it depends on (Deps) to
 //     have run for real: each of them that step 1 replays becomes
 //     ExecuteThenOverwrite, and needs its own dependencies in turn, to
-//     the transitive closure. So does a replayed creation
-//     (CreatesWhenReplayed), which runs live all the same: the open of
-//     the directory it names as its dirfd, the chdir its relative path
-//     resolves against, the calls that made its parent directories
+//     the transitive closure. So does a replayed call whose effect is
+//     kept (RunsWhenReplayed: a creation, a removal, a write into a
+//     file, a chmod ...), which runs live all the same: the open of the
+//     fd it writes through (a real open of the real file, not a
+//     stand-in), the calls that moved the offset it writes at, the open
+//     of the directory it names as its dirfd, the chdir its relative
+//     path resolves against, the calls that made its parent directories
 //     execute; it stays Replay unless an executed call needs it.
 //     Except an open whose file the trace keeps (BuildServed), needed
 //     only for that file's content (Edge.ContentOnly): replayed, it
@@ -177,9 +168,10 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		p.reason[i] = r
 		if r == Requested {
 			p.action[i] = Replay
-			if ci.createsLive {
-				// It runs all the same: its dirfd, working directory,
-				// parent directories and credentials must be real.
+			if ci.keepsEffect {
+				// It runs all the same: the fd it writes through, its
+				// offset, its dirfd, working directory, parent
+				// directories and credentials must be real.
 				stack = append(stack, int32(i))
 			}
 			continue
@@ -237,7 +229,7 @@ func (p *Plan) Reason(seq uint64) Reason {
 
 // NeededBy returns, for a call that executes then is overwritten, a call
 // that runs and depends on it (directly): an executed call, or a
-// replayed creation (CreatesWhenReplayed).
+// replayed call whose effect is kept (RunsWhenReplayed).
 func (p *Plan) NeededBy(seq uint64) (uint64, bool) {
 	if i, ok := p.g.index[seq]; ok && p.need[i] != 0 {
 		return p.need[i], true

@@ -117,14 +117,24 @@
 // its dependencies to have really happened: each one that was to be
 // replayed becomes ExecuteThenOverwrite (it runs, and its recorded
 // results are written over the live ones), transitively. A replayed
-// creation (CreatesWhenReplayed: mkdir, an open with O_CREAT, rename's
-// target ... that the recording made) runs too, because package replay
-// keeps the program's effect on the file system: it stays Replay, but
-// what it depends on becomes ExecuteThenOverwrite like an executed
-// call's dependencies (the open of its dirfd, which replayed would be a
-// memfd stand-in, no directory; the chdir its relative path resolves
-// against, which replayed would leave the kernel's working directory
-// elsewhere; the mkdir of its parent). Except where
+// call that changed a file-system object in the recording
+// (RunsWhenReplayed, effects.go: it created, removed or modified a path
+// or the file behind the fd it wrote through, by the row's KeptEffects
+// bits CreatesPath, RemovesPath, ModifiesFile, and by the model above,
+// which knows whether the fd's description is a file, a pipe, a socket,
+// a device or an inherited fd) runs too, because package replay keeps
+// the program's effects: it stays Replay, but what it depends on
+// becomes ExecuteThenOverwrite like an executed call's dependencies (the
+// open of the fd a write goes through, which replayed would be a memfd
+// stand-in, and the lseek or earlier write that placed its offset; the
+// open of its dirfd; the chdir its relative path resolves against,
+// which replayed would leave the kernel's working directory elsewhere;
+// the mkdir of its parent). Writes to pipes, sockets, devices, the
+// command's inherited stdout and stderr and anonymous fds are not kept
+// effects. An open for writing without O_CREAT or O_TRUNC changes
+// nothing by itself and is not one: it becomes real through the writes
+// that depend on it (ByFD), so one that only reads stays served. Except
+// where
 // the graph knows the trace's files (BuildServed, served.go): an edge
 // whose every use is an fd argument of which the call needs only the
 // file's content (systable's Arg.ContentOnly: read, mmap, fstat ...;

@@ -171,6 +171,7 @@ func (b *builder) defineFDs(x *callCtx) {
 		}
 		if eff&systable.ModifiesFile != 0 && d.path != "" && !isDevice(d.path) && writesThrough(x, k) {
 			b.definePath(x.seq, d.path, false)
+			x.keepEffect(d.path)
 		}
 	}
 	if len(x.used) > 0 {

@@ -34,10 +34,10 @@ type callInfo struct {
 	// later calls need of it holds; unserved: a successful exec whose
 	// image the trace lacks.
 	served, unserved bool
-	// createsLive: replayed, the call still runs, because it creates a
-	// path the recording created (CreatesWhenReplayed): what it depends
-	// on must be real as for an executed call.
-	createsLive bool
+	// keepsEffect: replayed, the call still runs, because it changed a
+	// file-system object in the recording (RunsWhenReplayed): what it
+	// depends on must be real as for an executed call.
+	keepsEffect bool
 }
 
 // Calls returns the trace's calls in order. The slice is the graph's own:

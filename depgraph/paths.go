@@ -136,12 +136,15 @@ func (b *builder) definePaths(x *callCtx) {
 		}
 		if remove {
 			b.definePath(x.seq, src, true)
+			x.keepEffect(src)
 		}
 		if create {
 			b.definePath(x.seq, dst, true)
+			x.keepEffect(dst)
 		}
 	case npath == 1 && (create || remove || modify):
 		b.definePath(x.seq, x.names[0], create || remove)
+		x.keepEffect(x.names[0])
 	}
 }
 

@@ -37,6 +37,12 @@ type Config struct {
 	// system (package sandbox): the helper enters it before the exec, so
 	// nothing the command writes outside Sandbox.Persist survives it.
 	Sandbox *sandbox.Spec
+	// View, with Sandbox, is handed the run's mount namespace (the
+	// command's /proc/PID/ns/mnt, opened at its exec): while the receiver
+	// keeps it open, the run's view of the file system outlives the
+	// command, so that a check made after the command exits can read
+	// what the command wrote (InView). The receiver closes it.
+	View func(ns *os.File)
 
 	// Umask and Limits, when set, replace the umask and resource limits
 	// the command would inherit from envbisect.

@@ -51,6 +51,13 @@
 // check is envbisect's child and the loop's wait reaps it. Stop fills in
 // what it saw in a trace.RunResult.
 //
+// A check made after the command exits is its caller's (package
+// verdict, from replay). For a sandboxed run, Config.View receives the
+// command's mount namespace, opened at its exec, which keeps the run's
+// view of the file system after its last process is gone, and InView
+// runs the check from a thread that entered it (view_linux.go), so the
+// check reads what the command wrote in its sandbox.
+//
 // # Joining a container
 //
 // With Config.Join the command runs inside another process's namespaces

@@ -114,15 +114,20 @@
 // becomes memfd_create(the image's path, MFD_CLOEXEC|MFD_ALLOW_SEALING|
 // MFD_EXEC); at that call's exit the Store fills and seals the memfd,
 // the instruction pointer is wound back over the syscall instruction and
-// the registers set for execveat(memfd, "", recorded argv, live envp,
-// AT_EMPTY_PATH), the argv written below the stack (stackScratch). The
-// thread then makes the exec itself; its entry stop is not asked of the
-// Replayer again, and its exec event names the recorded image; a signal
-// that comes meanwhile is held back and raised after the exec (its
-// handler's frame would overwrite the argv). The new
-// image gets the recorded argv (so argv[0] is as recorded, and a #!
-// script's recorded interpreter runs the script by its recorded path)
-// and the live environment. What it cannot keep: /proc/self/exe names
+// the registers set for execveat(memfd, "", live argv, live envp,
+// AT_EMPTY_PATH). The thread then makes the exec itself; its entry stop
+// is not asked of the Replayer again, and its exec event names the
+// recorded image. The new image gets the live call's argv and
+// environment: they are what the program does, computed here (gcc
+// names the temporary file that cc1 writes and as reads in both execs'
+// argv; the recorded name is another run's), and a served exec changes
+// only what the program sees, the image. For a #! script the recorded
+// image is its interpreter, and the argv is the recorded interpreter,
+// its argument and the script's path (what the kernel put in front when
+// it was recorded; execargv.go tells them apart), then the live
+// argv[1:]: those first entries are written below the stack
+// (stackScratch), and a signal that comes meanwhile is held back and
+// raised after the exec (its handler's frame would overwrite them). What it cannot keep: /proc/self/exe names
 // the memfd ("/memfd:/usr/bin/tool (deleted)"), and AT_EXECFN is
 // "/dev/fd/N"; the ELF interpreter the image names (PT_INTERP, ld.so) is
 // loaded by the kernel from this machine's path, while the libraries

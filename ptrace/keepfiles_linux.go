@@ -47,7 +47,8 @@ func (k *fileKeeper) keepOpened(t *task, row *systable.Syscall, c *trace.Call) {
 // keepExec sets c.Obj, a successful exec's, to the image the call ran:
 // the new image of t's process, which for a "#!" script is its
 // interpreter (replaying the exec runs that image with the recorded
-// argv, which names the script). The script itself is kept too, and so
+// interpreter's part of the argv, which names the script, and the live
+// arguments). The script itself is kept too, and so
 // is the ELF interpreter (PT_INTERP) of a new image; no call names those
 // two (the interpreter's own open of the script does). Must be called at
 // the exec's exit stop, before the image runs.

@@ -148,6 +148,13 @@ func (s *session) exec(t *task) error {
 	// The exec closed the close-on-exec fds and unshared the table.
 	p.fds = rereadFDTable(p.fds, p.pid)
 	if first {
+		if s.cfg.Sandbox != nil && s.cfg.View != nil {
+			// The command is in its sandbox now: keep the view for a
+			// check after the run.
+			if ns, err := os.Open(fmt.Sprintf("/proc/%d/ns/mnt", p.pid)); err == nil {
+				s.cfg.View(ns)
+			}
+		}
 		p.fs.cwd, _ = os.Readlink(fmt.Sprintf("/proc/%d/cwd", p.pid))
 		s.cfg.Observer.Start(launch.ReadStartEvents(&s.cfg.Config, p.pid))
 	}

@@ -62,7 +62,7 @@ func (s *session) replayEnter(t *task, r *regs) error {
 	var img *servedExec
 	if d.Verb == Skip && row.ServesImage {
 		// Replayed, an exec runs the recorded image, where it can.
-		if img = s.servedImage(row, c, d.Rec); img == nil {
+		if img = s.servedImage(t.tid, row, c, d.Rec); img == nil {
 			d.Verb = Execute
 		}
 	}

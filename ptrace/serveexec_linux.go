@@ -17,9 +17,11 @@ import (
 //  1. the exec's entry: the call becomes memfd_create (serveExecEnter);
 //  2. that call's exit: the Store fills the memfd, and the instruction
 //     pointer is wound back over the syscall instruction with the
-//     registers set for execveat(memfd, "", recorded argv, live envp,
+//     registers set for execveat(memfd, "", live argv, live envp,
 //     AT_EMPTY_PATH), so that the thread makes the exec itself
-//     (serveExecExit);
+//     (serveExecExit); for a "#!" script, whose recorded image is its
+//     interpreter, the argv is the recorded interpreter, its argument
+//     and the script's path, then the live argv[1:] (scriptArgs);
 //  3. the execveat's entry, which the Replayer is not asked about again
 //     (serveExecReentered), then its exec event, where the process's
 //     image is named as recorded, and its exit (serveExecDone).
@@ -27,11 +29,15 @@ import (
 // Where anything of this fails, the live call runs instead (execLive),
 // as it would have unreplayed, with a warning.
 type servedExec struct {
-	obj  uint32   // the recorded image: a file object of the trace
-	exe  string   // its path as recorded, for the exec event and the memfd's name
-	argv []string // the recorded new image's argv ([interpreter, script, args...] for a #! script)
-	envp uint64   // the live call's envp
-	fd   int64    // the memfd in the process, once made; -1 before
+	obj uint32 // the recorded image: a file object of the trace
+	exe string // its path as recorded, for the exec event and the memfd's name
+	// script is, for a "#!" script, what the kernel put in front of the
+	// program's argv[1:] when it was recorded (interpreter, its argument,
+	// the script's path); nil for any other image.
+	script []string
+	argv   uint64 // the live call's argv
+	envp   uint64 // the live call's envp
+	fd     int64  // the memfd in the process, once made; -1 before
 	// mfdFlags are the memfd's flags: without MFD_EXEC where the kernel
 	// refused it once.
 	mfdFlags uint64
@@ -68,9 +74,10 @@ func raiseHeld(t *task, img *servedExec) {
 const maxMemfdName = 249
 
 // servedImage returns how to serve the exec rec, a call of row the
-// Replayer asked to replay, made live as c; or nil, with a warning, when
-// it cannot be served and must run live.
-func (s *session) servedImage(row *systable.Syscall, c, rec *trace.Call) *servedExec {
+// Replayer asked to replay, made live as c by thread tid (stopped at the
+// call's entry); or nil, with a warning, when it cannot be served and
+// must run live.
+func (s *session) servedImage(tid int, row *systable.Syscall, c, rec *trace.Call) *servedExec {
 	what := rec.Path
 	if what == "" {
 		what = "an image"
@@ -97,7 +104,71 @@ func (s *session) servedImage(row *systable.Syscall, c, rec *trace.Call) *served
 	if exe == "" {
 		exe = f.Path
 	}
-	return &servedExec{obj: f.ID, exe: exe, argv: splitStrings(m.Data), envp: c.Args[envpArg], fd: -1}
+	img := &servedExec{obj: f.ID, exe: exe, argv: c.Args[argvArg], envp: c.Args[envpArg], fd: -1}
+	if live, err := readPointers(memReader{pid: tid}, img.argv); err == nil {
+		img.script = scriptArgs(splitStrings(m.Data), execFn(row, rec), len(live))
+	}
+	return img
+}
+
+// execFn is the path the recorded exec rec was given (AT_EXECFN, which a
+// script's interpreter is given as the script), or "".
+func execFn(row *systable.Syscall, rec *trace.Call) string {
+	for i, a := range row.Args {
+		if a.Kind == systable.Path {
+			if m := rec.MemOf(uint8(i), trace.PartWhole); m != nil {
+				return trimNUL(m.Data)
+			}
+		}
+	}
+	return ""
+}
+
+// readPointers reads the NULL-terminated array of pointers at addr (an
+// argv), without its NULL.
+func readPointers(m memReader, addr uint64) ([]uint64, error) {
+	var out []uint64
+	for i := 0; i < maxStrings; i++ {
+		p, err := m.readWord(addr + uint64(i)*8)
+		if err != nil {
+			return nil, err
+		}
+		if p == 0 {
+			return out, nil
+		}
+		out = append(out, p)
+	}
+	return nil, fmt.Errorf("argv at %#x: more than %d entries", addr, maxStrings)
+}
+
+// execArgv returns the argv a served exec passes: the live call's own,
+// or for a script the recorded interpreter's part written below the
+// stack in front of the live argv[1:] (their strings stay where the
+// program put them).
+func (img *servedExec) execArgv(sc *stackScratch) (uint64, error) {
+	if img.script == nil {
+		return img.argv, nil
+	}
+	live, err := readPointers(memReader{pid: sc.pid}, img.argv)
+	if err != nil {
+		return 0, err
+	}
+	var ptrs []uint64
+	for _, str := range img.script {
+		addr, err := sc.putString(str)
+		if err != nil {
+			return 0, err
+		}
+		ptrs = append(ptrs, addr)
+	}
+	if len(live) > 1 {
+		ptrs = append(ptrs, live[1:]...)
+	}
+	arr := make([]byte, 8*(len(ptrs)+1))
+	for i, p := range ptrs {
+		binary.LittleEndian.PutUint64(arr[8*i:], p)
+	}
+	return sc.put(arr)
 }
 
 // serveExecEnter turns the entering exec into memfd_create: the memfd
@@ -166,26 +237,12 @@ func (s *session) serveExecExit(t *task, r *regs) error {
 	if err != nil {
 		return s.execLive(t, r)
 	}
-	argv, err := putStringArray(&sc, img.argv)
+	argv, err := img.execArgv(&sc)
 	if err != nil {
 		return s.execLive(t, r)
 	}
 	img.execing = true
 	return s.remake(t, r, nrExecveat, [6]uint64{uint64(fd), empty, argv, img.envp, unix.AT_EMPTY_PATH})
-}
-
-// putStringArray writes strs and a NULL-terminated array of pointers to
-// them below the stack, and returns the array's address.
-func putStringArray(sc *stackScratch, strs []string) (uint64, error) {
-	ptrs := make([]byte, 8*(len(strs)+1))
-	for i, str := range strs {
-		addr, err := sc.putString(str)
-		if err != nil {
-			return 0, err
-		}
-		binary.LittleEndian.PutUint64(ptrs[8*i:], addr)
-	}
-	return sc.put(ptrs)
 }
 
 // remake sends t, at an exit stop with registers r, back over its

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -22,7 +23,9 @@ import (
 // TestServedExec replays an exec whose recorded image is a real Debian
 // program (/bin/echo, read from this machine, as record would have
 // stored it): the live path names a missing tool or another program,
-// and the thread runs the recorded image with the recorded argv.
+// and the thread runs the recorded image with the live call's argv (what
+// the program passes is what it does, not what it sees: the recorded
+// argv's words are not what this run asked for).
 func TestServedExec(t *testing.T) {
 	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.File("/bin/echo"), testutil.File("/bin/sh"), testutil.File("/bin/false"))
 	echo, err := os.ReadFile("/bin/echo")
@@ -49,7 +52,7 @@ func TestServedExec(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			argv := "echo\x00served from the trace\x00"
+			argv := "echo\x00recorded-arg\x00"
 			rec := &trace.Call{Seq: 1, Nr: unix.SYS_EXECVE, Ret: 0, Obj: 1, Path: "/usr/bin/echo",
 				Mem: []trace.Mem{{Arg: 1, Part: trace.PartStrings, Dir: trace.In, Len: uint64(len(argv)), Data: []byte(argv)}}}
 			rp := &execReplayer{path: tc.live, rec: rec}
@@ -68,22 +71,68 @@ func TestServedExec(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := "served from the trace\nafter 0\n"; string(got) != want || res.ExitCode != 0 {
-				t.Errorf("output %q, exit %d; want %q, exit 0 (the recorded echo ran with the recorded argv)", got, res.ExitCode, want)
+			if want := "live-arg\nafter 0\n"; string(got) != want || res.ExitCode != 0 {
+				t.Errorf("output %q, exit %d; want %q, exit 0 (the recorded echo ran with the live argv)", got, res.ExitCode, want)
 			}
 			if rp.asked != 1 {
 				t.Errorf("the Replayer was asked about the exec %d times, want once", rp.asked)
 			}
 			var exec *trace.ProcEvent
 			for _, e := range obs.events {
-				if e.Proc != nil && e.Proc.Kind == trace.Exec && slices.Equal(e.Proc.Argv, []string{"echo", "served from the trace"}) {
+				if e.Proc != nil && e.Proc.Kind == trace.Exec && slices.Equal(e.Proc.Argv, []string{tc.live, "live-arg"}) {
 					exec = e.Proc
 				}
 			}
 			if exec == nil || exec.Exe != "/usr/bin/echo" {
-				t.Errorf("exec event %+v, want the recorded image /usr/bin/echo with the recorded argv", exec)
+				t.Errorf("exec event %+v, want the recorded image /usr/bin/echo with the live argv", exec)
 			}
 		})
+	}
+}
+
+// TestServedExecScript replays the exec of a "#!" script whose
+// interpreter is missing here; the recording ran it with /bin/sh: the
+// served image is the recorded interpreter, given the recorded
+// interpreter's part of the argv (itself, the script's path) and the
+// live call's arguments.
+func TestServedExecScript(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp, testutil.File("/bin/sh"))
+	sh, err := os.ReadFile("/bin/sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(t.TempDir(), "tool")
+	if err := os.WriteFile(script, []byte("#!/nonexistent/interpreter\necho \"script ran with $1\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := &imageSource{f: trace.FileObject{ID: 1, Path: "/bin/sh", Size: int64(len(sh)), Mode: unix.S_IFREG | 0o755,
+		SHA256: sha256.Sum256(sh), Chunks: []trace.Hash{sha256.Sum256(sh)}}, data: sh}
+	store := serve.NewStore(src)
+	defer store.Close()
+	table, err := systable.Native()
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv := "/bin/sh\x00" + script + "\x00recorded-arg\x00"
+	rec := &trace.Call{Seq: 1, Nr: unix.SYS_EXECVE, Ret: 0, Obj: 1, Path: script, Mem: []trace.Mem{
+		{Arg: 0, Part: trace.PartWhole, Dir: trace.In, Len: uint64(len(script)), Data: []byte(script)},
+		{Arg: 1, Part: trace.PartStrings, Dir: trace.In, Len: uint64(len(argv)), Data: []byte(argv)}}}
+	out, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(Config{Config: launch.Config{
+		Argv: []string{"sh", "-c", script + " live-arg; echo after $?"}, Env: []string{"PATH=/usr/bin:/bin"}, CPU: -1,
+		Table: table, Observer: &collector{}, Stdout: w,
+	}, Replayer: &execReplayer{path: script, rec: rec}, Serve: store})
+	w.Close()
+	got, _ := io.ReadAll(out)
+	out.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "script ran with live-arg\nafter 0\n"; string(got) != want || res.ExitCode != 0 {
+		t.Errorf("output %q, exit %d; want %q, exit 0 (the recorded interpreter ran the script with the live argument)", got, res.ExitCode, want)
 	}
 }
 

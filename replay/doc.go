@@ -41,14 +41,23 @@
 //   - Replay of a call that changes which numbers the fd table holds
 //     (close, dup2 ...) becomes Overwrite: it runs on the stand-ins, the
 //     program sees the recorded result.
-//   - Replay of a creation the recording made (mkdir, open with O_CREAT,
-//     rename, symlink, link; depgraph.CreatesWhenReplayed) becomes
-//     Overwrite: it runs first, keeping the program's own effect (the
-//     plan's closure made its dirfd's open, its working directory and
-//     its parent directories real), and where it cannot happen here the
-//     tracer makes it in the run's scratch area and redirects the later
-//     calls on its path there (package ptrace); the engine, a
+//   - Replay of a call that changed a file-system object in the
+//     recording (mkdir, an open with O_CREAT or O_TRUNC, a write,
+//     pwrite, writev, sendfile or copy_file_range into a file, rename,
+//     unlink, rmdir, link, symlink, chmod, chown, utimensat, truncate,
+//     fallocate: depgraph's RunsWhenReplayed, which the plan's closure
+//     reads too) becomes Overwrite when the live call has the effect as
+//     well: it runs first, keeping the program's own effect (the
+//     artifact a build writes), and the program sees the recorded
+//     result. The plan's closure made what it runs on real: the open of
+//     the fd it writes through, its offset, its dirfd's open, its working
+//     directory, its parent directories. Where a creation cannot happen
+//     here the tracer makes it in the run's scratch area and redirects
+//     the later calls on its path there (package ptrace); the engine, a
 //     ptrace.RedirectObserver, lists those redirects in Result.Redirects.
+//     Where another effect fails here (an unlink of a file this
+//     environment lacks), the program still sees the recorded result and
+//     the effect is not made.
 //   - ExecuteThenOverwrite becomes Overwrite; a created fd is moved to the
 //     recorded number, or a stand-in takes it when the live call failed.
 //   - Execute, calls that never returned, extra and diverged calls run.
@@ -75,7 +84,10 @@
 // # Verdict
 //
 // The run is judged by verdict.Spec: exit status, a check command, a
-// daemon still alive after a duration, a timeout. Without Alive, the run
+// daemon still alive after a duration, a timeout. A check made after the
+// command exits runs in the run's sandbox (launch.Config.View keeps its
+// mount namespace, launch.InView enters it), so it reads what the
+// command wrote there, such as the artifact of a build. Without Alive, the run
 // ends when the command's own process exits and any process it left
 // running is killed; with it, every traced process is killed after the
 // check. No traced process outlives Run.

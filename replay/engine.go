@@ -111,11 +111,12 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		// dup and friends run (on the stand-ins) and report the recorded
 		// result.
 		verb = ptrace.Overwrite
-	case action == depgraph.Replay && createsLive(row, c, rc):
-		// A creation runs live first: the program's own effect is kept,
-		// the program sees the recorded result, and where the object
-		// cannot be made here the tracer makes it in the run's scratch
-		// area and redirects the later calls on its path there.
+	case action == depgraph.Replay && keepsEffect(e.plan, row, c, rc):
+		// A call that changed a file-system object runs live first: the
+		// program's own effect is kept (the artifact a build writes), the
+		// program sees the recorded result, and where a creation cannot
+		// happen here the tracer makes it in the run's scratch area and
+		// redirects the later calls on its path there.
 		verb = ptrace.Overwrite
 	case action == depgraph.Replay:
 		verb = ptrace.Skip
@@ -156,13 +157,14 @@ func reshapesFDs(row *systable.Syscall, c *trace.Call) bool {
 	return row.EffectsFor(c.Args)&(systable.ClosesFD|systable.ClosesFDRange|systable.DupsFD|systable.ChangesFDFlags) != 0
 }
 
-// createsLive reports whether a replayed call creates a path (mkdir, an
-// open with O_CREAT, rename's target, symlink, link) that the recording
-// did create: such a call runs, its result overwritten (see Enter). The
-// plan's closure made what it depends on real by the same rule
-// (depgraph.CreatesWhenReplayed).
-func createsLive(row *systable.Syscall, c, rc *trace.Call) bool {
-	return depgraph.CreatesWhenReplayed(row, c.Args, rc.Ret)
+// keepsEffect reports whether a replayed call changed a file-system
+// object in the recording (depgraph's RunsWhenReplayed: mkdir, an open
+// with O_CREAT or O_TRUNC, a write into a file, rename, unlink, chmod
+// ...) and the live call, made with its own arguments, changes one too:
+// such a call runs, its result overwritten (see Enter). The plan's
+// closure made what it depends on real by the same rule.
+func keepsEffect(p *depgraph.Plan, row *systable.Syscall, c, rc *trace.Call) bool {
+	return p.RunsWhenReplayed(rc.Seq) && depgraph.ChangesObject(row, c.Args)
 }
 
 // Redirected is the ptrace.RedirectObserver's: a creation that could not

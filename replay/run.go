@@ -104,6 +104,18 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	if window <= 0 {
 		window = DefaultWindow
 	}
+	// A check after the command reads what the command wrote: it runs in
+	// the run's sandbox, kept for it (launch.Config.View).
+	var view *os.File
+	keepView := func(ns *os.File) { view = ns }
+	if o.Sandbox == nil || o.Join != nil || o.Judge.Check == "" || o.Judge.Alive > 0 {
+		keepView = nil
+	}
+	defer func() {
+		if view != nil {
+			view.Close()
+		}
+	}()
 	e := newEngine(r, o.Plan, cwd, window, o.ListCalls)
 	e.stdio = stdioTargets([3]*os.File{o.Stdin, o.Stdout, o.Stderr})
 	start := time.Now()
@@ -115,6 +127,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 			CPU:   o.CPU,
 			Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
 			Sandbox:   box,
+			View:      keepView,
 			Observer:  e,
 			Watch:     o.Judge.Watch(),
 			Interrupt: o.Interrupt,
@@ -129,7 +142,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	out := e.res
-	j := o.Judge.Judge(ctx, res, judgeCwd, judgeEnv) // the check runs as the user set it up, not replayed
+	j := judge(ctx, o, res, view, judgeCwd, judgeEnv)
 	out.Verdict, out.Detail, out.CheckOutput = j.Verdict, j.Detail, j.CheckOutput
 	out.ExitCode = res.ExitCode
 	out.AddrRedirects = res.AddrRedirects
@@ -138,4 +151,22 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 		return out, errors.New("interrupted")
 	}
 	return out, nil
+}
+
+// judge judges a finished run. The check runs as the user set it up, not
+// replayed; in the run's file system view when one was kept (a sandboxed
+// run), so that it sees what the command wrote there; where the view
+// cannot be entered, on the real file system, with a warning.
+func judge(ctx context.Context, o Options, res *trace.RunResult, view *os.File, dir string, env []string) verdict.Outcome {
+	if view == nil {
+		return o.Judge.Judge(ctx, res, dir, env)
+	}
+	var j verdict.Outcome
+	if err := launch.InView(view, func() { j = o.Judge.Judge(ctx, res, dir, env) }); err != nil {
+		if o.Warn != nil {
+			o.Warn(err.Error() + "; the check runs on the real file system")
+		}
+		return o.Judge.Judge(ctx, res, dir, env)
+	}
+	return j
 }

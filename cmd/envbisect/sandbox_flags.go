@@ -62,7 +62,7 @@ func (b *sandboxFlags) spec(s streams, site runSite, strict bool) (*sandbox.Spec
 		if len(b.persist) > 0 {
 			return nil, "", usageError("--persist needs the sandbox: drop --sandbox=off")
 		}
-		return nil, "not isolated (--sandbox=off): they share the real file system", nil
+		return nil, "not isolated (--sandbox=off): they share the real file system, and their writes, creations and removals, replayed ones included, change the real files", nil
 	case "on":
 	default:
 		return nil, "", usageError("--sandbox %q: give on or off", b.mode)

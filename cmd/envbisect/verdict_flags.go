@@ -37,7 +37,7 @@ func (v *verdictFlags) validate() error {
 const verdictHelp = `A run passes as with 'git bisect run': the command exits 0. Exit status 125
 means "cannot tell" (the run is skipped), anything else fails. --check CMD
 judges by CMD's exit status instead, run with sh -c after the command
-exits. --alive DURATION is for daemons: the run passes when the command is
+exits, in the run's sandbox (it sees the files the command wrote). --alive DURATION is for daemons: the run passes when the command is
 still running after DURATION (with --check, when CMD run at that moment
 exits 0), and is then stopped. --timeout DURATION fails a run that takes
 longer. Without --alive, a run ends when the command's own process exits:

@@ -18,11 +18,12 @@ func inWorkNS(t *testing.T, script string) string {
 
 // report is the part of locate's JSON report the tests look at.
 type report struct {
-	Status    string `json:"status"`
-	Message   string `json:"message"`
-	Runs      int    `json:"runs"`
-	Isolation string `json:"isolation"`
-	Steps     []struct {
+	Status     string `json:"status"`
+	Message    string `json:"message"`
+	Runs       int    `json:"runs"`
+	RepeatRuns int    `json:"repeat_runs"`
+	Isolation  string `json:"isolation"`
+	Steps      []struct {
 		Round int `json:"round"`
 	} `json:"steps"`
 	Culprit *struct {
