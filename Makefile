@@ -24,6 +24,8 @@ help:
 	@echo '              and recompile the eBPF programs in bpf/ (needs clang, llvm, libbpf-dev)'
 	@echo 'make bench    build, then run tools/bench (BENCHFLAGS="--pin -n 3" ...)'
 	@echo 'make casestudies  build, then locate the thesis case studies with Debian mpd, vsftpd, lighttpd and print the table (as root)'
+	@echo 'make locate-runs  build, then record and locate every scenario and case study and print the runs per locate (as root;'
+	@echo '                  LOCATERUNSFLAGS="-run mpd" picks cases)'
 	@echo 'make fuzz     fuzz the trace reader for FUZZTIME (default 30s)'
 
 build:
@@ -70,6 +72,14 @@ bench: build
 # test/e2e/casestudies (make e2e).
 casestudies: build
 	$(GO) run ./tools/casestudies -envbisect bin/envbisect
+
+.PHONY: locate-runs
+LOCATERUNSFLAGS ?=
+# The runs-per-locate table of docs/locate.md: every scenario of
+# internal/scenarios and every thesis case study, recorded and located
+# one after the other.
+locate-runs: build
+	$(GO) run ./tools/locateruns -envbisect bin/envbisect $(LOCATERUNSFLAGS)
 
 fuzz:
 	@grep -qs 'func FuzzReader(' tracefile/*_test.go || \

@@ -18,6 +18,12 @@ type Options struct {
 	// kernel picked, fd numbers inside structs, the environment passed to
 	// execve, and address-like auxv entries.
 	AllFields bool
+	// ListingOrder compares directory entries (getdents) in order, not
+	// as sets: locate's observation of this environment, where a program
+	// that keeps the listing's order (an archiver) sees another order as
+	// another answer. The first position where the names differ is
+	// DataDiff.Offset counted in entries.
+	ListingOrder bool
 	// Window bounds the resynchronisation of call sequences (see Align);
 	// 0 means DefaultWindow.
 	Window int
@@ -46,6 +52,9 @@ type DataDiff struct {
 	// OnlyA and OnlyB are directory entries found on one side only
 	// (getdents); "name/" is a directory.
 	OnlyA, OnlyB []string
+	// Order: the same directory entries in another order (Options.
+	// ListingOrder); Offset is the first differing entry.
+	Order bool
 	// Note says why a comparison was partial: contents excluded or
 	// truncated at record time, memory that could not be read.
 	Note string
@@ -69,12 +78,26 @@ type Comparer struct {
 	m      *Mapping
 	ka, kb *Keyer
 	all    bool
+	order  bool // Options.ListingOrder
 }
 
 // NewComparer returns a Comparer for calls of trees a and b (of traces
 // of architecture arch) matched by m and keyed by ka and kb.
 func NewComparer(rows Rows, arch string, a, b *Tree, m *Mapping, ka, kb *Keyer, o Options) *Comparer {
-	return &Comparer{rows: rows, layout: layoutOf(arch), a: a, b: b, m: m, ka: ka, kb: kb, all: o.AllFields}
+	return &Comparer{rows: rows, layout: layoutOf(arch), a: a, b: b, m: m, ka: ka, kb: kb, all: o.AllFields,
+		order: o.ListingOrder}
+}
+
+// NewReplayComparer returns a Comparer for a recorded call (A) and the
+// live result of the same call in a replay run (B), the pair locate
+// compares to see what differs here. There is no process match: kernel
+// ids compare equal (processes are the program's, not the environment),
+// and a path the kernel hands back is compared after keying the live
+// one as if under the recorded working directory (kb: NewKeyer(rows,
+// liveCwd, recordedCwd)).
+func NewReplayComparer(rows Rows, arch string, kb *Keyer, o Options) *Comparer {
+	return &Comparer{rows: rows, layout: layoutOf(arch), ka: NewKeyer(rows, "", ""), kb: kb, all: o.AllFields,
+		order: o.ListingOrder}
 }
 
 // Compare returns how x (of run A) and y (of run B), two calls aligned
@@ -96,6 +119,9 @@ func (c *Comparer) Compare(x, y *trace.Call) *CallDiff {
 // same (matched) thread or process. Ids of neither trace (a parent
 // outside the traced tree, 0) are the same to each other.
 func (c *Comparer) SamePID(a, b int64) bool {
+	if c.a == nil || c.b == nil {
+		return true // NewReplayComparer: no process match
+	}
 	ta, okA := c.a.ThreadOfTID(a)
 	tb, okB := c.b.ThreadOfTID(b)
 	switch {
@@ -136,6 +162,9 @@ func (c *Comparer) sameRet(row *systable.Syscall, x, y *trace.Call) bool {
 // sameTracedness reports whether kernel ids a and b are both ids of
 // traced threads, or both not.
 func (c *Comparer) sameTracedness(a, b int64) bool {
+	if c.a == nil || c.b == nil {
+		return true
+	}
 	_, okA := c.a.ThreadOfTID(a)
 	_, okB := c.b.ThreadOfTID(b)
 	return okA == okB
@@ -266,7 +295,14 @@ func (c *Comparer) memDiff(row *systable.Syscall, ma, mb *trace.Mem, x, y *trace
 		eb, okB := dirEntries(b, st.Is == systable.StructDirent64)
 		if okA && okB {
 			d.OnlyA, d.OnlyB = setDiff(ea, eb)
-			return d, len(d.OnlyA) == 0 && len(d.OnlyB) == 0
+			same := len(d.OnlyA) == 0 && len(d.OnlyB) == 0
+			if same && c.order {
+				if i := firstDiffName(ea, eb); i >= 0 {
+					d.Offset, d.Order = i, true
+					return d, false
+				}
+			}
+			return d, same
 		}
 	}
 	dec := decoderFor(d.Struct)
@@ -318,6 +354,20 @@ func firstDiff(a, b []byte) int {
 		}
 	}
 	return n
+}
+
+// firstDiffName returns the first position at which the name lists a
+// and b differ, -1 when they are equal.
+func firstDiffName(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
 }
 
 // setDiff returns the names in a but not b and in b but not a, sorted.

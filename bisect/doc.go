@@ -1,57 +1,81 @@
 // Package bisect is the search behind `envbisect locate`: given the
 // dependency graph of a trace recorded where the command works and a
-// Runner that makes one semi-replay run here, it finds the first recorded
-// call whose replay makes the run pass (the thesis' Locate_cause), with
-// the endpoint checks and skip handling of git bisect, and reports it
+// Runner that makes one semi-replay run here, it finds the start item or
+// the resource that differs here whose replay makes the run pass, named
+// by its first differing call (or, falling back, the first recorded call
+// whose replay makes it pass: the thesis' Locate_cause), with the
+// endpoint checks and skip handling of git bisect, and reports it
 // (Report: plain data, whose types, JSON form and text live in package
 // render, which presents every output). It never touches a kernel itself: the
 // runs are the Runner's (package replay in the CLI, fakes in tests).
 //
-// # Candidates and prefixes
+// # What the search runs over (space.go, differing.go, observe.go)
 //
-// Not every recorded call can be replayed: the plan with every call asked
-// to be replayed (depgraph's Closure) still executes memory management,
-// process life, calls on internal or input resources and calls that never
-// returned. Those calls execute whatever is asked, so the search runs
-// over the others only, the candidates (Candidates): the calls whose
-// action in that plan is Replay or ExecuteThenOverwrite, in seq order.
-// With M candidates, prefix index i (0..M) asks for candidates[0..i-1] to
-// be replayed: Request.Prefix is the seq of candidates[i-1] (every call
-// with seq <= Prefix is asked), 0 for i = 0 and All for i = M. Which of
-// the asked calls really replay, and which must execute and be
+// A search runs over a list of units, the start items first; prefix index
+// i (0..size) asks for the first i units to be replayed (Request). There
+// are two lists:
+//
+//   - What differs here (render.SpaceDiffering), tried first. The run with
+//     nothing replayed (the fail end) executes every recorded call it
+//     makes, and its live results (Outcome.Live) compared with the
+//     recorded ones (observer: align's Comparer after normalising
+//     addresses, fd numbers, pids, times, inode numbers; directory
+//     listings in order) say which dependency groups differ: a file with
+//     every open and stat of it, a directory's listing, a connection, the
+//     kernel's answers to one call (depgraph's groups, the resources a
+//     user names). The units are the start items and those groups, in the
+//     order of their first call; a run replays every call of each group it
+//     asks for (Request.Groups), so no run gives the program the recorded
+//     answer about an object and then the live one. A group whose answers
+//     are the same in both environments is never a unit.
+//   - Every replayable call (render.SpaceAll), the thesis' search and the
+//     fallback: the calls whose action in the plan with every call asked
+//     to be replayed (depgraph's Closure) is Replay or
+//     ExecuteThenOverwrite, in seq order (Candidates); Request.Prefix is
+//     the seq of candidates[i-1]. Calls left out execute whatever is
+//     asked (memory management, process life, internal or input
+//     resources, calls that never returned).
+//
+// Which of the asked calls really replay, and which must execute and be
 // overwritten because an executed call needs them, is the closure's
-// answer to Request.Replayed, computed by the runner.
+// answer to Request.Asks, computed by the runner.
 //
 // # The search
 //
-//  1. The ends, fail end first. With nothing replayed (i = 0) the run must
-//     fail: if it passes there is no failure here (NoFailure). With no
-//     candidates the failure cannot be located in the trace
-//     (ReplayStillFails). With everything replayed (i = M) the run must
-//     pass: if it fails and start items are candidates, the run with the
-//     start items alone (index len(Options.Start), no call) is made, and
-//     when it passes it is the pass end (a run that replays calls too can
-//     fail for its own sake); otherwise the difference is not in the
-//     system-call interface or the run diverged (ReplayStillFails, with
-//     the everything-replayed run's divergences). An end whose step comes
-//     out Skip is run once more;
-//     Skip again ends the search (Inconclusive). No culprit is ever named
-//     when the ends did not hold.
-//  2. Binary search with the invariant "index lo fails, index hi passes",
-//     from lo = 0, hi = M: test mid = (lo+hi)/2; a pass moves hi, a fail
-//     moves lo. A skipped index is left alone and the nearest untested
-//     index in (lo, hi) is tried instead, above before below (mid+1,
-//     mid-1, mid+2, ...). When every index in (lo, hi) was skipped the
-//     search ends Inconclusive, naming candidates[lo..hi-1], one of which
-//     is the cause.
-//  3. When hi = lo+1 the culprit is candidates[hi-1]: replaying it (with
-//     the calls before it) passes, executing it fails. Its live result is
-//     taken from the run at index lo, the failing run in which it
-//     executed (Outcome.Live); when that run never made the call, the
-//     report says it did not happen in this environment.
+//  1. The fail end: with nothing replayed the run must fail; if it passes
+//     there is no failure here (NoFailure). With no candidate at all the
+//     failure cannot be located in the trace (ReplayStillFails).
+//  2. The pass end of what differs: every start item and differing group
+//     replayed. When it fails: with start items and groups, the start
+//     items alone are tried (a run that replays resources too can fail for
+//     its own sake); then the groups the failing run reached and the fail
+//     end did not are added (what it observed differing), up to
+//     maxExpansions times. When no such run passes, the search falls back
+//     to every call, and the report says why (SearchSpace.Fallback):
+//     there the pass end is every call replayed (the start items alone
+//     again when it fails), and a failure there is ReplayStillFails with
+//     that run's divergences. An end whose step comes out Skip is run
+//     once more; Skip again ends the search (Inconclusive). No culprit is
+//     ever named when the ends did not hold.
+//  3. Binary search with the invariant "index lo fails, index hi passes",
+//     from lo = 0 and hi the pass end: test mid = (lo+hi)/2; a pass moves
+//     hi, a fail moves lo. A skipped index is left alone and the nearest
+//     untested index in (lo, hi) is tried instead, above before below
+//     (mid+1, mid-1, mid+2, ...). When every index in (lo, hi) was skipped
+//     the search ends Inconclusive, naming units lo..hi-1.
+//  4. When hi = lo+1 the culprit is unit hi-1: a start item, a group or a
+//     call. A group is named by one call (named): the first that reads the
+//     resource and answered otherwise in the failing run at index lo
+//     (Outcome.Live), an open of a kept file when only its metadata
+//     differs, a read named by the open it reads through (the read is the
+//     evidence), never a stat when the content differs. A call found by
+//     the fallback whose answers, and its group's, were the same in that
+//     run as recorded is not named (Inconclusive) once the search had seen
+//     differing groups: the difference is not in it.
 //
-// With one run per step and no skips this takes at most 2 + ceil(log2 M)
-// runs.
+// With one run per step and no skips this takes at most 2 + ceil(log2 C)
+// runs for C units (plus one per widening), against 2 + ceil(log2 M) for
+// the M replayable calls of the fallback.
 //
 // # Steps, repeats and divergences
 //

@@ -51,27 +51,56 @@ func (s *search) undecidedEnd(i int, d decided) *Report {
 }
 
 // undecided: every prefix index in (lo, hi) was skipped; the culprit is
-// one of candidates[lo:hi].
+// one of units lo..hi-1 of the space.
 func (s *search) undecided(lo, hi int) *Report {
 	if lo < s.start {
-		// The culprit may be a start item: name the items, then the calls.
+		// The culprit may be a start item: name the items, then the rest.
 		var labels []string
 		for _, it := range s.o.Start[lo:min(hi, s.start)] {
 			labels = append(labels, it.Label())
 		}
+		what := "calls"
+		if s.sp.over == render.SpaceDiffering {
+			what = "resources that differ here"
+		}
 		r := s.report(Inconclusive, fmt.Sprintf("cannot narrow down further: the runs that would tell them apart were "+
-			"all skipped; the difference is one of the start items %v or of the first %d calls", labels, max(0, hi-s.start)))
-		r.Candidates = append(r.Candidates, s.cands[:max(0, hi-s.start)]...)
+			"all skipped; the difference is one of the start items %v or of the first %d %s", labels, max(0, hi-s.start), what))
 		r.CandidateLines = append(r.CandidateLines, labels...)
+		s.listUnits(r, 0, max(0, hi-s.start))
 		return r
 	}
 	lo, hi = lo-s.start, hi-s.start
-	seqs := append([]uint64(nil), s.cands[lo:hi]...)
+	if s.sp.over == render.SpaceDiffering {
+		r := s.report(Inconclusive, fmt.Sprintf("cannot narrow down further: the runs that would tell them apart were "+
+			"all skipped; the difference is one of these %d resources", hi-lo))
+		s.listUnits(r, lo, hi)
+		return r
+	}
+	seqs := s.sp.calls[lo:hi]
 	r := s.report(Inconclusive, fmt.Sprintf("cannot narrow down further: the runs that would tell calls %d to %d apart "+
 		"were all skipped; the difference is one of these %d calls", seqs[0], seqs[len(seqs)-1], len(seqs)))
-	r.Candidates = seqs
+	s.listUnits(r, lo, hi)
+	return r
+}
+
+// listUnits puts units lo..hi-1 after the start items into r's
+// candidates: calls as show prints them, resources by title with the
+// call where they differ.
+func (s *search) listUnits(r *Report, lo, hi int) {
+	if s.sp.over == render.SpaceDiffering {
+		for _, gr := range s.sp.groups[lo:hi] {
+			seq := s.sp.differs[gr.ID]
+			if seq == 0 {
+				seq = gr.Calls[0]
+			}
+			r.Candidates = append(r.Candidates, seq)
+			r.CandidateLines = append(r.CandidateLines, fmt.Sprintf("%s (differs at call %d)", gr.Title(), seq))
+		}
+		return
+	}
 	rows := s.rows()
-	for _, seq := range seqs {
+	for _, seq := range s.sp.calls[lo:hi] {
+		r.Candidates = append(r.Candidates, seq)
 		c, ok := s.g.Call(seq)
 		if !ok {
 			continue
@@ -83,11 +112,10 @@ func (s *search) undecided(lo, hi int) *Report {
 		}
 		r.CandidateLines = append(r.CandidateLines, line+callString(rows, c))
 	}
-	return r
 }
 
-// located: the call at candidate index k is the culprit; atLo is the
-// outcome of the failing run next to it, where it executed.
+// located: the unit at index k is the culprit; atLo is the outcome of the
+// failing run next to it, where it executed.
 func (s *search) located(k int, atLo Outcome) *Report {
 	if k < s.start {
 		it := s.o.Start[k]
@@ -97,7 +125,22 @@ func (s *search) located(k int, atLo Outcome) *Report {
 		return r
 	}
 	k -= s.start
-	seq := s.cands[k]
+	if s.sp.over == render.SpaceDiffering {
+		gr := s.sp.groups[k]
+		seq := s.named(gr, atLo.Live, s.obs)
+		r := s.report(Located, fmt.Sprintf("%s differs here: replaying its %d recorded calls makes the command pass; "+
+			"call %d of %d recorded is where it differs", gr.Title(), len(gr.Calls), seq, len(s.g.Calls())))
+		r.Culprit, r.Group = s.culprit(seq, atLo.Live)
+		return r
+	}
+	seq := s.sp.calls[k]
+	if len(s.sp.tried) > 0 && s.sameHere(seq, atLo.Live) {
+		r := s.report(Inconclusive, fmt.Sprintf("replaying call %d makes the command pass here, but it and every other call "+
+			"on its resource gave the same answers here as recorded: the difference is not in it (the run may pass "+
+			"because of replay itself, or of state no call shows)", seq))
+		s.listUnits(r, k, k+1)
+		return r
+	}
 	r := s.report(Located, fmt.Sprintf("call %d of %d recorded: replaying its recorded result makes the command pass here",
 		seq, len(s.g.Calls())))
 	r.Culprit, r.Group = s.culprit(seq, atLo.Live)

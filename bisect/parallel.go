@@ -10,7 +10,11 @@ import (
 // prefix indexes together, spread evenly over the open interval, and
 // keeps the part between the last failing and the first passing one. That
 // is a (k+1)-ary search: about ⌈log_(k+1) M⌉ rounds instead of ⌈log2 M⌉
-// runs. The first round runs the two ends together. The repeatability
+// runs. The first round runs the fail end and the pass end of every call
+// (the fallback's) together; the pass end of what differs here needs the
+// fail end's observations, so it is a round of its own after it (and so
+// is each widening), and the narrowing then runs over that space. The
+// repeatability
 // check's runs take slots that would otherwise idle: the second run of
 // the fail end goes with the ends when k > 2, else with the first round
 // of the search; the final one with the last round when that round leaves
@@ -19,7 +23,7 @@ import (
 
 // locateParallel is locate with rounds of parallel runs.
 func (s *search) locateParallel(ctx context.Context) (*Report, error) {
-	m := s.start + len(s.cands)
+	m := s.sp.size() // every call: its pass end goes with the fail end
 	k := s.o.jobs()
 	repeatPending := s.o.CheckRepeatable
 	ends := []int{0}
@@ -78,34 +82,49 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 		}
 		return s.nothingReplayable(fail), nil
 	}
-	pass := ds[1]
-	if pass.v == Skip {
-		if pass, err = s.soloRound(ctx, m); err != nil {
-			return nil, err
+	// The pass end of what differs here needs the fail end's run; the
+	// first round's pass end (every call) is the fallback's.
+	solo := func(ctx context.Context, i int) (decided, error) {
+		d, err := s.soloRound(ctx, i)
+		if err == nil && d.v == Skip {
+			d, err = s.soloRound(ctx, i)
 		}
+		return d, err
 	}
-	if pass.v != Pass && repeatPending {
-		// The sequential search checks repeatability before it says
-		// anything about the ends.
-		if r, err := soloRepeat(); err != nil || r != nil {
-			return r, err
-		}
+	hi, ok, err := s.differingEnds(ctx, fail, solo)
+	if err != nil {
+		return nil, err
 	}
-	hi := m
-	if s.startAloneNeeded(pass) {
-		d, err := s.soloRound(ctx, s.start)
-		if err != nil {
-			return nil, err
+	if !ok {
+		pass := ds[1]
+		if pass.v == Skip {
+			if pass, err = s.soloRound(ctx, m); err != nil {
+				return nil, err
+			}
 		}
-		if d.v == Pass {
-			pass, hi = d, s.start
+		if pass.v != Pass && repeatPending {
+			// The sequential search checks repeatability before it says
+			// anything about the ends.
+			if r, err := soloRepeat(); err != nil || r != nil {
+				return r, err
+			}
 		}
-	}
-	switch pass.v {
-	case Fail:
-		return s.stillFails(pass), nil
-	case Skip:
-		return s.undecidedEnd(m, pass), nil
+		hi = m
+		if s.startAloneNeeded(pass) {
+			d, err := s.soloRound(ctx, s.start)
+			if err != nil {
+				return nil, err
+			}
+			if d.v == Pass {
+				pass, hi = d, s.start
+			}
+		}
+		switch pass.v {
+		case Fail:
+			return s.stillFails(pass), nil
+		case Skip:
+			return s.undecidedEnd(m, pass), nil
+		}
 	}
 
 	lo, atLo := 0, fail.out

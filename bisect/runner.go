@@ -2,7 +2,9 @@ package bisect
 
 import (
 	"context"
+
 	"fmt"
+	"github.com/envbisect/envbisect/depgraph"
 	"strconv"
 
 	"github.com/envbisect/envbisect/render"
@@ -22,24 +24,52 @@ type Request struct {
 	// Prefix asks for the recorded calls with seq <= Prefix to be
 	// replayed: 0 asks for none, All for every one. Which of them really
 	// replay is the dependency closure's business:
-	// g.Closure(r.Replayed).
+	// g.Closure(r.Asks(g)).
 	Prefix uint64
+	// Groups asks for every call of these dependency groups (resources)
+	// to be replayed, besides the prefix: a search over the resources
+	// that differ here replays whole resources, so that no run shows the
+	// program the recorded answer about an object and then the live one.
+	Groups []depgraph.GroupID `json:",omitempty"`
 	// Job is the parallel slot the run has, 0 to Options.Jobs-1; runs of
 	// one round have different slots (a runner pins each slot to a CPU of
 	// its own). Always 0 in a sequential search.
 	Job int
 }
 
-// Replayed reports whether the request asks for call seq to be replayed;
-// it is the question to pass to depgraph's Closure.
-func (r Request) Replayed(seq uint64) bool { return seq <= r.Prefix }
+// Asks returns whether the request asks for call seq of g to be
+// replayed; it is the question to pass to g's Closure.
+func (r Request) Asks(g *depgraph.Graph) func(seq uint64) bool {
+	if len(r.Groups) == 0 {
+		return func(seq uint64) bool { return seq <= r.Prefix }
+	}
+	in := make(map[depgraph.GroupID]bool, len(r.Groups))
+	for _, id := range r.Groups {
+		in[id] = true
+	}
+	return func(seq uint64) bool {
+		if seq <= r.Prefix {
+			return true
+		}
+		gr := g.GroupOf(seq)
+		return gr != nil && in[gr.ID]
+	}
+}
 
 // String says what the request replays, as the report's step table does:
-// "none", "all", "up to 21".
-func (r Request) String() string { return render.ReplayedText(r.Start, r.Prefix) }
+// "none", "all", "up to 21", "start 1-2 + 3 resources".
+func (r Request) String() string {
+	if len(r.Groups) > 0 && r.Prefix == 0 {
+		return render.ResourcesText(r.Start, len(r.Groups))
+	}
+	return render.ReplayedText(r.Start, r.Prefix)
+}
 
 // describe names the run of the request in an error message.
 func (r Request) describe() string {
+	if len(r.Groups) > 0 && r.Prefix == 0 {
+		return "run with " + r.String() + " replayed"
+	}
 	if r.Prefix == 0 && r.Start > 0 {
 		return fmt.Sprintf("run with start items 1 to %d replayed", r.Start)
 	}

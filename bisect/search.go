@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -19,11 +20,16 @@ type search struct {
 	o       Options
 	cands   []uint64 // Candidates(g)
 	start   int      // len(o.Start): prefix indexes 1..start replay start items
-	lastSeq uint64   // the trace's last call, what All means in the report
-	est     int      // about how many steps in all, for Progress
+	sp      *space   // what the search runs over now
+	obs     *observer
+	lastSeq uint64 // the trace's last call, what All means in the report
+	est     int    // about how many steps in all, for Progress
 	// failedLive are the live calls of the run that ended the search
 	// without a culprit (identity.go).
 	failedLive map[uint64]*trace.Call
+	// ends are the decided ends, by request (endpoint), so that a
+	// search that falls back does not run one twice.
+	ends map[string]decided
 
 	// mu guards what the runs of a parallel round share (Options.Jobs).
 	mu      sync.Mutex
@@ -48,12 +54,14 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 		return nil, errors.New("locate: no dependency graph or no runner")
 	}
 	start := time.Now()
-	s := &search{g: g, run: run, o: o, cands: Candidates(g), start: len(o.Start)}
+	s := &search{g: g, run: run, o: o, cands: Candidates(g), start: len(o.Start), ends: map[string]decided{}}
+	s.sp = s.everyCall("")
+	s.obs = s.newObserver()
 	if calls := g.Calls(); len(calls) > 0 {
 		s.lastSeq = calls[len(calls)-1].Seq
 	}
 	s.est = 1
-	if m := s.start + len(s.cands); m > 0 {
+	if m := s.sp.size(); m > 0 {
 		s.est = 2 + log2ceil(m)
 	}
 	var rep *Report
@@ -76,6 +84,9 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	rep.RecordedCalls = len(g.Calls())
 	rep.ReplayableCalls = len(s.cands)
 	rep.StartItems = s.start
+	if s.sp.over == render.SpaceDiffering || s.sp.fallback != "" {
+		rep.Space = s.sp.report() // the search got past its fail end
+	}
 	if o.Lost.Any() {
 		rep.Lost = o.Lost
 	}
@@ -90,10 +101,10 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	return rep, nil
 }
 
-// locate is the search proper: the ends, then bisection with the
+// locate is the search proper: the fail end, the ends of the space of
+// what differs here (or of every call), then bisection with the
 // invariant that prefix index lo fails and hi passes.
 func (s *search) locate(ctx context.Context) (*Report, error) {
-	m := s.start + len(s.cands)
 	fail, err := s.endpoint(ctx, 0)
 	if err != nil {
 		return nil, err
@@ -107,28 +118,35 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 	if r, err := s.recheckFailEnd(ctx); err != nil || r != nil {
 		return r, err
 	}
-	if m == 0 {
+	if s.sp.size() == 0 {
 		return s.nothingReplayable(fail), nil
 	}
-	pass, err := s.endpoint(ctx, m)
+	hi, ok, err := s.differingEnds(ctx, fail, s.endpoint)
 	if err != nil {
 		return nil, err
 	}
-	hi := m
-	if s.startAloneNeeded(pass) {
-		d, err := s.endpoint(ctx, s.start)
+	if !ok {
+		m := s.sp.size()
+		pass, err := s.endpoint(ctx, m)
 		if err != nil {
 			return nil, err
 		}
-		if d.v == Pass {
-			pass, hi = d, s.start
+		hi = m
+		if s.startAloneNeeded(pass) {
+			d, err := s.endpoint(ctx, s.start)
+			if err != nil {
+				return nil, err
+			}
+			if d.v == Pass {
+				pass, hi = d, s.start
+			}
 		}
-	}
-	switch pass.v {
-	case Fail:
-		return s.stillFails(pass), nil
-	case Skip:
-		return s.undecidedEnd(m, pass), nil
+		switch pass.v {
+		case Fail:
+			return s.stillFails(pass), nil
+		case Skip:
+			return s.undecidedEnd(m, pass), nil
+		}
 	}
 
 	lo, atLo := 0, fail.out
@@ -163,38 +181,30 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 // same file); when the start items alone pass, the culprit is one of
 // them, and the search goes on between nothing and them.
 func (s *search) startAloneNeeded(pass decided) bool {
-	return pass.v == Fail && s.start > 0 && s.start < s.start+len(s.cands)
+	return pass.v == Fail && s.start > 0 && s.start < s.sp.size()
 }
 
 // endpoint decides one end of the search, running the step a second time
-// when the first gave Skip.
+// when the first gave Skip. An end already decided for the same request
+// (before the search fell back to every call) is not run again.
 func (s *search) endpoint(ctx context.Context, i int) (decided, error) {
-	d, err := s.decide(ctx, i)
-	if err != nil || d.v != Skip {
-		return d, err
+	key := s.sp.request(i).key()
+	if d, ok := s.ends[key]; ok {
+		return d, nil
 	}
-	s.est++
-	return s.decide(ctx, i)
+	d, err := s.decide(ctx, i)
+	if err == nil && d.v == Skip {
+		s.est++
+		d, err = s.decide(ctx, i)
+	}
+	if err == nil {
+		s.ends[key] = d
+	}
+	return d, err
 }
 
-// request is the run of prefix index i: the first i candidates asked to
-// be replayed, the start items first, then the calls.
-func (s *search) request(i int) Request {
-	r := Request{Start: min(max(i, 0), s.start)}
-	j := i - s.start
-	switch {
-	case j <= 0:
-		r.Prefix = 0
-	case j >= len(s.cands):
-		r.Prefix = All
-	default:
-		r.Prefix = s.cands[j-1]
-	}
-	if i >= s.start+len(s.cands) {
-		r.Prefix = All
-	}
-	return r
-}
+// request is the run of prefix index i of the space searched.
+func (s *search) request(i int) Request { return s.sp.request(i) }
 
 // pick returns the index in (lo, hi) to test next: the middle, or when
 // it was skipped the nearest untested index, looking above before below

@@ -15,6 +15,41 @@ import (
 // ceil(log2 m) bisection steps.
 func maxRuns(m int) int { return 2 + bits.Len(uint(m-1)) }
 
+// TestLocateFallsBackToEveryCall: when the run with nothing replayed
+// shows no resource that differs (here every live result is the
+// recorded one), the search runs over every replayable call by prefix,
+// the thesis' bisection, and says why.
+func TestLocateFallsBackToEveryCall(t *testing.T) {
+	b := standard(t)
+	g := b.graph()
+	read := b.l("conf.read")
+	f := &fake{g: g, culprit: read}
+	rep, err := Locate(context.Background(), g, f, Options{Events: b.Events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != Located || rep.Culprit.Seq != read {
+		t.Fatalf("got %s, culprit %+v", rep.Status, rep.Culprit)
+	}
+	// The ends first, then bisection of the 24 candidates, of which call
+	// 20 is the 15th: prefix index 12 (up to call 17) fails, 18 passes,
+	// 15 passes, 13 fails, 14 fails.
+	want := []string{"0:fail", "24:pass", "12:fail", "18:pass", "15:pass", "13:fail", "14:fail"}
+	if got := verdicts(rep.Steps); !slices.Equal(got, want) {
+		t.Errorf("steps %v, want %v", got, want)
+	}
+	if s := rep.Steps[1]; !s.All || s.Prefix != 31 || s.Replayed() != "all" {
+		t.Errorf("all step: %+v", s)
+	}
+	if s := rep.Steps[2]; s.All || s.Prefix != 17 || s.Replayed() != "up to 17" || s.Taken != Fail {
+		t.Errorf("step 3: %+v", s)
+	}
+	if sp := rep.Space; sp == nil || sp.Over != "all" || sp.Candidates != 24 ||
+		!strings.Contains(sp.Fallback, "showed no start item or resource that differs here") {
+		t.Errorf("space %+v", sp)
+	}
+}
+
 func TestLocateEveryCulprit(t *testing.T) {
 	traces := map[string]func(*testing.T) *tb{
 		"standard": standard,
@@ -77,18 +112,19 @@ func TestLocateReport(t *testing.T) {
 	if rep.RecordedCalls != 31 || rep.ReplayableCalls != 24 || rep.Runs != len(rep.Steps) {
 		t.Errorf("counts: %d recorded, %d replayable, %d runs, %d steps", rep.RecordedCalls, rep.ReplayableCalls, rep.Runs, len(rep.Steps))
 	}
-	// The ends first, then bisection of the 24 candidates, of which call
-	// 20 is the 15th: prefix index 12 (up to call 17) fails, 18 passes,
-	// 15 passes, 13 fails, 14 fails.
-	want := []string{"0:fail", "24:pass", "12:fail", "18:pass", "15:pass", "13:fail", "14:fail"}
+	// The run with nothing replayed shows one resource that differs, the
+	// file: replaying it whole passes, and there is nothing to bisect.
+	want := []string{"0:fail", "1:pass"}
 	if got := verdicts(rep.Steps); !slices.Equal(got, want) {
 		t.Errorf("steps %v, want %v", got, want)
 	}
-	if s := rep.Steps[1]; !s.All || s.Prefix != 31 || s.Replayed() != "all" {
-		t.Errorf("all step: %+v", s)
+	if s := rep.Steps[1]; s.All || s.Prefix != 0 || s.Resources != 1 || s.Replayed() != "1 resource" {
+		t.Errorf("pass end: %+v", s)
 	}
-	if s := rep.Steps[2]; s.All || s.Prefix != 17 || s.Replayed() != "up to 17" || s.Taken != Fail {
-		t.Errorf("step 3: %+v", s)
+	sp := rep.Space
+	if sp == nil || sp.Over != "differing" || sp.Candidates != 1 || len(sp.Resources) != 1 ||
+		sp.Resources[0].Title != "file /etc/fig79.conf" || sp.Resources[0].Differs != read || sp.Resources[0].First != read-2 {
+		t.Errorf("space %+v", sp)
 	}
 	c := rep.Culprit
 	if c.Who != "[1]" || c.Exe != "/usr/bin/fig79" || c.Syscall != "read" || c.Path != "/etc/fig79.conf" ||
@@ -348,7 +384,7 @@ func TestLocateRepeat(t *testing.T) {
 			return Outcome{}, false
 		}
 		v := Fail
-		if r.Replayed(culprit) {
+		if r.Asks(g)(culprit) {
 			v = Pass
 		}
 		return Outcome{Verdict: 3 - v, Detail: "flaky"}, true

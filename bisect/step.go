@@ -151,7 +151,7 @@ func (s *search) runOnce(ctx context.Context, i, step, job int) (Outcome, int, e
 	s.mu.Lock()
 	s.started++
 	p := Progress{Step: step, Steps: max(s.est, s.step), Run: s.started, Round: s.round,
-		Index: i, Candidates: len(s.cands), Request: req}
+		Index: i, Candidates: s.sp.size(), Request: req}
 	s.progress(p)
 	s.mu.Unlock()
 	start := time.Now()
@@ -168,7 +168,7 @@ func (s *search) runOnce(ctx context.Context, i, step, job int) (Outcome, int, e
 	if out.Seconds <= 0 {
 		out.Seconds = time.Since(start).Seconds()
 	}
-	st := Step{Step: step, Round: p.Round, Index: i, Start: req.Start, Prefix: req.Prefix, Verdict: out.Verdict,
+	st := Step{Step: step, Round: p.Round, Index: i, Start: req.Start, Prefix: req.Prefix, Resources: len(req.Groups), Verdict: out.Verdict,
 		Detail: out.Detail, Seconds: out.Seconds, Divergences: out.Divergences}
 	if req.Prefix == All {
 		st.Prefix, st.All = s.lastSeq, true

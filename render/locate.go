@@ -38,9 +38,12 @@ type LocateReport struct {
 	ReplayableCalls int `json:"replayable_calls"`
 	// StartItems is how many start items (environment variables, umask,
 	// limits) differed and were candidates before the calls.
-	StartItems int          `json:"start_items,omitempty"`
-	Steps      []LocateStep `json:"steps"`
-	Seconds    float64      `json:"seconds"`
+	StartItems int `json:"start_items,omitempty"`
+	// Space is what the search ran over: the start items and resources
+	// that differ here, or (falling back) every replayable call.
+	Space   *SearchSpace `json:"space,omitempty"`
+	Steps   []LocateStep `json:"steps"`
+	Seconds float64      `json:"seconds"`
 	// Lost is what the recording lost (an eBPF trace whose ring buffer
 	// filled): lost and incomplete calls execute in every run, so none
 	// of them can be the culprit named.
@@ -104,6 +107,11 @@ type LocateStep struct {
 	All    bool   `json:"all,omitempty"`
 	// Start is how many start items were asked to be replayed.
 	Start int `json:"start,omitempty"`
+	// Resources is, in a search over the resources that differ here
+	// (SearchSpace.Over "differing"), how many of them were asked to be
+	// replayed: the first Resources of SearchSpace.Resources, every call
+	// of each. Prefix is 0 then.
+	Resources int `json:"resources,omitempty"`
 	// Verdict, Detail, Seconds and Divergences are the run's Outcome.
 	Verdict     verdict.Verdict `json:"verdict"`
 	Detail      string          `json:"detail"`
@@ -122,6 +130,9 @@ type LocateStep struct {
 func (s *LocateStep) Replayed() string {
 	if s.All {
 		return ReplayedText(0, AllCalls)
+	}
+	if s.Resources > 0 {
+		return ResourcesText(s.Start, s.Resources)
 	}
 	return ReplayedText(s.Start, s.Prefix)
 }

@@ -32,6 +32,19 @@ const (
 // replayed (bisect.All).
 const AllCalls = ^uint64(0)
 
+// ResourcesText says what a run of a search over differing resources
+// replays: "start 1-2 + 3 resources", "1 resource".
+func ResourcesText(start, resources int) string {
+	r := fmt.Sprintf("%d resources", resources)
+	if resources == 1 {
+		r = "1 resource"
+	}
+	if start > 0 {
+		return fmt.Sprintf("start 1-%d + %s", start, r)
+	}
+	return r
+}
+
 // ReplayedText says what a run replays, as the report's step table does:
 // "none", "all", "up to 21", "start 1-2". start is how many start items
 // are replayed, prefix the seq of the last call replayed (0: none,

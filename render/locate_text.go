@@ -54,6 +54,7 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 	if r.Isolation != "" {
 		t.para("Runs: " + r.Isolation + ".")
 	}
+	t.space(r)
 	t.steps(r.Steps)
 	return t.err
 }
@@ -174,6 +175,12 @@ func (t *textWriter) located(r *LocateReport) {
 		replayed = fmt.Sprintf("the image recorded at call %d run in its place", c.Seq)
 		executed = "the exec"
 	}
+	if sp := r.Space; sp != nil && sp.Over == SpaceDiffering && r.Group != nil {
+		t.para(fmt.Sprintf("With the recorded answers of %s replayed (its %d calls, and the resources "+
+			"that differ here before it), the command passes here; with it as it is here, it fails. "+
+			"Call %d is where it differs.", r.Group.Title, len(r.Group.Calls), c.Seq))
+		return
+	}
 	t.para("With " + replayed + " (and every call before it that replay " +
 		"can change), the command passes here; with " + executed + " executed for real, it fails.")
 }
@@ -288,7 +295,11 @@ func (t *textWriter) steps(steps []LocateStep) {
 	if len(steps) == 0 {
 		return
 	}
-	t.printf("\nstep  replayed       verdict  seconds  detail\n")
+	w := len("replayed     ")
+	for i := range steps {
+		w = max(w, len(steps[i].Replayed()))
+	}
+	t.printf("\nstep  %-*s  verdict  seconds  detail\n", w, "replayed")
 	for i := range steps {
 		s := &steps[i]
 		detail := s.Detail
@@ -301,7 +312,7 @@ func (t *textWriter) steps(steps []LocateStep) {
 		if s.Round > 0 {
 			detail += " (round " + strconv.Itoa(s.Round) + ")"
 		}
-		t.printf("%4d  %-13s  %-7s  %7.2f  %s\n", s.Step, s.Replayed(), s.Verdict, s.Seconds, detail)
+		t.printf("%4d  %-*s  %-7s  %7.2f  %s\n", s.Step, w, s.Replayed(), s.Verdict, s.Seconds, detail)
 		for j, d := range s.Divergences {
 			if j == textDivergences {
 				t.printf("          ... %d more divergences\n", len(s.Divergences)-j)

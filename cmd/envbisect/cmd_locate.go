@@ -258,7 +258,7 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 		if err := o.box.runReset(ctx, s); err != nil {
 			return bisect.Outcome{}, err
 		}
-		plan := rec.Graph.Closure(r.Replayed)
+		plan := rec.Graph.Closure(r.Asks(rec.Graph))
 		interrupt, done := sigs.add()
 		defer done()
 		res, err := rec.Run(ctx, replay.Options{

@@ -5,7 +5,8 @@
 //
 // The package is not a test: the tests in test/e2e/scenarios run every
 // case, and `make bench` runs the same cases to report recorded calls,
-// runs and wall times. A caller
+// runs and wall times (`make locate-runs`: the runs per locate of every
+// scenario and case study). A caller
 //
 //  1. picks a Scenario from All,
 //  2. calls Prepare with the repository root and an empty work directory:

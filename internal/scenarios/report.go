@@ -14,14 +14,42 @@ type LocateReport struct {
 	Culprit         *ReportCulprit  `json:"culprit"`
 	Group           json.RawMessage `json:"group"`
 	Runs            int             `json:"runs"`
+	RepeatRuns      int             `json:"repeat_runs"` // the repeatability checks, on top of Runs
 	RecordedCalls   int             `json:"recorded_calls"`
 	ReplayableCalls int             `json:"replayable_calls"`
 	Steps           []LocateStep    `json:"steps"`
 	Seconds         float64         `json:"seconds"`
+	// Space describes what the search ran over, when locate says so (a
+	// search over differing resources); see SpaceCandidates.
+	Space json.RawMessage `json:"space"`
 
 	// Keys are the top-level keys present in the object (to tell an
 	// absent "culprit" from a null one).
 	Keys map[string]bool `json:"-"`
+}
+
+// SpaceCandidates returns the number of candidates the search ran over,
+// "space.candidates" in the report: a number, or a list whose length is
+// the number. ok is false when the report has no such member (a locate
+// that searches over recorded call prefixes) or it is neither.
+func (r *LocateReport) SpaceCandidates() (n int, ok bool) {
+	if len(r.Space) == 0 {
+		return 0, false
+	}
+	var space struct {
+		Candidates json.RawMessage `json:"candidates"`
+	}
+	if json.Unmarshal(r.Space, &space) != nil || len(space.Candidates) == 0 {
+		return 0, false
+	}
+	if json.Unmarshal(space.Candidates, &n) == nil {
+		return n, true
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(space.Candidates, &list) == nil {
+		return len(list), true
+	}
+	return 0, false
 }
 
 // ReportCulprit is the culprit of a LocateReport.

@@ -79,6 +79,35 @@ func TestParseLocate(t *testing.T) {
 	}
 }
 
+// TestSpaceCandidates reads "space.candidates" as a number or a list, and
+// tells a report without it (the prefix search's) from one with 0.
+func TestSpaceCandidates(t *testing.T) {
+	for _, tc := range []struct {
+		name, json string
+		want       int
+		ok         bool
+	}{
+		{"absent", `{"status": "located", "runs": 13, "repeat_runs": 2}`, 0, false},
+		{"number", `{"status": "located", "space": {"candidates": 7, "kind": "resources"}}`, 7, true},
+		{"zero", `{"status": "located", "space": {"candidates": 0}}`, 0, true},
+		{"list", `{"status": "located", "space": {"candidates": [{"resource": "/etc/a"}, {"start": "umask"}]}}`, 2, true},
+		{"no member", `{"status": "located", "space": {"kind": "calls"}}`, 0, false},
+		{"neither", `{"status": "located", "space": {"candidates": "many"}}`, 0, false},
+	} {
+		r, err := ParseLocate([]byte(tc.json))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if n, ok := r.SpaceCandidates(); n != tc.want || ok != tc.ok {
+			t.Errorf("%s: SpaceCandidates() = %d, %v; want %d, %v", tc.name, n, ok, tc.want, tc.ok)
+		}
+	}
+	r, _ := ParseLocate([]byte(`{"status": "located", "runs": 13, "repeat_runs": 2}`))
+	if r.RepeatRuns != 2 {
+		t.Errorf("repeat_runs = %d, want 2", r.RepeatRuns)
+	}
+}
+
 func TestParseReplay(t *testing.T) {
 	out := `{"verdict":"pass","prefix":32,"all":true,"divergences":[{"kind":"extra","at_seq":28,"expected":"openat /a","got":"openat /b"}],` +
 		`"calls":[{"seq":0,"action":"extra","syscall":"openat","path":"/b"}]}`

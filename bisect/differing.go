@@ -1,0 +1,106 @@
+package bisect
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/render"
+)
+
+// The search over what differs here. The run with nothing replayed (the
+// fail end) observes this environment: every recorded call it made ran
+// live, and its answers compared with the recorded ones (observer) say
+// which resources differ. The candidates are the start items and those
+// resources, in the order of their first call; each run replays the
+// start items and a prefix of the resources, every call of each, so no
+// run shows the program the recorded answer about one object and then
+// the live one. A resource whose answers are the same in both
+// environments is never a candidate.
+//
+// The ends of that space are nothing replayed (failed already) and every
+// candidate replayed. When the latter fails: with start items among the
+// candidates, the start items alone are tried (a run that replays
+// resources too can fail for its own sake); then the run's own
+// observations are added, since a run that got further than the fail end
+// reaches resources the fail end never did (maxExpansions times, while
+// they bring new differing resources). Only when no set of differing
+// candidates passes does the search fall back to every replayable call
+// (everyCall), by prefix, the thesis' search.
+
+// maxExpansions is how many times the pass end of the differing space
+// is widened by what its failing run observed.
+const maxExpansions = 2
+
+// endFunc decides one end of the search (endpoint, or a solo round of a
+// parallel search).
+type endFunc func(ctx context.Context, i int) (decided, error)
+
+// differingEnds sets up the search over what differs here from the fail
+// end's run and decides its pass end with end. ok: the search goes on
+// between index 0 and hi of that space. Otherwise s.sp is every call,
+// with the reason it fell back.
+func (s *search) differingEnds(ctx context.Context, fail decided, end endFunc) (hi int, ok bool, err error) {
+	groups, first := s.obs.differing(fail.out.Live, nil)
+	sp := &space{over: render.SpaceDiffering, start: s.start, groups: groups, differs: first}
+	if sp.size() == 0 {
+		s.sp = s.everyCall("the run with nothing replayed showed no start item or resource that differs here")
+		return 0, false, nil
+	}
+	s.sp = sp
+	s.est = max(s.est, s.step+1+log2ceil(sp.size()))
+	for expansion := 0; ; expansion++ {
+		pass, err := end(ctx, sp.size())
+		if err != nil {
+			return 0, false, err
+		}
+		if pass.v == Pass {
+			return sp.size(), true, nil
+		}
+		if pass.v == Fail && sp.start > 0 && len(sp.groups) > 0 {
+			d, err := end(ctx, sp.start)
+			if err != nil {
+				return 0, false, err
+			}
+			if d.v == Pass {
+				return sp.start, true, nil
+			}
+		}
+		if pass.v != Fail || expansion == maxExpansions {
+			break
+		}
+		known := map[depgraph.GroupID]bool{}
+		for _, gr := range sp.groups {
+			known[gr.ID] = true
+		}
+		more, f := s.obs.differing(pass.out.Live, known)
+		if len(more) == 0 {
+			break
+		}
+		for id, seq := range f {
+			sp.differs[id] = seq
+		}
+		sp.groups = append(sp.groups, more...)
+		sort.Slice(sp.groups, func(i, j int) bool { return sp.groups[i].Calls[0] < sp.groups[j].Calls[0] })
+	}
+	why := fmt.Sprintf("replaying the %d resources that differ here", len(sp.groups))
+	if sp.start > 0 {
+		why += fmt.Sprintf(" and the %d start items", sp.start)
+	}
+	s.sp = s.everyCall(why + " does not make the command pass")
+	s.sp.tried = sp.groups
+	s.sp.differs = sp.differs
+	return 0, false, nil
+}
+
+// everyCall is the space of every replayable call, by prefix, after the
+// start items; why says why the search runs over it.
+func (s *search) everyCall(why string) *space {
+	return &space{over: render.SpaceAll, start: s.start, calls: s.cands, fallback: why}
+}
+
+// key identifies what a request replays (not its slot).
+func (r Request) key() string {
+	return fmt.Sprint(r.Start, "/", r.Prefix, "/", r.Groups)
+}

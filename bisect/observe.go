@@ -1,0 +1,226 @@
+package bisect
+
+import (
+	"sort"
+
+	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// What differs here. A run that executes a recorded call observes this
+// environment's answer to it (Outcome.Live); compared with the recorded
+// answer, after normalising what differs between any two runs (align's
+// Comparer: addresses, fd numbers, pids, times, inode numbers), it tells
+// which resources differ here. The directory listings are compared in
+// order: a program that keeps the order (an archiver) sees another
+// order as another answer.
+
+// observer compares recorded calls with their live results.
+type observer struct {
+	g     *depgraph.Graph
+	cmp   *align.Comparer
+	cands map[depgraph.GroupID]bool // groups with a call the search can replay
+}
+
+// newObserver makes the observer of a search. The live run's paths under
+// its working directory are compared as if under the recorded one (the
+// "cwd" start item, when it differs).
+func (s *search) newObserver() *observer {
+	arch, recCwd, liveCwd := "", "", ""
+	if s.o.Header != nil {
+		arch, recCwd = s.o.Header.Arch, s.o.Header.Cwd
+	}
+	for _, it := range s.o.Start {
+		if it.Kind == string(trace.StartCwd) && it.Good != nil && it.Here != nil {
+			recCwd, liveCwd = *it.Good, *it.Here
+		}
+	}
+	tab := s.g.Table()
+	o := &observer{g: s.g, cands: map[depgraph.GroupID]bool{},
+		cmp: align.NewReplayComparer(tab, arch, align.NewKeyer(tab, liveCwd, recCwd), align.Options{ListingOrder: true})}
+	for _, seq := range Candidates(s.g) {
+		if gr := s.g.GroupOf(seq); gr != nil {
+			o.cands[gr.ID] = true
+		}
+	}
+	return o
+}
+
+// differs reports whether recorded call rec gave something else live.
+func (o *observer) differs(rec, live *trace.Call) bool {
+	return o.cmp.Compare(rec, live) != nil
+}
+
+// differing returns the groups the search can replay in which a call
+// that ran live gave another answer than recorded, in the order of their
+// first call, leaving out those in known; first maps each to its first
+// differing call.
+func (o *observer) differing(live map[uint64]*trace.Call, known map[depgraph.GroupID]bool) ([]*depgraph.Group, map[depgraph.GroupID]uint64) {
+	first := map[depgraph.GroupID]uint64{}
+	seqs := make([]uint64, 0, len(live))
+	for seq := range live {
+		seqs = append(seqs, seq)
+	}
+	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
+	var out []*depgraph.Group
+	for _, seq := range seqs {
+		gr := o.g.GroupOf(seq)
+		if gr == nil || !o.cands[gr.ID] || known[gr.ID] {
+			continue
+		}
+		if _, seen := first[gr.ID]; seen {
+			continue
+		}
+		rec, ok := o.g.Call(seq)
+		if !ok || !o.differs(rec, live[seq]) {
+			continue
+		}
+		first[gr.ID] = seq
+		out = append(out, gr)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Calls[0] < out[j].Calls[0] })
+	return out, first
+}
+
+// named is the call of group gr that a report names as the culprit, from
+// the live results of the failing run next to it. What the program
+// reads from the resource (an open's result, a file's bytes, a
+// directory's entries, an exec) is named before its metadata (stat,
+// access, readlink), so that a file whose content differs is named by
+// its open or read, never by a stat that shows its other size:
+//
+//  1. the first call that reads the resource and answered otherwise
+//     here; a read of a file the trace keeps is named by the open it
+//     reads through, which the report shows with the read as evidence;
+//  2. when only metadata differs, an open of a file the trace keeps
+//     that ran here (the file differs: a replay serves the good one);
+//  3. a call that reads the resource and did not happen here (an exec
+//     the program never made because a stat before it failed);
+//  4. the first metadata call that differs; the first call the run
+//     did not make ("did not happen in this environment"); the first.
+func (s *search) named(gr *depgraph.Group, live map[uint64]*trace.Call, o *observer) uint64 {
+	var meta, missing, missingRead, keptOpen uint64
+	for _, seq := range gr.Calls {
+		rec, ok := s.g.Call(seq)
+		if !ok {
+			continue
+		}
+		reads := s.readsResource(rec)
+		l := live[seq]
+		switch {
+		case l == nil:
+			missing = first(missing, seq)
+			if reads {
+				missingRead = first(missingRead, seq)
+			}
+		case !o.differs(rec, l):
+			if rec.Obj != 0 && s.rows().ByNr(int(rec.Nr)).Ret == systable.FD {
+				keptOpen = first(keptOpen, seq)
+			}
+		case !reads:
+			meta = first(meta, seq)
+		default:
+			if s.readsFileData(seq) {
+				if op := s.openOf(gr, seq, live, o); op != 0 {
+					return op
+				}
+			}
+			return seq
+		}
+	}
+	for _, seq := range []uint64{pick0(meta != 0, keptOpen), missingRead, meta, missing} {
+		if seq != 0 {
+			return seq
+		}
+	}
+	return gr.Calls[0]
+}
+
+// first is a unless it is 0, else b.
+func first(a, b uint64) uint64 {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+// pick0 is seq when ok, else 0.
+func pick0(ok bool, seq uint64) uint64 {
+	if ok {
+		return seq
+	}
+	return 0
+}
+
+// readsResource reports whether c hands the program the resource itself
+// rather than its metadata: it makes an fd (an open), returns plain
+// bytes or directory entries, or runs an image.
+func (s *search) readsResource(c *trace.Call) bool {
+	row := s.rows().ByNr(int(c.Nr))
+	if row.Ret == systable.FD || row.ServesImage {
+		return true
+	}
+	for _, a := range row.Args {
+		if a.Kind != systable.OutBuf && a.Kind != systable.OutIovec {
+			continue
+		}
+		if a.Struct == "" {
+			return true
+		}
+		if is := systable.StructOf(a.Struct).Is; is == systable.StructDirent64 || is == systable.StructDirent {
+			return true
+		}
+	}
+	return false
+}
+
+// openOf returns the open of a file the trace keeps that read seq of gr
+// reads through and that succeeded here as recorded, 0 when there is
+// none: the report names it, with the read as evidence.
+func (s *search) openOf(gr *depgraph.Group, seq uint64, live map[uint64]*trace.Call, o *observer) uint64 {
+	var op uint64
+	for _, q := range gr.Calls {
+		if q >= seq {
+			break
+		}
+		c, ok := s.g.Call(q)
+		if ok && c.Obj != 0 && live[q] != nil && !o.differs(c, live[q]) {
+			op = q
+		}
+	}
+	return op
+}
+
+// sameHere reports whether call seq, found by the search over every
+// call, gave the same answer in the failing run next to it (live) as
+// recorded, and so did every call of its resource that ran there: a
+// call whose results are the same in both environments is never named
+// as the culprit. Resources whose content the trace keeps (a file, an
+// exec's image) can differ in content with the same results, so they
+// are never judged the same. The search asks this only when it had seen
+// resources that differ here and none of them made the command pass:
+// when the runs showed no difference at all, what differs is out of
+// their sight (data the trace left out, timing), and the thesis'
+// answer, the call whose replay passes, stands.
+func (s *search) sameHere(seq uint64, live map[uint64]*trace.Call) bool {
+	rec, ok := s.g.Call(seq)
+	if !ok || live[seq] == nil || s.obs.differs(rec, live[seq]) {
+		return false
+	}
+	gr := s.g.GroupOf(seq)
+	if gr == nil {
+		return true
+	}
+	for _, q := range gr.Calls {
+		c, ok := s.g.Call(q)
+		if !ok || c.Obj != 0 {
+			return false
+		}
+		if l := live[q]; l != nil && s.obs.differs(c, l) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,51 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+)
+
+// spaceTextResources is how many differing resources the text names.
+const spaceTextResources = 5
+
+// space says what the search ran over: the start items and resources
+// that differ here, or every replayable call and why.
+func (t *textWriter) space(r *LocateReport) {
+	sp := r.Space
+	if sp == nil {
+		return
+	}
+	var titles []string
+	for i, res := range sp.Resources {
+		if i == spaceTextResources {
+			titles = append(titles, fmt.Sprintf("%d more", len(sp.Resources)-i))
+			break
+		}
+		titles = append(titles, res.Title)
+	}
+	items := count(r.StartItems, "start item", "start items")
+	if sp.Over == SpaceDiffering {
+		s := "Searched over what differs here: " + count(len(sp.Resources), "resource", "resources")
+		if r.StartItems > 0 {
+			s = "Searched over what differs here: " + items + " and " + count(len(sp.Resources), "resource", "resources")
+		}
+		if len(titles) > 0 {
+			s += " (" + strings.Join(titles, ", ") + ")"
+		}
+		t.para(s + ", each replayed whole in a run.")
+		return
+	}
+	s := fmt.Sprintf("Searched over every replayable call (%d, after %s), by prefix", r.ReplayableCalls, items)
+	if sp.Fallback != "" {
+		s += ": " + sp.Fallback
+	}
+	if len(titles) > 0 {
+		s += " (differing: " + strings.Join(titles, ", ") + ")"
+	}
+	t.para(s + ".")
+}
+
+// count is "1 thing" or "N things".
+func count(n int, one, many string) string {
+	return fmt.Sprintf("%d %s", n, plural(uint64(n), one, many))
+}
