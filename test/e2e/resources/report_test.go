@@ -2,6 +2,7 @@ package resources_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -81,6 +82,7 @@ func readReport(t *testing.T, dir, name string) report {
 // differing candidates, in at most ⌈log2 C⌉ + 3 runs for C candidates.
 func assertSearched(t *testing.T, r report) {
 	t.Helper()
+	t.Logf("status %s, culprit %s, %d runs (+%d repeats), space %s", r.Status, show(r.Culprit), r.Runs, r.RepeatRuns, showSpace(r.Space))
 	if r.Status != "located" {
 		t.Errorf("status %q (%s), want located", r.Status, r.Message)
 	}
@@ -122,6 +124,19 @@ func show(c *culprit) string {
 	}
 	b, _ := json.Marshal(c)
 	return string(b)
+}
+
+// showSpace prints a report's space for a message: over, candidates
+// and the differing resources' titles.
+func showSpace(s *space) string {
+	if s == nil {
+		return "(none)"
+	}
+	titles := make([]string, len(s.Resources))
+	for i, res := range s.Resources {
+		titles[i] = res.Title
+	}
+	return fmt.Sprintf("over %s, %d candidates, resources %q", s.Over, s.Candidates, titles)
 }
 
 // indent re-indents a JSON document for a message (as it is when it is
