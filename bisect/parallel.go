@@ -109,21 +109,9 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 				return r, err
 			}
 		}
-		hi = m
-		if s.startAloneNeeded(pass) {
-			d, err := s.soloRound(ctx, s.start)
-			if err != nil {
-				return nil, err
-			}
-			if d.v == Pass {
-				pass, hi = d, s.start
-			}
-		}
-		switch pass.v {
-		case Fail:
-			return s.stillFails(pass), nil
-		case Skip:
-			return s.undecidedEnd(m, pass), nil
+		var r *Report
+		if hi, r, err = s.everyCallEnd(ctx, pass, solo); err != nil || r != nil {
+			return r, err
 		}
 	}
 

@@ -126,26 +126,13 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 		return nil, err
 	}
 	if !ok {
-		m := s.sp.size()
-		pass, err := s.endpoint(ctx, m)
+		pass, err := s.endpoint(ctx, s.sp.size())
 		if err != nil {
 			return nil, err
 		}
-		hi = m
-		if s.startAloneNeeded(pass) {
-			d, err := s.endpoint(ctx, s.start)
-			if err != nil {
-				return nil, err
-			}
-			if d.v == Pass {
-				pass, hi = d, s.start
-			}
-		}
-		switch pass.v {
-		case Fail:
-			return s.stillFails(pass), nil
-		case Skip:
-			return s.undecidedEnd(m, pass), nil
+		var r *Report
+		if hi, r, err = s.everyCallEnd(ctx, pass, s.endpoint); err != nil || r != nil {
+			return r, err
 		}
 	}
 
@@ -182,6 +169,32 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 // them, and the search goes on between nothing and them.
 func (s *search) startAloneNeeded(pass decided) bool {
 	return pass.v == Fail && s.start > 0 && s.start < s.sp.size()
+}
+
+// everyCallEnd finishes the pass end of the search over every call:
+// pass is the run with every call replayed. When it failed and start
+// items are candidates, the start items alone are decided with end, and
+// when they pass they are the pass end. It returns the pass end's index,
+// or the report to end with when there is none.
+func (s *search) everyCallEnd(ctx context.Context, pass decided, end endFunc) (int, *Report, error) {
+	m := s.sp.size()
+	hi := m
+	if s.startAloneNeeded(pass) {
+		d, err := end(ctx, s.start)
+		if err != nil {
+			return 0, nil, err
+		}
+		if d.v == Pass {
+			pass, hi = d, s.start
+		}
+	}
+	switch pass.v {
+	case Fail:
+		return 0, s.stillFails(pass), nil
+	case Skip:
+		return 0, s.undecidedEnd(m, pass), nil
+	}
+	return hi, nil, nil
 }
 
 // endpoint decides one end of the search, running the step a second time

@@ -15,7 +15,7 @@ func WriteTable(w io.Writer, cases []Case, outs []*Outcome, errs map[string]erro
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 	for i, c := range cases {
 		o := outs[i]
-		thesis := fmt.Sprintf("%s, #%d %s", thousands(c.Thesis.Calls), c.Thesis.Culprit, c.Thesis.Call)
+		thesis := fmt.Sprintf("%s, #%d %s", Thousands(c.Thesis.Calls), c.Thesis.Culprit, c.Thesis.Call)
 		if o == nil || o.Report == nil {
 			fmt.Fprintf(w, "| %s | %s | – | – | – | – | – | – | no: could not run |\n", c.Name, thesis)
 			continue
@@ -26,7 +26,7 @@ func WriteTable(w io.Writer, cases []Case, outs []*Outcome, errs map[string]erro
 			located = "**no**"
 		}
 		fmt.Fprintf(w, "| %s | %s | %s (%s) | %s | %d (≤ %d) | %s | %s | %s | %s |\n",
-			c.Name, thesis, thousands(rep.RecordedCalls), thousands(rep.ReplayableCalls), culpritText(rep),
+			c.Name, thesis, Thousands(rep.RecordedCalls), Thousands(rep.ReplayableCalls), culpritText(rep),
 			rep.Runs, RunBound(rep.RecordedCalls), seconds(o.Locate.Elapsed), seconds(o.Record.Elapsed),
 			size(o.TraceBytes-o.ContentBytes)+" (+ "+size(o.ContentBytes)+" of files)", located)
 	}
@@ -55,7 +55,7 @@ func culpritText(rep *LocateReport) string {
 	if !strings.HasPrefix(what, "/") && c.Resource != "" {
 		what = c.Resource
 	}
-	return fmt.Sprintf("#%s %s %s: good %s, here %s", thousands(int(c.Seq)), c.Syscall, what, result(c.Good), result(c.Bad))
+	return fmt.Sprintf("#%s %s %s: good %s, here %s", Thousands(int(c.Seq)), c.Syscall, what, result(c.Good), result(c.Bad))
 }
 
 // result is a culprit's result in a few characters: "14", "ENOENT",
@@ -82,8 +82,8 @@ func clip(s string, n int) string {
 	return strings.Join(lines[:n], "") + fmt.Sprintf("[... %d more lines]", len(lines)-n)
 }
 
-// thousands writes n with commas: 4,712.
-func thousands(n int) string {
+// Thousands writes n with commas: 4,712.
+func Thousands(n int) string {
 	s := fmt.Sprint(n)
 	if n < 0 {
 		return s

@@ -97,8 +97,8 @@ func TestRunBound(t *testing.T) {
 			t.Errorf("RunBound(%d) = %d, want %d", n, got, want)
 		}
 	}
-	if got := thousands(1038); got != "1,038" {
-		t.Errorf("thousands(1038) = %q", got)
+	if got := Thousands(1038); got != "1,038" {
+		t.Errorf("Thousands(1038) = %q", got)
 	}
 }
 

@@ -40,11 +40,11 @@ func writeTable(w io.Writer, rows []*row) {
 		rep := r.rep
 		candidates, bound := "—", fmt.Sprint(scenarios.RunBound(rep.RecordedCalls))
 		if n, ok := rep.SpaceCandidates(); ok {
-			candidates = thousands(n)
+			candidates = scenarios.Thousands(n)
 			bound += fmt.Sprintf(" (C: %d)", scenarios.RunBound(n))
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %d | %s | %s | %s | %.1f s |\n",
-			cell(name), thousands(rep.RecordedCalls), thousands(rep.ReplayableCalls), candidates,
+			cell(name), scenarios.Thousands(rep.RecordedCalls), scenarios.Thousands(rep.ReplayableCalls), candidates,
 			rep.Runs, rep.RepeatRuns, bound, cell(rep.Status), cell(culpritText(rep, r.shorten)), r.locate.Seconds())
 	}
 	fmt.Fprintln(w, "\nN: recorded calls; C: candidates, when locate reports them (`space.candidates`); runs: the ends and the search; repeat runs: the repeatability checks, on top; locate: wall time of the locate command.")
@@ -77,24 +77,12 @@ func culpritText(rep *scenarios.LocateReport, shorten *strings.Replacer) string 
 	if shorten != nil {
 		what = shorten.Replace(what)
 	}
-	return strings.TrimSpace(fmt.Sprintf("#%s %s %s", thousands(int(c.Seq)), c.Syscall, what))
+	return strings.TrimSpace(fmt.Sprintf("#%s %s %s", scenarios.Thousands(int(c.Seq)), c.Syscall, what))
 }
 
 // cell makes s safe inside a Markdown table cell.
 func cell(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
-}
-
-// thousands writes n with commas: 4,712.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return s
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 // clip keeps the first n lines of s (a command's output can be long).
