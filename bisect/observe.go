@@ -40,7 +40,7 @@ func (s *search) newObserver() *observer {
 	tab := s.g.Table()
 	o := &observer{g: s.g, cands: map[depgraph.GroupID]bool{},
 		cmp: align.NewReplayComparer(tab, arch, align.NewKeyer(tab, liveCwd, recCwd), align.Options{ListingOrder: true})}
-	for _, seq := range Candidates(s.g) {
+	for _, seq := range s.cands {
 		if gr := s.g.GroupOf(seq); gr != nil {
 			o.cands[gr.ID] = true
 		}

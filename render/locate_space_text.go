@@ -35,7 +35,10 @@ func (t *textWriter) space(r *LocateReport) {
 		t.para(s + ", each replayed whole in a run.")
 		return
 	}
-	s := fmt.Sprintf("Searched over every replayable call (%d, after %s), by prefix", r.ReplayableCalls, items)
+	s := fmt.Sprintf("Searched over every replayable call (%d), by prefix", r.ReplayableCalls)
+	if r.StartItems > 0 {
+		s = fmt.Sprintf("Searched over every replayable call (%d, after %s), by prefix", r.ReplayableCalls, items)
+	}
 	if sp.Fallback != "" {
 		s += ": " + sp.Fallback
 	}
