@@ -85,7 +85,13 @@ func (s *search) differingEnds(ctx context.Context, fail decided, end endFunc) (
 		sort.Slice(sp.groups, func(i, j int) bool { return sp.groups[i].Calls[0] < sp.groups[j].Calls[0] })
 	}
 	why := fmt.Sprintf("replaying the %d resources that differ here", len(sp.groups))
-	if sp.start > 0 {
+	if len(sp.groups) == 1 {
+		why = "replaying the resource that differs here"
+	}
+	switch {
+	case sp.start == 1:
+		why += " and the start item"
+	case sp.start > 1:
 		why += fmt.Sprintf(" and the %d start items", sp.start)
 	}
 	s.sp = s.everyCall(why + " does not make the command pass")
