@@ -17,7 +17,7 @@ func TestSpaceText(t *testing.T) {
 			Resources: []SpaceResource{{Title: "file /etc/a"}, {Title: "directory /src"}}}},
 			"Searched over what differs here: 1 start item and 2 resources (file /etc/a,\ndirectory /src), each replayed whole in a run."},
 		{"fallback", LocateReport{Status: ReplayStillFails, ReplayableCalls: 324, Space: &SearchSpace{Over: SpaceAll, Candidates: 324,
-			Fallback: "replaying the resource that differs here does not make the command pass",
+			Fallback:  "replaying the resource that differs here does not make the command pass",
 			Resources: []SpaceResource{{Title: "file /etc/a"}}}},
 			"Searched over every replayable call (324), by prefix: replaying the resource\nthat differs here does not make the command pass (differing: file /etc/a)."},
 	} {
