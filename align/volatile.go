@@ -30,11 +30,20 @@ var volatileSystemFiles = map[string]bool{
 	"/proc/sys/kernel/random/uuid": true, "/proc/sys/kernel/random/boot_id": true, "/proc/sys/kernel/random/entropy_avail": true,
 }
 
+// volatileNodeFiles are the files of counters under each NUMA node's
+// directory in /sys/devices/system/node/.
+var volatileNodeFiles = map[string]bool{"meminfo": true, "numastat": true, "vmstat": true}
+
 // volatilePath reports whether the data read from path p (as Keyer.Path
 // normalised it) differs from run to run by nature.
 func volatilePath(p string) bool {
 	if volatileSystemFiles[p] {
 		return true
+	}
+	if node, ok := strings.CutPrefix(p, "/sys/devices/system/node/"); ok {
+		// A NUMA node's counters: node0/meminfo, numastat, vmstat.
+		_, file, _ := strings.Cut(node, "/")
+		return volatileNodeFiles[file]
 	}
 	rest, ok := strings.CutPrefix(p, "/proc/")
 	if !ok {

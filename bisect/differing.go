@@ -25,13 +25,18 @@ import (
 // resources too can fail for its own sake); then the run's own
 // observations are added, since a run that got further than the fail end
 // reaches resources the fail end never did (maxExpansions times, while
-// they bring new differing resources). Only when no set of differing
-// candidates passes does the search fall back to every replayable call
-// (everyCall), by prefix, the thesis' search.
+// they bring new differing resources); then, once, the resources that
+// run never reached at all, which no run has observed (a program that
+// stops at the first of several files missing here reaches the next
+// one only when the first is replayed). A resource observed the same in
+// both environments is never added. Only when no such set passes does
+// the search fall back to every replayable call (everyCall), by prefix,
+// the thesis' search.
 
 // maxExpansions is how many times the pass end of the differing space
-// is widened by what its failing run observed.
-const maxExpansions = 2
+// is widened by what its failing run observed differing; once more, at
+// the end, by what it never reached.
+const maxExpansions = 3
 
 // endFunc decides one end of the search (endpoint, or a solo round of a
 // parallel search).
@@ -50,6 +55,7 @@ func (s *search) differingEnds(ctx context.Context, fail decided, end endFunc) (
 	}
 	s.sp = sp
 	s.est = max(s.est, s.step+1+log2ceil(sp.size()))
+	startTried, unobservedAdded := false, false
 	for expansion := 0; ; expansion++ {
 		pass, err := end(ctx, sp.size())
 		if err != nil {
@@ -58,7 +64,8 @@ func (s *search) differingEnds(ctx context.Context, fail decided, end endFunc) (
 		if pass.v == Pass {
 			return sp.size(), true, nil
 		}
-		if pass.v == Fail && sp.start > 0 && len(sp.groups) > 0 {
+		if pass.v == Fail && !startTried && sp.start > 0 && len(sp.groups) > 0 {
+			startTried = true
 			d, err := end(ctx, sp.start)
 			if err != nil {
 				return 0, false, err
@@ -67,7 +74,7 @@ func (s *search) differingEnds(ctx context.Context, fail decided, end endFunc) (
 				return sp.start, true, nil
 			}
 		}
-		if pass.v != Fail || expansion == maxExpansions {
+		if pass.v != Fail || unobservedAdded {
 			break
 		}
 		known := map[depgraph.GroupID]bool{}
@@ -75,11 +82,20 @@ func (s *search) differingEnds(ctx context.Context, fail decided, end endFunc) (
 			known[gr.ID] = true
 		}
 		more, f := s.obs.differing(pass.out.Live, known)
-		if len(more) == 0 {
-			break
-		}
 		for id, seq := range f {
 			sp.differs[id] = seq
+		}
+		if len(more) == 0 || expansion+1 >= maxExpansions {
+			// Nothing new seen to differ, or widened enough one at a
+			// time: add what no run has observed yet, the resources that
+			// run never reached.
+			for _, gr := range more {
+				known[gr.ID] = true
+			}
+			more, unobservedAdded = append(more, s.obs.unobserved(pass.out.Live, known)...), true
+		}
+		if len(more) == 0 {
+			break
 		}
 		sp.groups = append(sp.groups, more...)
 		sort.Slice(sp.groups, func(i, j int) bool { return sp.groups[i].Calls[0] < sp.groups[j].Calls[0] })

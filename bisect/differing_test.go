@@ -173,3 +173,53 @@ func statWithSize(n uint64) []byte {
 	binary.LittleEndian.PutUint64(b[48:], n)        // st_size
 	return b
 }
+
+// TestDifferingChainOfMissingFiles: every file the program reads is
+// missing here, and it stops at the first it cannot open, so each run
+// reaches one more: the pass end widens by what each run saw differ
+// (maxExpansions times), then by what no run reached, and the search
+// names the last file the command needs.
+func TestDifferingChainOfMissingFiles(t *testing.T) {
+	b := standard(t)
+	g := b.graph()
+	files := []string{"ld.", "libc.", "locale.", "conf.", "hosts.", "motd."}
+	run := RunnerFunc(func(_ context.Context, r Request) (Outcome, error) {
+		asks := r.Asks(g)
+		plan := g.Closure(asks)
+		out := Outcome{Verdict: Pass, Live: map[uint64]*trace.Call{}}
+		stop := uint64(1 << 62)
+		for _, p := range files {
+			if open := b.l(p + "open"); !asks(open) {
+				stop, out.Verdict = open, Fail
+				break
+			}
+		}
+		for _, c := range g.Calls() {
+			switch {
+			case plan.Action(c.Seq) != depgraph.Execute || c.Seq > stop:
+			case c.Seq == stop:
+				out.Live[c.Seq] = changed(c, -2, 1, "") // ENOENT
+			default:
+				out.Live[c.Seq] = c
+			}
+		}
+		return out, nil
+	})
+	rep, err := Locate(context.Background(), g, run, Options{Events: b.Events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != Located || rep.Culprit.Seq != b.l("motd.open") {
+		t.Fatalf("got %s (%s), culprit %+v; want the open of /etc/motd", rep.Status, rep.Message, rep.Culprit)
+	}
+	sp := rep.Space
+	if sp == nil || sp.Over != "differing" || sp.Candidates != len(files) {
+		t.Fatalf("space %+v", sp)
+	}
+	for i, res := range sp.Resources {
+		if observed := res.Differs != 0; observed != (i < 1+maxExpansions) {
+			t.Errorf("resource %d (%s): differs %d; the first %d were seen to differ, the rest were never reached",
+				i, res.Title, res.Differs, 1+maxExpansions)
+		}
+	}
+}

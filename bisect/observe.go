@@ -52,10 +52,19 @@ func (s *search) newObserver() *observer {
 // its return value or errno, or the memory the kernel wrote. What the
 // program sent (a write's bytes) is its own doing, a consequence of
 // what it saw before, not an answer of this environment: the artifact
-// a build writes differs because something else does.
+// a build writes differs because something else does, and so does the
+// count a write of other bytes returns.
 func (o *observer) differs(rec, live *trace.Call) bool {
 	d := o.cmp.Compare(rec, live)
-	return d != nil && (d.Ret || len(d.Data) > 0)
+	switch {
+	case d == nil || !d.Ret && len(d.Data) == 0:
+		return false
+	case d.Ret && len(d.Data) == 0 && len(d.Sent) > 0 && rec.Errno() == 0 && live.Errno() == 0:
+		// A write of another length took another count: the program's
+		// doing too (a shorter reply), not the environment's answer.
+		return false
+	}
+	return true
 }
 
 // differing returns the groups the search can replay in which a call
@@ -87,6 +96,30 @@ func (o *observer) differing(live map[uint64]*trace.Call, known map[depgraph.Gro
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Calls[0] < out[j].Calls[0] })
 	return out, first
+}
+
+// unobserved returns the groups the search can replay, not in known, of
+// which no call ran in the run whose live results are live (it never
+// reached them), in the order of their first call.
+func (o *observer) unobserved(live map[uint64]*trace.Call, known map[depgraph.GroupID]bool) []*depgraph.Group {
+	var out []*depgraph.Group
+	for _, gr := range o.g.Groups() {
+		if !o.cands[gr.ID] || known[gr.ID] {
+			continue
+		}
+		reached := false
+		for _, seq := range gr.Calls {
+			if live[seq] != nil {
+				reached = true
+				break
+			}
+		}
+		if !reached {
+			out = append(out, gr)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Calls[0] < out[j].Calls[0] })
+	return out
 }
 
 // named is the call of group gr that a report names as the culprit, from
@@ -201,17 +234,26 @@ func (s *search) sameHere(seq uint64, live map[uint64]*trace.Call) bool {
 		return false
 	}
 	gr := s.g.GroupOf(seq)
-	if gr == nil {
-		return true
-	}
+	return gr == nil || s.groupSameHere(gr, live)
+}
+
+// groupSameHere reports whether every call of gr that ran in the run
+// whose live results are live answered as recorded, at least one ran,
+// and none is of a file or image the trace keeps (whose content can
+// differ behind the same results).
+func (s *search) groupSameHere(gr *depgraph.Group, live map[uint64]*trace.Call) bool {
+	ran := false
 	for _, q := range gr.Calls {
 		c, ok := s.g.Call(q)
 		if !ok || c.Obj != 0 {
 			return false
 		}
-		if l := live[q]; l != nil && s.obs.differs(c, l) {
-			return false
+		if l := live[q]; l != nil {
+			ran = true
+			if s.obs.differs(c, l) {
+				return false
+			}
 		}
 	}
-	return true
+	return ran
 }

@@ -177,7 +177,7 @@ func (t *textWriter) located(r *LocateReport) {
 	}
 	if sp := r.Space; sp != nil && sp.Over == SpaceDiffering && r.Group != nil {
 		t.para(fmt.Sprintf("With the recorded answers of %s replayed (its %d calls, and the resources "+
-			"that differ here before it), the command passes here; with it as it is here, it fails. "+
+			"that differ here before it), the command passes here; with this environment's answers, it fails. "+
 			"Call %d is where it differs.", r.Group.Title, len(r.Group.Calls), c.Seq))
 		return
 	}
@@ -315,7 +315,7 @@ func (t *textWriter) steps(steps []LocateStep) {
 		t.printf("%4d  %-*s  %-7s  %7.2f  %s\n", s.Step, w, s.Replayed(), s.Verdict, s.Seconds, detail)
 		for j, d := range s.Divergences {
 			if j == textDivergences {
-				t.printf("          ... %d more divergences\n", len(s.Divergences)-j)
+				t.printf("          ... %d more %s\n", len(s.Divergences)-j, plural(uint64(len(s.Divergences)-j), "divergence", "divergences"))
 				break
 			}
 			t.printf("          %s\n", d)
