@@ -21,7 +21,7 @@ import (
 type observer struct {
 	g     *depgraph.Graph
 	cmp   *align.Comparer
-	cands map[depgraph.GroupID]bool // groups with a call the search can replay
+	cands map[depgraph.GroupID]bool // environment groups with a call the search can replay
 }
 
 // newObserver makes the observer of a search. The live run's paths under
@@ -41,7 +41,10 @@ func (s *search) newObserver() *observer {
 	o := &observer{g: s.g, cands: map[depgraph.GroupID]bool{},
 		cmp: align.NewReplayComparer(tab, arch, align.NewKeyer(tab, liveCwd, recCwd), align.Options{ListingOrder: true})}
 	for _, seq := range s.cands {
-		if gr := s.g.GroupOf(seq); gr != nil {
+		// The command's input (a connection a server accepts from an
+		// outside client) differs as a consequence: the client says
+		// other things once the server answered otherwise.
+		if gr := s.g.GroupOf(seq); gr != nil && gr.Class == depgraph.Environment {
 			o.cands[gr.ID] = true
 		}
 	}
