@@ -50,7 +50,10 @@
 //     items alone are tried (a run that replays resources too can fail for
 //     its own sake); then the groups the failing run reached and the fail
 //     end did not are added (what it observed differing), up to
-//     maxExpansions times. When no such run passes, the search falls back
+//     maxExpansions times, then once the groups it never reached (no run
+//     observed them; a group observed the same here is never added, and
+//     only environment groups are, never the command's input). When no
+//     such run passes, the search falls back
 //     to every call, and the report says why (SearchSpace.Fallback):
 //     there the pass end is every call replayed (the start items alone
 //     again when it fails), and a failure there is ReplayStillFails with
