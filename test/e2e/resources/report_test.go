@@ -19,6 +19,12 @@ type report struct {
 	RepeatRuns int      `json:"repeat_runs"`
 	Culprit    *culprit `json:"culprit"`
 	Space      *space   `json:"space"`
+	Steps      []struct {
+		Step      int    `json:"step"`
+		Prefix    uint64 `json:"prefix"`
+		All       bool   `json:"all"`
+		Resources int    `json:"resources"`
+	} `json:"steps"`
 	// raw is the whole report, for messages.
 	raw string
 }
@@ -96,6 +102,14 @@ func assertSearched(t *testing.T, r report) {
 		t.Errorf("space.candidates %d, want at least the culprit", s.Candidates)
 	case r.Runs < 1 || r.Runs > scenarios.RunBound(s.Candidates):
 		t.Errorf("%d runs over %d candidates, want 1 to ⌈log2 C⌉+3 = %d", r.Runs, s.Candidates, scenarios.RunBound(s.Candidates))
+	}
+	// One view of each resource: every run replays whole resources (and
+	// start items), never a prefix of the recorded calls, so no run shows
+	// the program the recorded answer about an object and then the live one.
+	for _, st := range r.Steps {
+		if st.Prefix != 0 || st.All {
+			t.Errorf("step %d replays the calls up to %d (all: %v): a prefix of calls, not whole resources", st.Step, st.Prefix, st.All)
+		}
 	}
 	if t.Failed() {
 		t.Logf("report:\n%s", indent(r.raw))
