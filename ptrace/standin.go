@@ -31,7 +31,12 @@ type StandIn struct {
 
 // standInLink reports whether link, what /proc says an fd refers to, is
 // a stand-in memfd (see standInName), and the path it stands for.
-func standInLink(link string) (standsFor string, ok bool) {
+// believed is what the tracer's fd table says the program believes the
+// fd is (a replayed open's recorded path): a stand-in is named after the
+// path the call gave, which may be relative ("run.sh" for
+// /w/good/run.sh), or standInNameText; a memfd of the program's own has
+// another name.
+func standInLink(link, believed string) (standsFor string, ok bool) {
 	name, ok := strings.CutPrefix(link, "/memfd:")
 	if !ok {
 		return "", false
@@ -39,9 +44,11 @@ func standInLink(link string) (standsFor string, ok bool) {
 	name = strings.TrimSuffix(name, " (deleted)")
 	switch {
 	case name+"\x00" == standInNameText:
-		return "", true
-	case strings.HasPrefix(name, "/"):
+		return believed, true
+	case believed == name || strings.HasPrefix(name, "/") && believed == "":
 		return name, true
+	case name != "" && strings.HasSuffix(believed, "/"+name):
+		return believed, true
 	}
 	return "", false // the program's own memfd
 }

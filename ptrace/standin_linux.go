@@ -21,7 +21,8 @@ func (s *session) metStandIn(t *task, row *systable.Syscall, c *trace.Call, d De
 	if fd < 0 {
 		return
 	}
-	standsFor, ok := standInLink(readFDLink(t.tid, fd))
+	believed, _ := t.proc.fds.Get(fd)
+	standsFor, ok := standInLink(readFDLink(t.tid, fd), believed)
 	if !ok {
 		return
 	}

@@ -45,7 +45,7 @@ const maxTaintProcs = 3
 // the program sees, returned 0 or failed on stand-in s.
 func (e *engine) MetStandIn(c *trace.Call, d ptrace.Decision, s ptrace.StandIn) {
 	row := e.tab.ByNr(int(c.Nr))
-	what := "a stand-in"
+	what := "stand-in"
 	if s.For != "" {
 		what += " for " + s.For
 	}
@@ -55,7 +55,7 @@ func (e *engine) MetStandIn(c *trace.Call, d ptrace.Decision, s ptrace.StandIn) 
 		for _, want := range standInErrnos {
 			if errno == want {
 				e.taint(Taint{Seq: c.Seq, Kind: "stand-in-error",
-					Why: fmt.Sprintf("live %s on %s (fd %d) failed with %s", row.Name, what, s.FD, unix.ErrnoName(errno))})
+					Why: fmt.Sprintf("live %s on a %s (fd %d) failed with %s", row.Name, what, s.FD, unix.ErrnoName(errno))})
 				return
 			}
 		}
@@ -63,10 +63,10 @@ func (e *engine) MetStandIn(c *trace.Call, d ptrace.Decision, s ptrace.StandIn) 
 		switch {
 		case d.Rec == nil:
 			e.taint(Taint{Seq: c.Seq, Kind: "stand-in-empty",
-				Why: fmt.Sprintf("live %s read nothing from empty %s (fd %d), a read the recording does not have", row.Name, what, s.FD)})
+				Why: fmt.Sprintf("live %s got nothing from an empty %s (fd %d), a read the recording does not have", row.Name, what, s.FD)})
 		case d.Rec.Ret > 0:
 			e.taint(Taint{Seq: c.Seq, Kind: "stand-in-empty",
-				Why: fmt.Sprintf("live %s read nothing from empty %s (fd %d) where recorded call %d read %d bytes", row.Name, what, s.FD, d.Rec.Seq, d.Rec.Ret)})
+				Why: fmt.Sprintf("live %s got nothing from an empty %s (fd %d) where recorded call %d read %d bytes", row.Name, what, s.FD, d.Rec.Seq, d.Rec.Ret)})
 		}
 	}
 }
