@@ -66,6 +66,13 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	}
 	if !fed {
 		f = lt.stream.Feed(key)
+	} else {
+		// Matched just now: the calls it made while it could still be
+		// one of several recorded threads had their recorded keys, and
+		// happened (a vfork child's execve of a program run twice).
+		for _, rc := range lt.rec.calls[:lt.seen-1] {
+			e.execSeen(e.tab.ByNr(int(rc.Nr)), rc)
+		}
 	}
 	switch f.Verdict {
 	case align.Extra:
