@@ -25,8 +25,7 @@ type engine struct {
 	bind  *binder
 
 	res     *Result
-	listAll bool            // keep every call's record in res.Calls
-	execs   map[uint64]bool // recorded execs a live call matched
+	listAll bool // keep every call's record in res.Calls
 }
 
 func newEngine(rec *Recording, plan *depgraph.Plan, liveCwd string, window int, listAll bool) *engine {
@@ -36,7 +35,6 @@ func newEngine(rec *Recording, plan *depgraph.Plan, liveCwd string, window int, 
 		bind:    newBinder(rec, window),
 		res:     &Result{Live: make(map[uint64]*trace.Call)},
 		listAll: listAll,
-		execs:   make(map[uint64]bool),
 	}
 }
 
@@ -66,13 +64,6 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	}
 	if !fed {
 		f = lt.stream.Feed(key)
-	} else {
-		// Matched just now: the calls it made while it could still be
-		// one of several recorded threads had their recorded keys, and
-		// happened (a vfork child's execve of a program run twice).
-		for _, rc := range lt.rec.calls[:lt.seen-1] {
-			e.execSeen(e.tab.ByNr(int(rc.Nr)), rc)
-		}
 	}
 	switch f.Verdict {
 	case align.Extra:
@@ -95,7 +86,6 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	}
 	e.res.Unmatched += f.Skipped
 	rc := lt.rec.calls[f.Rec]
-	e.execSeen(row, rc)
 	action := e.plan.Action(rc.Seq)
 	verb := ptrace.Execute
 	why := ""
