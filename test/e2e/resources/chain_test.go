@@ -1,0 +1,45 @@
+package resources_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/envbisect/envbisect/internal/testutil"
+)
+
+// TestChainOfMissingFiles: a shell script sources five parts of its
+// configuration in turn, and every part is missing here; dash stops at
+// the first it cannot open, so each run reaches one part more than the
+// run before. The search widens its pass end by what each run saw
+// differ, then once by what no run reached, and locates the last part
+// the script needs (a program of the class Python's imports of a removed
+// package belong to).
+func TestChainOfMissingFiles(t *testing.T) {
+	testutil.Require(t, testutil.Binary("dash"))
+	out := testutil.InWorkNS(t, buildPrelude+`
+mkdir build build/conf.d
+for p in a b c d e; do echo "P_$p=$p" > build/conf.d/$p; done
+build='. ./conf.d/a; . ./conf.d/b; . ./conf.d/c; . ./conf.d/d; . ./conf.d/e; echo "$P_a$P_b$P_c$P_d$P_e" > "$W/out/said"'
+cd build
+record_good said dash -c "$build"
+rm conf.d/*
+run_bad said dash -c "$build" 2>/dev/null || true
+locate_bad said dash -c "$build"
+`)
+	r := readReport(t, out, "report.json")
+	t.Logf("status %s, culprit %s, %d runs, space %s", r.Status, show(r.Culprit), r.Runs, showSpace(r.Space))
+	if r.Status != "located" || r.Culprit == nil || r.Culprit.Syscall != "openat" || !strings.HasSuffix(r.Culprit.Path, "/conf.d/e") {
+		t.Errorf("status %s, culprit %s; want the open of conf.d/e, the last part the script needs\n%s", r.Status, show(r.Culprit), indent(r.raw))
+	}
+	unobserved := 0
+	if r.Space != nil {
+		for _, res := range r.Space.Resources {
+			if res.Differs == 0 {
+				unobserved++
+			}
+		}
+	}
+	if r.Space == nil || r.Space.Over != "differing" || r.Space.Candidates < 5 || unobserved == 0 {
+		t.Errorf("space %s: want at least the five parts searched, some added because no run had reached them", showSpace(r.Space))
+	}
+}
