@@ -3,7 +3,8 @@ package align
 import (
 	"bytes"
 	"sort"
-	"strings"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
@@ -317,7 +318,7 @@ func (c *Comparer) memDiff(row *systable.Syscall, ma, mb *trace.Mem, x, y *trace
 		fa, fb := dec(c.layout, a), dec(c.layout, b)
 		if fa != nil && fb != nil && len(fa) == len(fb) {
 			anyChild := row.WaitsAnyChild(x.Args) && row.WaitsAnyChild(y.Args)
-			dirs := c.dirAttrs && isDirMode(fa) && isDirMode(fb)
+			dirs := c.dirAttrs && c.isDir(d.Struct, a) && c.isDir(d.Struct, b)
 			for i := range fa {
 				if dirs && dirAttrFields[fa[i].name] {
 					continue
@@ -368,9 +369,19 @@ func firstDiff(a, b []byte) int {
 // directory's file system decides (Comparer.dirAttrs).
 var dirAttrFields = map[string]bool{"st_size": true, "st_nlink": true, "stx_size": true, "stx_nlink": true}
 
-// isDirMode reports whether decoded stat fields are a directory's.
-func isDirMode(fs []field) bool {
-	return len(fs) > 0 && (fs[0].name == "st_mode" || fs[0].name == "stx_mode") && strings.HasPrefix(fs[0].val, "S_IFDIR")
+// isDir reports whether b, a struct stat or statx of type st, is a
+// directory's.
+func (c *Comparer) isDir(st string, b []byte) bool {
+	var mode systable.Field
+	switch t := systable.StructOf(st); {
+	case t.Is == systable.StructStat && c.layout != nil:
+		mode = c.layout.stat.Field("st_mode")
+	case t.Is == systable.StructStatx:
+		mode = t.Field("stx_mode")
+	default:
+		return false
+	}
+	return len(b) >= mode.Off+mode.Size && mode.Uint(b)&unix.S_IFMT == unix.S_IFDIR
 }
 
 // firstDiffName returns the first position at which the name lists a
