@@ -1,6 +1,7 @@
 package bisect
 
 import (
+	"cmp"
 	"sort"
 
 	"github.com/envbisect/envbisect/align"
@@ -152,16 +153,16 @@ func (s *search) named(gr *depgraph.Group, live map[uint64]*trace.Call, o *obser
 		l := live[seq]
 		switch {
 		case l == nil:
-			missing = first(missing, seq)
+			missing = cmp.Or(missing, seq)
 			if reads {
-				missingRead = first(missingRead, seq)
+				missingRead = cmp.Or(missingRead, seq)
 			}
 		case !o.differs(rec, l):
 			if rec.Obj != 0 && s.rows().ByNr(int(rec.Nr)).Ret == systable.FD {
-				keptOpen = first(keptOpen, seq)
+				keptOpen = cmp.Or(keptOpen, seq)
 			}
 		case !reads:
-			meta = first(meta, seq)
+			meta = cmp.Or(meta, seq)
 		default:
 			if s.readsFileData(seq) {
 				if op := s.openOf(gr, seq, live, o); op != 0 {
@@ -171,28 +172,10 @@ func (s *search) named(gr *depgraph.Group, live map[uint64]*trace.Call, o *obser
 			return seq
 		}
 	}
-	for _, seq := range []uint64{pick0(meta != 0, keptOpen), missingRead, meta, missing} {
-		if seq != 0 {
-			return seq
-		}
+	if meta != 0 && keptOpen != 0 {
+		return keptOpen
 	}
-	return gr.Calls[0]
-}
-
-// first is a unless it is 0, else b.
-func first(a, b uint64) uint64 {
-	if a != 0 {
-		return a
-	}
-	return b
-}
-
-// pick0 is seq when ok, else 0.
-func pick0(ok bool, seq uint64) uint64 {
-	if ok {
-		return seq
-	}
-	return 0
+	return cmp.Or(missingRead, meta, missing, gr.Calls[0])
 }
 
 // readsResource reports whether c hands the program something of the
