@@ -117,3 +117,14 @@ func (b *builder) findEchoes() {
 		b.g.echo[c.Seq] = e
 	}
 }
+
+// EchoOf says where the echoed fields lie in buffer m of recorded call a:
+// the protocol and the stream position when m is the data a call on an
+// echo protocol's socket sends or receives (align's EchoOf).
+func (g *Graph) EchoOf(a *trace.Call, m *trace.Mem) (p *systable.EchoProtocol, at systable.EchoState, ok bool) {
+	e := g.Echo(a.Seq)
+	if e == nil || e.Dir == 0 || e.Dir != m.Dir || !IsEchoData(g.tab.ByNr(int(a.Nr)), m) {
+		return nil, systable.EchoState{}, false
+	}
+	return e.Proto, e.At, true
+}
