@@ -19,6 +19,7 @@ type Graph struct {
 	groups    []*Group
 	edges     int
 	files     Files // the trace's file objects; nil: none kept
+	echo      map[uint64]*EchoCall
 }
 
 // callInfo is what the graph knows of one call.
