@@ -19,6 +19,9 @@ type Graph struct {
 	groups    []*Group
 	edges     int
 	files     Files // the trace's file objects; nil: none kept
+	// dns are the sockets to DNS servers, with their protocol ("udp",
+	// "tcp"): dns.go.
+	dns map[ResourceID]string
 }
 
 // callInfo is what the graph knows of one call.
