@@ -150,6 +150,9 @@ func (t *textWriter) located(r *LocateReport) {
 	}
 	t.printf("good      = %s\n", c.Good.Return)
 	t.here(c)
+	if d := c.DNS; d != nil {
+		t.printf("dns       %s\n", d.Line())
+	}
 	if cc := c.Content; cc != nil {
 		t.printf("content   the file differs here: call %d, %s\n", cc.Seq, cc.Call)
 		t.printf("good      = %s\n", cc.Good.Return)
