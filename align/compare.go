@@ -29,7 +29,18 @@ type Options struct {
 	// Window bounds the resynchronisation of call sequences (see Align);
 	// 0 means DefaultWindow.
 	Window int
+	// Echo says where the echoed fields of an echo protocol (systable's
+	// EchoProtocol: netlink's nlmsg_seq and nlmsg_pid, a DNS id) lie in a
+	// call of run A; the matched call of run B is read at the same place.
+	// Those bytes are left out of the comparison unless AllFields. nil:
+	// none (depgraph's Graph.EchoOf answers it).
+	Echo EchoOf
 }
+
+// EchoOf returns the echo protocol and stream position of buffer m of
+// call a, a call of run A, when m is data a socket that speaks one sends
+// or receives; ok is false otherwise.
+type EchoOf func(a *trace.Call, m *trace.Mem) (p *systable.EchoProtocol, at systable.EchoState, ok bool)
 
 // CallDiff is how two aligned calls differ.
 type CallDiff struct {
@@ -84,13 +95,14 @@ type Comparer struct {
 	// dirAttrs: a directory's size and link count are not compared
 	// (NewReplayComparer).
 	dirAttrs bool
+	echo     EchoOf // Options.Echo
 }
 
 // NewComparer returns a Comparer for calls of trees a and b (of traces
 // of architecture arch) matched by m and keyed by ka and kb.
 func NewComparer(rows Rows, arch string, a, b *Tree, m *Mapping, ka, kb *Keyer, o Options) *Comparer {
 	return &Comparer{rows: rows, layout: layoutOf(arch), a: a, b: b, m: m, ka: ka, kb: kb, all: o.AllFields,
-		order: o.ListingOrder}
+		order: o.ListingOrder, echo: o.Echo}
 }
 
 // NewReplayComparer returns a Comparer for a recorded call (A) and the
@@ -102,7 +114,7 @@ func NewComparer(rows Rows, arch string, a, b *Tree, m *Mapping, ka, kb *Keyer, 
 // liveCwd, recordedCwd)).
 func NewReplayComparer(rows Rows, arch string, kb *Keyer, o Options) *Comparer {
 	return &Comparer{rows: rows, layout: layoutOf(arch), ka: NewKeyer(rows, "", ""), kb: kb, all: o.AllFields,
-		order: o.ListingOrder, dirAttrs: !o.AllFields}
+		order: o.ListingOrder, dirAttrs: !o.AllFields, echo: o.Echo}
 }
 
 // Compare returns how x (of run A) and y (of run B), two calls aligned
@@ -288,6 +300,7 @@ func (c *Comparer) memDiff(row *systable.Syscall, ma, mb *trace.Mem, x, y *trace
 			return d, false
 		}
 	}
+	a, b = c.maskEcho(x, ma, a, b)
 	if dir == trace.Out && !c.all && row.ArgHolds(int(k.arg)) == systable.HoldsPath {
 		// A path: what a /proc/self/fd link names holds inode numbers.
 		pa, pb := c.ka.Path(string(bytes.TrimRight(a, "\x00"))), c.kb.Path(string(bytes.TrimRight(b, "\x00")))
@@ -419,4 +432,21 @@ func setDiff(a, b []string) (onlyA, onlyB []string) {
 	sort.Strings(onlyA)
 	sort.Strings(onlyB)
 	return onlyA, onlyB
+}
+
+// maskEcho blanks the echoed fields of an echo protocol's request or
+// reply in a and b, the data of buffer m of call x and of its match: the
+// id a program made up differs from run to run, what it asked and what
+// it was answered must not.
+func (c *Comparer) maskEcho(x *trace.Call, m *trace.Mem, a, b []byte) ([]byte, []byte) {
+	if c.echo == nil || c.all {
+		return a, b
+	}
+	p, at, ok := c.echo(x, m)
+	if !ok {
+		return a, b
+	}
+	sa, _ := p.Spans(at, a)
+	sb, _ := p.Spans(at, b)
+	return systable.MaskEcho(a, sa), systable.MaskEcho(b, sb)
 }

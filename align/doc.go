@@ -87,4 +87,16 @@
 // Options.AllFields. Data the program sent (write buffers, socket
 // addresses, iovecs, execve's argv) is compared too and reported apart
 // from results; execve's environment is compared as start events.
+//
+// # Echo fields
+//
+// A request whose reply echoes an id the program made up (netlink's
+// nlmsg_seq and nlmsg_pid, a DNS query id: systable's EchoProtocol rows)
+// differs from run to run in that id only; so does its reply. With
+// Options.Echo (depgraph's Graph.EchoOf says where a recorded call's
+// echoed fields lie, its match is read at the same place) those bytes
+// are left out of the comparison of the data sent and received, and
+// everything else (the question a DNS query asks, the interfaces a dump
+// lists) must match. The netlink port id a socket address reports
+// (nl_pid) is volatile like a port.
 package align

@@ -283,6 +283,11 @@ func sockaddrFields(_ *layout, b []byte) []field {
 		out = append(out,
 			field{name: "sin6_addr", val: sa.IP.Addr().String()},
 			field{name: "sin6_port", val: strconv.Itoa(int(sa.IP.Port())), kind: volatile})
+	case sa.IsNetlink:
+		// The port id is the process's pid, or one the kernel picked.
+		out = append(out,
+			field{name: "nl_pid", val: strconv.Itoa(int(sa.NetlinkPID)), kind: volatile},
+			field{name: "nl_groups", val: strconv.FormatUint(uint64(sa.NetlinkGroups), 10)})
 	default:
 		out = append(out, field{name: "sa_data", val: fmt.Sprintf("%x", sa.Data)})
 	}

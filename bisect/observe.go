@@ -40,7 +40,7 @@ func (s *search) newObserver() *observer {
 	}
 	tab := s.g.Table()
 	o := &observer{g: s.g, cands: map[depgraph.GroupID]bool{},
-		cmp: align.NewReplayComparer(tab, arch, align.NewKeyer(tab, liveCwd, recCwd), align.Options{ListingOrder: true})}
+		cmp: align.NewReplayComparer(tab, arch, align.NewKeyer(tab, liveCwd, recCwd), align.Options{ListingOrder: true, Echo: s.g.EchoOf})}
 	for _, seq := range s.cands {
 		// The command's input (a connection a server accepts from an
 		// outside client) differs as a consequence: the client says

@@ -252,7 +252,7 @@ func (b *builder) newDesc(x *callCtx) *desc {
 		b.sockets = append(b.sockets, d)
 	case row.Made == systable.MadeSocket:
 		d.res = b.newResource(Socket, fmt.Sprintf("socket (#%d)", x.seq), x.seq)
-		d.sock = &sockState{family: arg(row, c, 0), typ: arg(row, c, 1) & 0xf}
+		d.sock = &sockState{family: arg(row, c, 0), typ: arg(row, c, 1) & 0xf, protocol: int64(int32(arg(row, c, 2)))}
 		b.sockets = append(b.sockets, d)
 	case row.Made == systable.MadeEpoll:
 		d.res = b.newResource(Epoll, fmt.Sprintf("epoll (#%d)", x.seq), x.seq)

@@ -28,6 +28,7 @@ func (b *builder) finish() {
 		}
 	}
 	b.classify()
+	b.findEchoes()
 	b.findDNS()
 	b.group()
 	for i := range b.g.info {

@@ -19,6 +19,7 @@ type Graph struct {
 	groups    []*Group
 	edges     int
 	files     Files // the trace's file objects; nil: none kept
+	echo      map[uint64]*EchoCall
 	// dns are the sockets to DNS servers, with their protocol ("udp",
 	// "tcp"): dns.go.
 	dns map[ResourceID]string

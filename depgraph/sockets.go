@@ -13,6 +13,8 @@ import (
 // sockState is what the trace shows of a socket.
 type sockState struct {
 	family, typ      uint64 // socket's domain and type (without SOCK_NONBLOCK|SOCK_CLOEXEC)
+	protocol         int64  // socket's protocol argument
+	echo             *systable.EchoProtocol
 	local, peer      *sockAddr
 	bound, listening bool
 	accepted         bool
@@ -147,6 +149,9 @@ func (b *builder) classifySockets() {
 			r.Class = Internal
 		}
 		r.Local, r.Peer = addrText(s.local), addrText(s.peer)
+		if s.echo = echoProtocolOf(s); s.echo != nil {
+			r.Echo = s.echo.Name
+		}
 		r.Name = sockName(d)
 	}
 }

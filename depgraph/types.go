@@ -152,6 +152,9 @@ type Resource struct {
 	// as the syscall table's Makes names it, or the name of the call that
 	// made it when the table does not say.
 	Object string
+	// Echo names the echo protocol a socket speaks (systable's
+	// EchoProtocol: "netlink", "dns-udp", "dns-tcp"), "" for none.
+	Echo string `json:"echo,omitempty"`
 	// Group is the group the resource's calls are in, 0 for resources
 	// whose calls are grouped by another one (Cwd, Attrs, Thread).
 	Group GroupID

@@ -41,6 +41,20 @@
 // call made, copied, closed or flagged close-on-exec; both recorders
 // apply that with FDTable.Apply and say only what a new fd refers to.
 //
+// Echo protocols (echo.go, echo_protocols.go) are rows too: a protocol
+// whose replies echo an id the program made up (netlink's nlmsg_seq and
+// nlmsg_pid, the DNS query id over UDP and TCP), how its sockets are
+// recognised (family, type, protocol, the port they send to), how its
+// bytes are cut into messages (a datagram, a length field walked from
+// message to message, a length prefix in a stream) and where each echoed
+// field lies in a message. EchoProtocol.Spans finds the fields in a
+// buffer; align compares without them and replay writes the live values
+// into a replayed reply. These rows are hand-written, not generated:
+// they are wire formats (RFC 1035, struct nlmsghdr), the same on every
+// architecture, with no per-architecture header value to transcribe; a
+// test checks the netlink offsets against x/sys's NlMsghdr. A protocol
+// is added by adding a row.
+//
 // Numbers are per architecture: the rows live in table_<arch>.go. Calls
 // the table does not describe are still recorded with raw arguments; ByNr
 // returns an Unknown row for them.

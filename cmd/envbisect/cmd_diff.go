@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
@@ -144,10 +145,16 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 	if err := ctx.Err(); err != nil {
 		return withCode(diffTrouble, errors.New("interrupted"))
 	}
+	// The echoed ids of netlink and DNS exchanges differ from run to run:
+	// the graph of the good trace says where they lie.
+	var echo align.EchoOf
+	if g, err := depgraph.Build(tab, &ta.Header, ta.Events); err == nil {
+		echo = g.EchoOf
+	}
 	res := align.Diff(tab,
 		align.Run{Header: &ta.Header, Start: touchedMounts(ta.Start, ta.Events, tb.Events), Events: ta.Events},
 		align.Run{Header: &tb.Header, Start: touchedMounts(tb.Start, ta.Events, tb.Events), Events: tb.Events},
-		align.Options{AllFields: o.allFields, Window: o.window})
+		align.Options{AllFields: o.allFields, Window: o.window, Echo: echo})
 
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	if o.json {

@@ -1,0 +1,130 @@
+package depgraph
+
+import (
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// EchoCall says where a call on a socket that speaks an echo protocol
+// (systable's EchoProtocol: netlink, DNS) stands in the socket's
+// exchange: align compares its data without the echoed fields, and
+// replay writes the live values into a replayed reply.
+type EchoCall struct {
+	Proto  *systable.EchoProtocol
+	Socket ResourceID // the socket resource
+	// Makes: the call made the socket (socket). Reports: it reports or
+	// sets the socket's local address (getsockname, bind), where a
+	// FromLocalPort field's value comes from.
+	Makes, Reports bool
+	// Dir is the direction of the data the call carries: trace.In for a
+	// request the program sends, trace.Out for a reply it receives, 0
+	// for none.
+	Dir trace.Dir
+	// At is where the socket's stream in Dir stood before the call's
+	// data (FramePrefix framing; the zero state otherwise).
+	At systable.EchoState
+}
+
+// Echo returns where call seq stands in an echo protocol's exchange, or
+// nil when the call is on no such socket.
+func (g *Graph) Echo(seq uint64) *EchoCall { return g.echo[seq] }
+
+// Spans returns where the echoed fields lie in buffer buf of a call
+// found at e (a live call is read at its recorded counterpart's place).
+func (e *EchoCall) Spans(buf []byte) []systable.EchoSpan {
+	s, _ := e.Proto.Spans(e.At, buf)
+	return s
+}
+
+// EchoData returns the memory of a call that holds the bytes it sends
+// (dir trace.In) or receives (trace.Out): a plain buffer (write, sendto,
+// read, recvfrom) or an iovec array's data (writev, sendmsg, readv,
+// recvmsg); nil when it has none.
+func EchoData(row *systable.Syscall, c *trace.Call, dir trace.Dir) *trace.Mem {
+	for i := range c.Mem {
+		if m := &c.Mem[i]; m.Dir == dir && IsEchoData(row, m) {
+			return m
+		}
+	}
+	return nil
+}
+
+// IsEchoData reports whether m is a call's data as EchoData finds it.
+func IsEchoData(row *systable.Syscall, m *trace.Mem) bool {
+	switch {
+	case m.Part == trace.PartIovData:
+		return true
+	case m.Part != trace.PartWhole || int(m.Arg) >= len(row.Args):
+		return false
+	}
+	a := row.Args[m.Arg]
+	return a.Struct == "" && (a.Kind == systable.InBuf && m.Dir == trace.In || a.Kind == systable.OutBuf && m.Dir == trace.Out)
+}
+
+// echoProtocolOf decides which echo protocol a socket speaks, once the
+// trace has been read (the port it sends to is known then).
+func echoProtocolOf(s *sockState) *systable.EchoProtocol {
+	if s == nil || s.accepted {
+		return nil
+	}
+	var port uint16
+	if s.peer != nil && s.peer.ip.IsValid() {
+		port = s.peer.ip.Port()
+	}
+	return systable.EchoProtocolFor(s.family, s.typ, s.protocol, port)
+}
+
+// findEchoes gives each call on a socket that speaks an echo protocol
+// its EchoCall, following each socket's two streams in trace order.
+func (b *builder) findEchoes() {
+	type streams struct{ in, out systable.EchoState }
+	pos := map[ResourceID]*streams{}
+	for i, c := range b.g.calls {
+		id := b.g.info[i].primary
+		d := b.descs[id]
+		if d == nil || d.sock == nil || d.sock.echo == nil {
+			continue
+		}
+		row := b.tab.ByNr(int(c.Nr))
+		e := &EchoCall{Proto: d.sock.echo, Socket: id, Makes: row.Made == systable.MadeSocket,
+			Reports: row.Socket == systable.SocketReportsLocal || row.EffectsFor(c.Args)&systable.BindsAddress != 0}
+		st := pos[id]
+		if st == nil {
+			st = &streams{}
+			pos[id] = st
+		}
+		if c.Errno() == 0 && !c.NoReturn {
+			for _, dir := range []trace.Dir{trace.In, trace.Out} {
+				m := EchoData(row, c, dir)
+				if m == nil {
+					continue
+				}
+				at := &st.in
+				if dir == trace.Out {
+					at = &st.out
+				}
+				e.Dir, e.At = dir, *at
+				data := m.Data
+				if n := c.Ret; n >= 0 && int64(len(data)) > n {
+					data = data[:n] // what the kernel took or gave
+				}
+				_, *at = d.sock.echo.Spans(*at, data)
+			}
+		}
+		if b.g.echo == nil {
+			b.g.echo = map[uint64]*EchoCall{}
+		}
+		b.g.echo[c.Seq] = e
+	}
+}
+
+// EchoOf says where the echoed fields lie in buffer m of recorded call a:
+// the protocol and the stream position when m is the data a call on an
+// echo protocol's socket sends or receives (align's EchoOf).
+func (g *Graph) EchoOf(a *trace.Call, m *trace.Mem) (p *systable.EchoProtocol, at systable.EchoState, ok bool) {
+	e := g.Echo(a.Seq)
+	if e == nil || e.Dir == 0 || e.Dir != m.Dir || !IsEchoData(g.tab.ByNr(int(a.Nr)), m) {
+		return nil, systable.EchoState{}, false
+	}
+	return e.Proto, e.At, true
+}
