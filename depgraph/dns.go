@@ -10,26 +10,32 @@ import (
 	"github.com/envbisect/envbisect/trace"
 )
 
-// DNS exchanges. A socket connected (or sending) to a DNS server's port
-// over UDP or TCP carries queries and their answers; its calls make a
-// group of their own, GroupDNS, named by what the queries ask
-// ("artifacts.internal A"), so that the search over what differs treats
-// "the answer for artifacts.internal A" as one resource whatever socket
-// and calls carried it. Sockets that ask the same questions share the
-// group (a resolver asking again over TCP, or a program resolving a name
-// twice), as connections to one address do. A socket to the port whose
-// bytes are no DNS message the library can read stays a connection.
+// DNS exchanges. A socket whose echo protocol (systable's EchoProtocol
+// rows, echo.go) has DNS messages (MessagesDNS: UDP or TCP to port 53)
+// carries queries and their answers; its calls make a group of their
+// own, GroupDNS, named by what the queries ask ("artifacts.internal
+// A"), so that the search over what differs treats "the answer for
+// artifacts.internal A" as one resource whatever socket and calls
+// carried it. Sockets that ask the same questions share the group (a
+// resolver asking again over TCP, or a program resolving a name twice),
+// as connections to one address do. A socket to the port whose bytes
+// are no DNS message the library can read stays a connection.
 
 // dnsSock is what the trace shows of a socket to a DNS server.
 type dnsSock struct {
 	questions []dnsmsg.Question
 }
 
-// isDNSServer reports whether s is a UDP or TCP socket whose peer is a
-// DNS server's port.
+// dnsSocket is what the graph keeps of a socket to a DNS server.
+type dnsSocket struct {
+	proto  string // "udp", "tcp"
+	stream bool   // messages follow a length prefix (systable.FramePrefix)
+}
+
+// isDNSServer reports whether s is a socket to a DNS server: its echo
+// protocol's messages are DNS messages.
 func isDNSServer(s *sockState) bool {
-	p := proto(s)
-	return (p == "udp" || p == "tcp") && s.peer != nil && s.peer.ip.Port() == dnsmsg.Port
+	return s.echo != nil && s.echo.Messages == systable.MessagesDNS
 }
 
 // findDNS finds the sockets to DNS servers and the questions their
@@ -38,7 +44,7 @@ func (b *builder) findDNS() {
 	for _, d := range b.sockets {
 		if isDNSServer(d.sock) {
 			d.sock.dns = &dnsSock{}
-			b.g.dns[d.res.ID] = proto(d.sock)
+			b.g.dns[d.res.ID] = dnsSocket{proto: proto(d.sock), stream: d.sock.echo.Framing == systable.FramePrefix}
 		}
 	}
 	if len(b.g.dns) == 0 {
@@ -126,7 +132,7 @@ func (g *Graph) dnsMessages(calls []*trace.Call, recorded func(*trace.Call) *tra
 			return
 		}
 		r := g.Resource(id)
-		out = append(out, DNSMessage{Message: m, Seq: seq, Resource: id, Server: r.Peer, Proto: g.dns[id]})
+		out = append(out, DNSMessage{Message: m, Seq: seq, Resource: id, Server: r.Peer, Proto: g.dns[id].proto})
 	}
 	for _, c := range calls {
 		rec := recorded(c)
@@ -134,16 +140,20 @@ func (g *Graph) dnsMessages(calls []*trace.Call, recorded func(*trace.Call) *tra
 			continue
 		}
 		id := g.primaryOf(rec.Seq)
-		proto, ok := g.dns[id]
+		sock, ok := g.dns[id]
 		if !ok {
 			continue
 		}
 		for _, dir := range []trace.Dir{trace.In, trace.Out} {
-			data := socketData(g.tab.ByNr(int(c.Nr)), c, dir)
-			if data == nil {
+			m := EchoData(g.tab.ByNr(int(c.Nr)), c, dir)
+			if m == nil || c.Errno() != 0 || c.NoReturn {
 				continue
 			}
-			if proto == "udp" {
+			data := m.Data
+			if c.Ret >= 0 && int64(len(data)) > c.Ret {
+				data = data[:c.Ret] // what the kernel took or gave
+			}
+			if !sock.stream {
 				emit(id, rec.Seq, data)
 				continue
 			}
@@ -170,31 +180,4 @@ func (g *Graph) primaryOf(seq uint64) ResourceID {
 		return 0
 	}
 	return g.info[i].primary
-}
-
-// socketData is the data call c moves through its fd in direction dir
-// (In: sent, Out: received): the plain byte buffers (no struct, no
-// socket address) and iovec data of a call that consumes or feeds the
-// stream behind its fd (the row's MovesOffset: read, write, send*,
-// recv*); nil when it carries none.
-func socketData(row *systable.Syscall, c *trace.Call, dir trace.Dir) []byte {
-	if row.Effects&systable.MovesOffset == 0 {
-		return nil
-	}
-	var out []byte
-	for i, a := range row.Args {
-		var m *trace.Mem
-		switch a.Kind {
-		case systable.InBuf, systable.OutBuf:
-			if a.Struct == "" {
-				m = c.MemOfDir(uint8(i), trace.PartWhole, dir)
-			}
-		case systable.InIovec, systable.OutIovec, systable.InMsghdr, systable.OutMsghdr:
-			m = c.MemOfDir(uint8(i), trace.PartIovData, dir)
-		}
-		if m != nil {
-			out = append(out, m.Data...)
-		}
-	}
-	return out
 }
