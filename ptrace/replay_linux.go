@@ -1,6 +1,8 @@
 package ptrace
 
 import (
+	"strings"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/launch"
@@ -55,6 +57,12 @@ func (s *session) replayEnter(t *task, r *regs) error {
 		s.cap.capturePaths(m, row, c) // what matching needs
 	}
 	s.callPaths(t, row, c)
+	if !row.Unknown && strings.HasPrefix(c.Path, "socket:") {
+		// What a call on a socket sends: the Replayer matches a request
+		// of an echo protocol by it, its echoed fields left out. The
+		// exit stop captures the call's memory anew.
+		s.cap.capture(m, row, c, false)
+	}
 	d := s.cfg.Replayer.Enter(c)
 	if d.Rec == nil || row.Unknown || d.Rec.Nr != uint32(nr) {
 		d = Decision{Verb: Execute}

@@ -26,6 +26,9 @@ type engine struct {
 
 	res     *Result
 	listAll bool // keep every call's record in res.Calls
+	// echoes: the sockets of echo protocols (netlink, DNS) met so far,
+	// by recorded resource (echo.go).
+	echoes map[depgraph.ResourceID]*echoSocket
 }
 
 func newEngine(rec *Recording, plan *depgraph.Plan, liveCwd string, window int, listAll bool) *engine {
@@ -123,6 +126,8 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	case action == depgraph.ExecuteThenOverwrite:
 		verb = ptrace.Overwrite
 	}
+	rec := rc
+	verb, rec, why = e.echoDecide(row, c, rc, verb, why)
 	// Counted and listed by what happens, which for calls that reshape the
 	// fd table is not what the plan asked.
 	switch verb {
@@ -137,7 +142,7 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		action = depgraph.Execute
 	}
 	e.note(c, rc.Seq, action, why)
-	return ptrace.Decision{Verb: verb, Rec: rc}
+	return ptrace.Decision{Verb: verb, Rec: rec}
 }
 
 // setsUpServer reports whether a call binds its socket or makes it
@@ -177,6 +182,7 @@ func (e *engine) Redirected(r trace.Redirect) {
 func (e *engine) Exit(c *trace.Call, d ptrace.Decision) {
 	if d.Rec != nil {
 		e.res.Live[d.Rec.Seq] = c
+		e.echoExit(c, d)
 	}
 }
 
