@@ -16,8 +16,14 @@ import (
 // answers in whatever order they come. nil for another group, or when
 // the recording holds no answer the library can read.
 func (s *search) dnsExchange(gr *depgraph.Group, live map[uint64]*trace.Call) *render.DNSExchange {
+	d, _ := s.dnsAnswers(gr, live)
+	return d
+}
+
+// dnsAnswers is dnsExchange, and whether its answer differs here.
+func (s *search) dnsAnswers(gr *depgraph.Group, live map[uint64]*trace.Call) (*render.DNSExchange, bool) {
 	if gr == nil || gr.Kind != depgraph.GroupDNS {
-		return nil
+		return nil, false
 	}
 	rec := s.g.DNSMessages(gr.Calls, func(seq uint64) *trace.Call {
 		c, _ := s.g.Call(seq)
@@ -29,7 +35,7 @@ func (s *search) dnsExchange(gr *depgraph.Group, live map[uint64]*trace.Call) *r
 		if !m.Response {
 			continue
 		}
-		d := &render.DNSExchange{Name: m.Question.Name, Type: m.Question.Type, Server: m.Server, Proto: m.Proto,
+		d := &render.DNSExchange{Seq: m.Seq, Name: m.Question.Name, Type: m.Question.Type, Server: m.Server, Proto: m.Proto,
 			Good: dnsAnswer(m.Answer), Here: render.DNSAnswer{Missing: true}}
 		for _, l := range here {
 			if l.Response && l.Question == m.Question {
@@ -40,13 +46,13 @@ func (s *search) dnsExchange(gr *depgraph.Group, live map[uint64]*trace.Call) *r
 			}
 		}
 		if d.Here.Missing || d.Here.String() != d.Good.String() {
-			return d
+			return d, true
 		}
 		if same == nil {
 			same = d
 		}
 	}
-	return same
+	return same, false
 }
 
 // dnsAnswer is a decoded answer as the report holds it.

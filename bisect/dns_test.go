@@ -47,12 +47,15 @@ func sockaddrIn(ip string, port uint16) []byte {
 }
 
 // exchange adds a resolver's exchange over UDP with 127.0.0.1:53:
-// socket, connect, sendto, recvfrom, close, labelled prefix+"recv" ...
+// socket, connect, sendto, ioctl FIONREAD, recvfrom, close, labelled
+// prefix+"recv" ...
 func (b *tb) exchange(prefix string, query, answer []byte) {
 	b.do(prefix+"socket", "socket", 3, []uint64{unix.AF_INET, unix.SOCK_DGRAM, 0})
 	b.do(prefix+"connect", "connect", 0, []uint64{3, 0x3000, 16}, trace.Mem{Arg: 1, Dir: trace.In, Len: 16, Data: sockaddrIn("127.0.0.1", 53)})
 	b.do(prefix+"send", "sendto", int64(len(query)), []uint64{3, 0x2000, uint64(len(query)), 0, 0, 0},
 		trace.Mem{Arg: 1, Dir: trace.In, Len: uint64(len(query)), Data: query})
+	b.do(prefix+"avail", "ioctl", 0, []uint64{3, unix.SIOCINQ, 0x5000},
+		trace.Mem{Arg: 2, Dir: trace.Out, Len: 4, Data: binary.LittleEndian.AppendUint32(nil, uint32(len(answer)))})
 	b.do(prefix+"recv", "recvfrom", int64(len(answer)), []uint64{3, 0x4000, 1024, 0, 0, 0},
 		trace.Mem{Arg: 1, Dir: trace.Out, Len: uint64(len(answer)), Data: answer})
 	b.do(prefix+"close", "close", 0, []uint64{3})
@@ -61,6 +64,8 @@ func (b *tb) exchange(prefix string, query, answer []byte) {
 // TestDNSCulprit: both answers differ here (NXDOMAIN), the command
 // needs the A answer; the search runs over the two DNS exchanges as
 // resources and the culprit carries the A answer decoded on both sides.
+// The culprit named is the recvfrom of the answer, not the ioctl
+// FIONREAD before it that shows the answer's other size first.
 func TestDNSCulprit(t *testing.T) {
 	const name = "artifacts.internal."
 	b := newTB(t)
@@ -75,9 +80,15 @@ func TestDNSCulprit(t *testing.T) {
 		return changed(c, 36, 1, string(dnsMsg(t, id, name, typ, int(dnsmessage.RCodeNameError))))
 	}
 	recv := b.l("four.recv")
+	avail := func(label string) *trace.Call {
+		c := call(t, g, b.l(label))
+		return changed(c, 0, 2, string(binary.LittleEndian.AppendUint32(nil, 36)))
+	}
 	f := &fake{g: g, culprit: recv, here: map[uint64]*trace.Call{
-		b.l("six.recv"): nx("six.recv", 7, dnsmessage.TypeAAAA),
-		recv:            nx("four.recv", 8, dnsmessage.TypeA),
+		b.l("six.avail"):  avail("six.avail"),
+		b.l("four.avail"): avail("four.avail"),
+		b.l("six.recv"):   nx("six.recv", 7, dnsmessage.TypeAAAA),
+		recv:              nx("four.recv", 8, dnsmessage.TypeA),
 	}}
 	rep, err := Locate(context.Background(), g, f, Options{Events: b.Events})
 	if err != nil {

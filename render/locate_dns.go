@@ -12,6 +12,8 @@ import (
 // differs, both sides decoded: "the answer for artifacts.internal A
 // differs: good A 10.1.2.3, here NXDOMAIN (server 127.0.0.1:53)".
 type DNSExchange struct {
+	// Seq is the recorded call that received the good answer.
+	Seq uint64 `json:"seq"`
 	// Name and Type are what the query asked: "artifacts.internal", "A".
 	Name string `json:"name"`
 	Type string `json:"type"`

@@ -41,7 +41,8 @@ func TestDNSText(t *testing.T) {
 		if err := dnsReport(tt.here).WriteText(&b); err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{tt.want, "group     the answer for artifacts.internal A: 151 socket, 159 recvfrom"} {
+		for _, want := range []string{tt.want, "group     the answer for artifacts.internal A: 151 socket, 159 recvfrom",
+			"With the answer for artifacts.internal A as recorded (its 2 calls replayed"} {
 			if !strings.Contains(b.String(), want) {
 				t.Errorf("%s: the report lacks %q:\n%s", tt.name, want, b.String())
 			}

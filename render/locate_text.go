@@ -178,6 +178,11 @@ func (t *textWriter) located(r *LocateReport) {
 		replayed = fmt.Sprintf("the image recorded at call %d run in its place", c.Seq)
 		executed = "the exec"
 	}
+	if sp := r.Space; sp != nil && sp.Over == SpaceDiffering && r.Group != nil && c.DNS != nil {
+		t.para(fmt.Sprintf("With %s as recorded (its %d calls replayed, and the resources that differ here "+
+			"before it), the command passes here; with this environment's answer, it fails.", r.Group.Title, len(r.Group.Calls)))
+		return
+	}
 	if sp := r.Space; sp != nil && sp.Over == SpaceDiffering && r.Group != nil {
 		t.para(fmt.Sprintf("With the recorded answers of %s replayed (its %d calls, and the resources "+
 			"that differ here before it), the command passes here; with this environment's answers, it fails. "+
