@@ -95,14 +95,16 @@ func TestDNSAnswerLocated(t *testing.T) {
 		// not describe yet (its queries are not captured, so a replayed
 		// answer cannot carry the live query id); single-request makes
 		// glibc send them one after the other with send.
-		options   string
-		goodOut   string
-		group     string
-		questions []string
+		// use-vc makes glibc ask over TCP.
+		options string
+		goodOut string
+		group   string
+		proto   string
 	}{
-		{"getent", "getent hosts " + name, "attempts:1 timeout:1", address + " ", "the answer for " + name + " A", nil},
+		{"getent", "getent hosts " + name, "attempts:1 timeout:1", address + " ", "the answer for " + name + " A", "udp"},
+		{"getent over tcp", "getent hosts " + name, "attempts:1 timeout:1 use-vc", address + " ", "the answer for " + name + " A", "tcp"},
 		{"curl", "curl -sf http://" + name + ":" + port + "/", "attempts:1 timeout:1 single-request", "ok",
-			"the answers for " + name + " A, AAAA", nil},
+			"the answers for " + name + " A, AAAA", "udp"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := testutil.InWorkNS(t, "cat > netns.sh <<'NETNS'\n"+netnsScript(server, tt.options, tt.command)+"NETNS\nunshare --net sh netns.sh\n")
@@ -120,20 +122,24 @@ func TestDNSAnswerLocated(t *testing.T) {
 			if r.Group == nil || r.Group.Kind != "dns" || r.Group.Title != tt.group || r.Culprit.Resource != tt.group {
 				t.Errorf("group %+v, culprit's resource %q: want the dns group %q", r.Group, r.Culprit.Resource, tt.group)
 			}
-			if !slices.Contains([]string{"recvfrom", "recvmsg", "read"}, r.Culprit.Syscall) {
+			if !slices.Contains([]string{"recvfrom", "recvmsg", "read", "readv"}, r.Culprit.Syscall) {
 				t.Errorf("culprit %s: want the call that received the answer", r.Culprit.Syscall)
 			}
 			d := r.Culprit.DNS
 			if d == nil {
 				t.Fatal("no culprit.dns")
 			}
-			if d.Name != name || d.Type != "A" || d.Server != "127.0.0.1:53" || d.Proto != "udp" ||
+			if d.Name != name || d.Type != "A" || d.Server != "127.0.0.1:53" || d.Proto != tt.proto ||
 				d.Good.RCode != "NOERROR" || !slices.Equal(d.Good.Answers, []string{"A " + address}) ||
 				d.Here.RCode != "NXDOMAIN" || len(d.Here.Answers) != 0 || d.Here.Missing {
 				t.Errorf("culprit.dns %+v", *d)
 			}
 			text := testutil.ReadText(t, out, "report.txt")
-			if want := "dns       the answer for " + name + " A differs: good A " + address + ", here NXDOMAIN (server 127.0.0.1:53)"; !strings.Contains(text, want) {
+			server := "127.0.0.1:53"
+			if tt.proto == "tcp" {
+				server += " over tcp"
+			}
+			if want := "dns       the answer for " + name + " A differs: good A " + address + ", here NXDOMAIN (server " + server + ")"; !strings.Contains(text, want) {
 				t.Errorf("the text report lacks %q:\n%s", want, text)
 			}
 		})
