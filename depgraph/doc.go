@@ -112,6 +112,18 @@
 // Group IDs follow the groups' first calls, so the same trace always
 // gives the same IDs.
 //
+// # Echo protocols
+//
+// Once the trace is read, each socket whose family, type, protocol and
+// the port it sends to match a row of systable's echo protocols
+// (netlink; DNS over UDP and TCP to port 53) is marked with it
+// (Resource.Echo), and each call on it gets an EchoCall (Graph.Echo):
+// whether it made the socket, reports its port id (getsockname, bind),
+// sends a request or receives a reply, and, for a length-prefixed
+// stream, where the stream stood before the call's data (echo.go).
+// align compares such data without the echoed ids (Graph.EchoOf) and
+// replay writes the live ids into the replies it replays.
+//
 // # The plan's closure
 //
 // Closure is what locate asks for each run: given the calls the search

@@ -66,6 +66,25 @@
 //     reach; where the address is taken here, the engine binds a free one
 //     and redirects the traced connects to it (Result.AddrRedirects).
 //
+// # Echo fields
+//
+// On a socket of an echo protocol (depgraph's Graph.Echo: netlink, DNS),
+// the ids a program made up differ from the recording's: nlmsg_seq from
+// time(), the netlink port id (a live pid), a random DNS query id
+// (echo.go). The ptrace engine captures what a call on a socket sends
+// before the engine decides, and a live request matches its recorded
+// call only when it equals it without the echoed fields; the engine then
+// remembers which live value stands for which recorded one (a request's
+// field; the port id an executed getsockname reported), and a replayed
+// reply is a copy of the recorded one with the live values written into
+// every message's fields, so the program accepts it. The exchange stays
+// whole: a socket whose socket call was replayed (a stand-in) has its
+// requests replayed whatever the plan says (they cannot run on a memfd);
+// a reply is replayed when its request was and read live when the
+// request went to the kernel; after a request the recording did not make
+// (a query for another name), every later call on the socket runs
+// ("execute (other request)"), and on a stand-in that fails as it would.
+//
 // Addresses agree because record and replay both run with address
 // randomisation off; pids are live throughout (getpid and clone run, the
 // program never sees a recorded pid where the kernel has another).
