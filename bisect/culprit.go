@@ -14,6 +14,7 @@ import (
 // there).
 func (s *search) culprit(seq uint64, liveRun map[uint64]*trace.Call) (*Culprit, *Group) {
 	cu, gr := s.describe(seq, liveRun[seq])
+	cu.DNS = s.dnsExchange(gr, liveRun)
 	if gr == nil || cu.Bad.Missing || cu.Bad.Errno != "" || cu.Good.Errno != "" {
 		return cu, s.group(gr)
 	}

@@ -142,7 +142,14 @@ func (o *observer) unobserved(live map[uint64]*trace.Call, known map[depgraph.Gr
 //     the program never made because a stat before it failed);
 //  4. the first metadata call that differs; the first call the run
 //     did not make ("did not happen in this environment"); the first.
+//
+// A DNS exchange is named by the call that received the answer that
+// differs here (dnsAnswers), not by one that only shows its size (an
+// ioctl FIONREAD before the recvfrom).
 func (s *search) named(gr *depgraph.Group, live map[uint64]*trace.Call, o *observer) uint64 {
+	if d, differs := s.dnsAnswers(gr, live); differs {
+		return d.Seq // a DNS exchange: the call that received the answer that differs
+	}
 	var meta, missing, missingRead, keptOpen uint64
 	for _, seq := range gr.Calls {
 		rec, ok := s.g.Call(seq)

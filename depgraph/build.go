@@ -27,7 +27,7 @@ func BuildServed(tab *systable.Table, h *trace.Header, events []trace.Event, fil
 	}
 	b := &builder{
 		tab:       tab,
-		g:         &Graph{tab: tab, index: make(map[uint64]int32), files: files},
+		g:         &Graph{tab: tab, index: make(map[uint64]int32), files: files, dns: make(map[ResourceID]dnsSocket)},
 		procs:     make(map[uint32]*proc),
 		threads:   make(map[uint32]*thread),
 		spawnCall: make(map[uint32]uint64),

@@ -99,8 +99,15 @@
 // the first fd it passes, else the mapping it changes. Descriptions and
 // paths group by path (all opens of /etc/hosts and the stat of it are
 // "the file /etc/hosts"; a path used as a directory is a directory
-// group), sockets by address (all connections to 127.0.0.1:5432), pipes,
-// epoll sets and other fds by instance, inherited fds by number. Calls
+// group), sockets by address (all connections to 127.0.0.1:5432), but a
+// socket whose echo protocol row has DNS messages (systable's
+// MessagesDNS: UDP or TCP to port 53) by the questions its queries and
+// answers ask ("the answer for artifacts.internal A", a GroupDNS shared
+// by the sockets that ask the same: dns.go, which reads the calls' data
+// with EchoData, cuts it as the row frames it and decodes it with package
+// dnsmsg; DNSMessages does the same for a group's recorded or live calls,
+// for the report), pipes, epoll sets and other fds by instance,
+// inherited fds by number. Calls
 // with no resource are grouped by process (process life, signals,
 // thread setup, which always execute; and anonymous memory) or, for the
 // kernel's answers, by syscall name ("the kernel's answers to uname").

@@ -29,6 +29,7 @@ func (b *builder) finish() {
 	}
 	b.classify()
 	b.findEchoes()
+	b.findDNS()
 	b.group()
 	for i := range b.g.info {
 		ci := &b.g.info[i]
@@ -158,6 +159,9 @@ func (b *builder) group() {
 			continue
 		}
 		if g, ok := byKey[k]; ok {
+			if d := b.descs[r.ID]; k.kind == GroupDNS && d != nil && d.sock != nil && d.sock.dns != nil {
+				g.Questions = len(d.sock.dns.questions)
+			}
 			r.Group = g.ID
 			g.Resources = append(g.Resources, r.ID)
 			g.Class = stronger(g.Class, r.Class)

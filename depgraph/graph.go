@@ -20,6 +20,8 @@ type Graph struct {
 	edges     int
 	files     Files // the trace's file objects; nil: none kept
 	echo      map[uint64]*EchoCall
+	// dns are the sockets to DNS servers (dns.go).
+	dns map[ResourceID]dnsSocket
 }
 
 // callInfo is what the graph knows of one call.

@@ -18,7 +18,8 @@ type sockState struct {
 	local, peer      *sockAddr
 	bound, listening bool
 	accepted         bool
-	listener         *desc // accepted: the listening socket
+	listener         *desc    // accepted: the listening socket
+	dns              *dnsSock // a socket to a DNS server (dns.go)
 }
 
 // sockAddr is a decoded struct sockaddr.
@@ -208,6 +209,8 @@ func sockGroup(d *desc) (GroupKind, string) {
 	s := d.sock
 	p := proto(s)
 	switch {
+	case s.dns != nil && len(s.dns.questions) > 0:
+		return GroupDNS, dnsGroupName(s.dns.questions)
 	case s.accepted:
 		return GroupAccepted, p + " " + s.local.String()
 	case s.peer != nil:

@@ -246,6 +246,7 @@ const (
 	GroupListener   GroupKind = "listener"   // the sockets bound to one address that take connections
 	GroupAccepted   GroupKind = "accepted"   // the connections accepted on one address
 	GroupSocket     GroupKind = "socket"     // sockets of a family never bound or connected (netlink ...)
+	GroupDNS        GroupKind = "dns"        // the sockets to DNS servers that asked the same questions: their queries and answers
 	GroupEpoll      GroupKind = "epoll"      // one epoll instance
 	GroupFD         GroupKind = "fd"         // one other fd-backed object (eventfd, memfd, ...)
 	GroupStdio      GroupKind = "stdio"      // an inherited fd: stdin, stdout, stderr, ...
@@ -267,10 +268,14 @@ type Group struct {
 	Calls []uint64 // increasing
 	// Resources are the resources whose calls make up the group.
 	Resources []ResourceID
+	// Questions is, for a GroupDNS group, how many questions its name
+	// lists.
+	Questions int
 }
 
 // Title is the group as a report names it: "file /etc/hosts",
-// "connection to tcp 127.0.0.1:5432", "the kernel's answers to uname".
+// "connection to tcp 127.0.0.1:5432", "the kernel's answers to uname",
+// "the answer for artifacts.internal A".
 func (g *Group) Title() string {
 	switch g.Kind {
 	case GroupPipe, GroupSocketPair, GroupEpoll, GroupFD, GroupStdio:
@@ -287,6 +292,11 @@ func (g *Group) Title() string {
 		return "memory of process " + g.Name
 	case GroupKernel:
 		return "the kernel's answers to " + g.Name
+	case GroupDNS:
+		if g.Questions > 1 {
+			return "the answers for " + g.Name
+		}
+		return "the answer for " + g.Name
 	}
 	return string(g.Kind) + " " + g.Name
 }

@@ -168,6 +168,10 @@ type Culprit struct {
 	// the first later call on the file whose result differs in the
 	// failing run (a read, with its data diff), as evidence.
 	Content *Culprit `json:"content,omitempty"`
+	// DNS is set when the call is of a DNS exchange (a query to a DNS
+	// server and its answer): the answer that differs here, decoded on
+	// both sides.
+	DNS *DNSExchange `json:"dns,omitempty"`
 	// Image is, for an exec that ran an image the trace holds (systable's
 	// ServesImage), that image: replayed, the exec ran it in place of
 	// what the path names here.

@@ -150,6 +150,9 @@ func (t *textWriter) located(r *LocateReport) {
 	}
 	t.printf("good      = %s\n", c.Good.Return)
 	t.here(c)
+	if d := c.DNS; d != nil {
+		t.printf("dns       %s\n", d.Line())
+	}
 	if cc := c.Content; cc != nil {
 		t.printf("content   the file differs here: call %d, %s\n", cc.Seq, cc.Call)
 		t.printf("good      = %s\n", cc.Good.Return)
@@ -174,6 +177,11 @@ func (t *textWriter) located(r *LocateReport) {
 	case c.Image != nil:
 		replayed = fmt.Sprintf("the image recorded at call %d run in its place", c.Seq)
 		executed = "the exec"
+	}
+	if sp := r.Space; sp != nil && sp.Over == SpaceDiffering && r.Group != nil && c.DNS != nil {
+		t.para(fmt.Sprintf("With %s as recorded (its %d calls replayed, and the resources that differ here "+
+			"before it), the command passes here; with this environment's answer, it fails.", r.Group.Title, len(r.Group.Calls)))
+		return
 	}
 	if sp := r.Space; sp != nil && sp.Over == SpaceDiffering && r.Group != nil {
 		t.para(fmt.Sprintf("With the recorded answers of %s replayed (its %d calls, and the resources "+

@@ -53,7 +53,10 @@
 // they are wire formats (RFC 1035, struct nlmsghdr), the same on every
 // architecture, with no per-architecture header value to transcribe; a
 // test checks the netlink offsets against x/sys's NlMsghdr. A protocol
-// is added by adding a row.
+// is added by adding a row. A row's Messages column says what its
+// messages are for the readers that decode them (echo_messages.go):
+// MessagesDNS makes each exchange a resource of its own that locate's
+// report decodes (depgraph's GroupDNS, package dnsmsg).
 //
 // Numbers are per architecture: the rows live in table_<arch>.go. Calls
 // the table does not describe are still recorded with raw arguments; ByNr

@@ -71,6 +71,10 @@ type EchoProtocol struct {
 	MinLen    int  // FrameLengthField: the shortest valid message (its header)
 
 	Fields []EchoField
+
+	// Messages says what the messages are, for the readers that decode
+	// them (echo_messages.go); 0: nothing decodes them.
+	Messages MessageFormat
 }
 
 // Speaks reports whether a socket of family, type typ (the socket

@@ -23,14 +23,16 @@ var echoProtocols = []EchoProtocol{
 	{
 		// A resolver's query: the answer must carry the query's random id.
 		Name: "dns-udp", Families: []uint16{AFInet, AFInet6}, Type: sockDgram, Protocol: -1, Port: 53,
-		Framing: FrameDatagram,
-		Fields:  []EchoField{{Name: "id", Offset: 0, Width: 2, From: FromRequest}},
+		Framing:  FrameDatagram,
+		Fields:   []EchoField{{Name: "id", Offset: 0, Width: 2, From: FromRequest}},
+		Messages: MessagesDNS,
 	},
 	{
 		// DNS over TCP: each message follows its 2-byte length.
 		Name: "dns-tcp", Families: []uint16{AFInet, AFInet6}, Type: sockStream, Protocol: -1, Port: 53,
 		Framing: FramePrefix, LenWidth: 2, BigEndian: true,
-		Fields: []EchoField{{Name: "id", Offset: 0, Width: 2, From: FromRequest}},
+		Fields:   []EchoField{{Name: "id", Offset: 0, Width: 2, From: FromRequest}},
+		Messages: MessagesDNS,
 	},
 }
 
