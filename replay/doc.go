@@ -81,6 +81,16 @@
 // are the recording's. Without a sandbox, or in a container, WithCwd lists
 // it as unapplied instead.
 //
+// # Tainted runs
+//
+// A run's outcome can be an artifact of replay (taint.go): a call whose
+// live result the program saw failed on a stand-in with an error a real
+// object would not give, or got nothing from an empty stand-in where the
+// recording read data or had no such read (ptrace.StandInObserver tells
+// the engine); or the run passed while a recorded exec never happened or
+// recorded processes never started. Result.Taints lists the reasons;
+// locate takes such a run as a skip.
+//
 // # Verdict
 //
 // The run is judged by verdict.Spec: exit status, a check command, a

@@ -25,7 +25,8 @@ type engine struct {
 	bind  *binder
 
 	res     *Result
-	listAll bool // keep every call's record in res.Calls
+	listAll bool            // keep every call's record in res.Calls
+	execs   map[uint64]bool // recorded execs a live call matched
 }
 
 func newEngine(rec *Recording, plan *depgraph.Plan, liveCwd string, window int, listAll bool) *engine {
@@ -35,6 +36,7 @@ func newEngine(rec *Recording, plan *depgraph.Plan, liveCwd string, window int, 
 		bind:    newBinder(rec, window),
 		res:     &Result{Live: make(map[uint64]*trace.Call)},
 		listAll: listAll,
+		execs:   make(map[uint64]bool),
 	}
 }
 
@@ -64,6 +66,13 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	}
 	if !fed {
 		f = lt.stream.Feed(key)
+	} else {
+		// Matched just now: the calls it made while it could still be
+		// one of several recorded threads had their recorded keys, and
+		// happened (a vfork child's execve of a program run twice).
+		for _, rc := range lt.rec.calls[:lt.seen-1] {
+			e.execSeen(e.tab.ByNr(int(rc.Nr)), rc)
+		}
 	}
 	switch f.Verdict {
 	case align.Extra:
@@ -86,6 +95,7 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	}
 	e.res.Unmatched += f.Skipped
 	rc := lt.rec.calls[f.Rec]
+	e.execSeen(row, rc)
 	action := e.plan.Action(rc.Seq)
 	verb := ptrace.Execute
 	why := ""
