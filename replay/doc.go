@@ -61,10 +61,14 @@
 //   - ExecuteThenOverwrite becomes Overwrite; a created fd is moved to the
 //     recorded number, or a stand-in takes it when the live call failed.
 //   - Execute, calls that never returned, extra and diverged calls run.
-//   - Replay of bind or listen becomes Overwrite: the socket really binds
-//     and listens, so the program's traced clients have a server to
-//     reach; where the address is taken here, the engine binds a free one
-//     and redirects the traced connects to it (Result.AddrRedirects).
+//   - Replay of bind or listen (depgraph's SetsUpServer) becomes
+//     Overwrite: the socket really binds and listens, so the program's
+//     traced clients have a server to reach; where the address is taken
+//     here, the engine binds a free one and redirects the traced connects
+//     to it (Result.AddrRedirects). The plan's closure made the socket
+//     real (the socket() executes, its fd moved to the recorded number),
+//     so bind, listen, poll and accept act on a socket, not on a memfd
+//     stand-in that is always ready and fails accept with ENOTSOCK.
 //
 // Addresses agree because record and replay both run with address
 // randomisation off; pids are live throughout (getpid and clone run, the

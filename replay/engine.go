@@ -111,10 +111,11 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		// recorded result answers another request, so the call runs.
 		action = depgraph.Execute
 		why = "execute (other input size)"
-	case action == depgraph.Replay && setsUpServer(row, c):
-		// The program's socket really binds and listens; where its
-		// address is taken here, the engine binds a free one instead
-		// (ptrace's address redirects).
+	case action == depgraph.Replay && depgraph.SetsUpServer(row, c.Args):
+		// The program's socket really binds and listens (the plan's
+		// closure made the socket real); where its address is taken
+		// here, the engine binds a free one instead (ptrace's address
+		// redirects).
 		verb = ptrace.Overwrite
 	case action == depgraph.Replay && reshapesFDs(row, c):
 		// The kernel's fd table must keep the program's shape: close,
@@ -148,13 +149,6 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	}
 	e.note(c, rc.Seq, action, why)
 	return ptrace.Decision{Verb: verb, Rec: rc}
-}
-
-// setsUpServer reports whether a call binds its socket or makes it
-// listen: replayed, it still takes effect, so that the program's traced
-// clients have a server to reach.
-func setsUpServer(row *systable.Syscall, c *trace.Call) bool {
-	return row.EffectsFor(c.Args)&systable.BindsAddress != 0 || row.Socket == systable.SocketListens
 }
 
 // reshapesFDs reports whether a call changes which numbers the fd table
