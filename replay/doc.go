@@ -91,8 +91,11 @@
 // live result the program saw failed on a stand-in with an error a real
 // object would not give, or got nothing from an empty stand-in where the
 // recording read data or had no such read (ptrace.StandInObserver tells
-// the engine); or the run passed while a recorded exec never happened or
-// recorded processes never started. Result.Taints lists the reasons;
+// the engine); or the run passed while a recorded exec never happened,
+// recorded processes never started, or the processes that ended by
+// themselves (no signal: a daemon the --alive check killed does not
+// count) reached less than half of their recorded calls, with at least
+// 64 never reached (unreached.go). Result.Taints lists the reasons;
 // locate takes such a run as a skip.
 //
 // # Verdict

@@ -85,6 +85,7 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		e.res.Executed++
 		return ptrace.Decision{Verb: ptrace.Execute}
 	case align.Diverged:
+		lt.afterDivergence++
 		if !lt.diverged {
 			lt.diverged = true
 			e.divergence(lt, c, "diverged")

@@ -59,6 +59,12 @@ func replayRun(t *testing.T, rec *Recording, dir string, replayed func(seq uint6
 // noSeccomp is set.
 func replayRunWith(t *testing.T, rec *Recording, dir string, replayed func(seq uint64) bool, noSeccomp bool, argv ...string) (*Result, string) {
 	t.Helper()
+	return replayRunJudged(t, rec, dir, replayed, noSeccomp, verdict.Spec{}, argv...)
+}
+
+// replayRunJudged is replayRunWith with the run judged by judge.
+func replayRunJudged(t *testing.T, rec *Recording, dir string, replayed func(seq uint64) bool, noSeccomp bool, judge verdict.Spec, argv ...string) (*Result, string) {
+	t.Helper()
 	outPath := filepath.Join(t.TempDir(), "stdout")
 	out, err := os.Create(outPath)
 	if err != nil {
@@ -66,7 +72,7 @@ func replayRunWith(t *testing.T, rec *Recording, dir string, replayed func(seq u
 	}
 	defer out.Close()
 	res, err := rec.Run(context.Background(), Options{
-		Argv: argv, Dir: dir, Plan: rec.Graph.Closure(replayed), Judge: verdict.Spec{}, CPU: -1,
+		Argv: argv, Dir: dir, Plan: rec.Graph.Closure(replayed), Judge: judge, CPU: -1,
 		ListCalls: true, Stdin: openDevNull(t), Stdout: out, Stderr: out, NoSeccomp: noSeccomp,
 	})
 	if err != nil {

@@ -25,7 +25,9 @@ type Taint struct {
 	// data, or that the recording does not have), "skipped-exec" (the
 	// run passed, and a recorded exec never happened) or
 	// "skipped-process" (the run passed, and recorded processes never
-	// started).
+	// started) or "unreached" (the run passed, and its processes that
+	// ended by themselves reached less than half of their recorded calls:
+	// unreached.go).
 	Kind string `json:"kind"`
 	Why  string `json:"why"`
 }
