@@ -141,6 +141,7 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	case ptrace.Skip:
 		e.res.Replayed++
 		action = depgraph.Replay
+		e.excludedData(c, rc)
 	case ptrace.Overwrite:
 		e.res.Overwritten++
 		action = depgraph.ExecuteThenOverwrite

@@ -24,7 +24,10 @@ type Taint struct {
 	// read got nothing from an empty stand-in where the recording read
 	// data, or that the recording does not have), "skipped-exec" (the
 	// run passed, and a recorded exec never happened) or
-	// "skipped-process" (the run passed, and recorded processes never
+	// "excluded-data" (a replayed call returned data the trace left out
+	// with --exclude-content: the program saw the recorded length and
+	// bytes that are not the recorded ones), "skipped-process" (the run
+	// passed, and recorded processes never
 	// started) or "unreached" (the run passed, and its processes that
 	// ended by themselves reached less than half of their recorded calls:
 	// unreached.go).
@@ -70,6 +73,28 @@ func (e *engine) MetStandIn(c *trace.Call, d ptrace.Decision, s ptrace.StandIn) 
 			e.taint(Taint{Seq: c.Seq, Kind: "stand-in-empty",
 				Why: fmt.Sprintf("live %s got nothing from an empty %s (fd %d) where recorded call %d read %d bytes", row.Name, what, s.FD, d.Rec.Seq, d.Rec.Ret)})
 		}
+	}
+}
+
+// excludedData taints the run when replayed call rc gives the program
+// data the trace does not hold (--exclude-content): the recorded result
+// says the buffer was filled, and nothing can be written into it, so
+// the program goes on with bytes that are neither the good
+// environment's nor this one's (an interpreter reading a script whose
+// content was left out sees zeros).
+func (e *engine) excludedData(c, rc *trace.Call) {
+	for _, m := range rc.Mem {
+		if m.Dir != trace.Out || m.Flag&trace.Excluded == 0 || m.Len == 0 {
+			continue
+		}
+		row := e.tab.ByNr(int(c.Nr))
+		what := row.Name
+		if rc.Path != "" {
+			what += " of " + rc.Path
+		}
+		e.taint(Taint{Seq: c.Seq, Kind: "excluded-data",
+			Why: fmt.Sprintf("replayed %s (recorded call %d) gave the program %d bytes the trace left out (--exclude-content)", what, rc.Seq, m.Len)})
+		return
 	}
 }
 
