@@ -91,7 +91,9 @@
 // live result the program saw failed on a stand-in with an error a real
 // object would not give, or got nothing from an empty stand-in where the
 // recording read data or had no such read (ptrace.StandInObserver tells
-// the engine); or the run passed while a recorded exec never happened,
+// the engine), or a replayed call gave the program data the trace left
+// out (--exclude-content: the recorded length, no bytes); or the run
+// passed while a recorded exec never happened,
 // recorded processes never started, or the processes that ended by
 // themselves (no signal: a daemon the --alive check killed does not
 // count) reached less than half of their recorded calls, with at least
