@@ -16,10 +16,17 @@ import (
 // recordRun records argv (in dir) and prepares the trace for replay.
 func recordRun(t *testing.T, dir string, argv ...string) *Recording {
 	t.Helper()
+	return recordRunExcluding(t, dir, nil, argv...)
+}
+
+// recordRunExcluding is recordRun with the contents of the paths that
+// match exclude left out of the trace (record --exclude-content).
+func recordRunExcluding(t *testing.T, dir string, exclude []string, argv ...string) *Recording {
+	t.Helper()
 	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
 	out := filepath.Join(t.TempDir(), "good.envb")
 	devnull := openDevNull(t)
-	sum, err := record.Run(record.Options{Output: out, Argv: argv, Dir: dir, CPU: -1,
+	sum, err := record.Run(record.Options{Output: out, Argv: argv, Dir: dir, CPU: -1, Exclude: exclude,
 		Stdin: devnull, Stdout: devnull, Stderr: devnull})
 	if err != nil {
 		t.Fatalf("record %v: %v", argv, err)

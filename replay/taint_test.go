@@ -131,3 +131,24 @@ func TestTaintNotUnreachedWhenKilled(t *testing.T) {
 		t.Errorf("verdict %s (%s), taints %+v; want an untainted pass; output:\n%s", res.Verdict, res.Detail, res.Taints, out)
 	}
 }
+
+// TestTaintExcludedData: sh runs a script whose content the recording
+// left out; replayed whole, sh's reads of it return the recorded length
+// with nothing written: the run is tainted "excluded-data", naming the
+// script. Replaying nothing, sh reads the script for real: no taint.
+func TestTaintExcludedData(t *testing.T) {
+	dir := scriptDir(t, lines(3))
+	rec := recordRunExcluding(t, dir, []string{filepath.Join(dir, "s")}, "/bin/sh", "s")
+	res, out := replayRun(t, rec, dir, all, "/bin/sh", "s")
+	found := false
+	for _, tt := range res.Taints {
+		found = found || tt.Kind == "excluded-data" && strings.Contains(tt.Why, "replayed read of "+filepath.Join(dir, "s"))
+	}
+	if !found {
+		t.Errorf("verdict %s, taints %+v; want the replayed read of the excluded script; output:\n%s", res.Verdict, res.Taints, out)
+	}
+	res, out = replayRun(t, rec, dir, func(uint64) bool { return false }, "/bin/sh", "s")
+	if res.Verdict != verdict.Pass || len(res.Taints) != 0 {
+		t.Errorf("nothing replayed: verdict %s (%s), taints %+v; want an untainted pass; output:\n%s", res.Verdict, res.Detail, res.Taints, out)
+	}
+}
