@@ -89,7 +89,12 @@
 // (Outcome.Diverged: a thread that could not be realigned ran for real
 // from there on) keeps its verdict, but the verdict is suspect:
 // when every run that gave the step's verdict diverged, the step runs once
-// more, and if that run disagrees the step is Skip. Nothing else is
+// more, and if that run disagrees the step is Skip. A tainted run
+// (Outcome.Taint: its outcome can be an artifact of replay, such as a
+// live read that met an empty stand-in, or a pass that skipped a recorded
+// execve) is taken as Skip whatever the command gave, like `git bisect
+// run`'s exit 125, and its step carries the reason (Step.Taint, and
+// "tainted: ..." in the note). Nothing else is
 // checked against neighbouring steps: in a bisection every tested index
 // lies strictly between a failing and a passing one, so no single verdict
 // can contradict the others; a flaky command that gives consistent wrong

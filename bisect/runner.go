@@ -97,6 +97,12 @@ type Outcome struct {
 	// Diverged is set when a thread could not be realigned: the verdict
 	// is suspect, and the step is re-run.
 	Diverged bool
+	// Taint, when not empty, says why the outcome can be an artifact of
+	// replay rather than the environment's doing (a live call failed on
+	// a stand-in, the run passed while skipping recorded work). A tainted
+	// run is neither pass nor fail: the search takes it as Skip, like
+	// `git bisect run`'s exit 125, and the step carries the reason.
+	Taint string
 	// Live holds the live results of the recorded calls that executed in
 	// this run, by recorded seq: the return value and the Out memory the
 	// kernel wrote (Mem with Dir Out), as a recorder would store them. A

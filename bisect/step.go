@@ -66,6 +66,9 @@ func (s *search) decideAs(ctx context.Context, i, job, step int) (decided, error
 			note = "diverged; a re-run agreed"
 		}
 	}
+	if t := taint(runs); v == Skip && note == "" && t != "" {
+		note = "tainted: " + t
+	}
 	if note == "" && len(runs) > 1 {
 		note = fmt.Sprintf("%d of %d runs", count(runs, v), len(runs))
 	}
@@ -98,6 +101,16 @@ func count(runs []Outcome, v Verdict) int {
 		}
 	}
 	return n
+}
+
+// taint returns the reason of the first tainted run, "" when none was.
+func taint(runs []Outcome) string {
+	for _, r := range runs {
+		if r.Taint != "" {
+			return r.Taint
+		}
+	}
+	return ""
 }
 
 // allDiverged reports whether every run that gave v diverged.
@@ -165,11 +178,14 @@ func (s *search) runOnce(ctx context.Context, i, step, job int) (Outcome, int, e
 	if out.Verdict < Pass || out.Verdict > Skip {
 		return Outcome{}, 0, fmt.Errorf("%s: the runner gave no verdict (%d)", req.describe(), out.Verdict)
 	}
+	if out.Taint != "" {
+		out.Verdict = Skip // neither pass nor fail: try a neighbour
+	}
 	if out.Seconds <= 0 {
 		out.Seconds = time.Since(start).Seconds()
 	}
 	st := Step{Step: step, Round: p.Round, Index: i, Start: req.Start, Prefix: req.Prefix, Resources: len(req.Groups), Verdict: out.Verdict,
-		Detail: out.Detail, Seconds: out.Seconds, Divergences: out.Divergences}
+		Detail: out.Detail, Seconds: out.Seconds, Divergences: out.Divergences, Taint: out.Taint}
 	if req.Prefix == All {
 		st.Prefix, st.All = s.lastSeq, true
 	}

@@ -237,6 +237,7 @@ func (b *builder) call(c *trace.Call) {
 		return
 	}
 
+	x.ci.setsUpServer = SetsUpServer(row, c.Args) // runs replayed, succeeded or not
 	b.useAttrs(x)
 	b.useFDs(x)
 	b.usePaths(x)

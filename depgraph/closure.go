@@ -125,7 +125,10 @@ type Plan struct {
 //     stand-in), the calls that moved the offset it writes at, the open
 //     of the directory it names as its dirfd, the chdir its relative
 //     path resolves against, the calls that made its parent directories
-//     execute; it stays Replay unless an executed call needs it.
+//     execute; it stays Replay unless an executed call needs it. So
+//     does a replayed bind or listen (SetsUpServer), which package
+//     replay runs so that traced clients reach a server: the call that
+//     made its socket executes, its fd moved to the recorded number.
 //     Except an open whose file the trace keeps (BuildServed), needed
 //     only for that file's content (Edge.ContentOnly): replayed, it
 //     hands out a stand-in holding the recorded file, which serves the
@@ -168,10 +171,11 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		p.reason[i] = r
 		if r == Requested {
 			p.action[i] = Replay
-			if ci.keepsEffect {
-				// It runs all the same: the fd it writes through, its
-				// offset, its dirfd, working directory, parent
-				// directories and credentials must be real.
+			if ci.keepsEffect || ci.setsUpServer {
+				// It runs all the same: the fd it writes through (the
+				// socket it binds or makes listen), its offset, its
+				// dirfd, working directory, parent directories and
+				// credentials must be real.
 				stack = append(stack, int32(i))
 			}
 			continue

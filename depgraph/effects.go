@@ -33,13 +33,29 @@ func ChangesObject(row *systable.Syscall, args [6]uint64) bool {
 // dirfd's open, the chdir its path resolves against, the calls that
 // moved the offset it writes at). Calls that are not in the trace:
 // false.
+//
+// A call that binds its socket or makes it listen (SetsUpServer) runs
+// when replayed too, whether or not it succeeded in the recording: the
+// closure makes the socket it acts on real.
 func (g *Graph) RunsWhenReplayed(seq uint64) bool {
 	i, ok := g.index[seq]
-	return ok && g.info[i].keepsEffect
+	return ok && (g.info[i].keepsEffect || g.info[i].setsUpServer)
 }
 
 // RunsWhenReplayed is the plan's graph's: see Graph.RunsWhenReplayed.
 func (p *Plan) RunsWhenReplayed(seq uint64) bool { return p.g.RunsWhenReplayed(seq) }
+
+// SetsUpServer reports whether a call with these argument registers
+// binds its socket or makes it listen, by its row (the BindsAddress
+// effect, the SocketListens operation). Package replay runs such a call
+// even replayed (its result overwritten), so that the program's traced
+// clients have a server to reach; the plan's closure then makes what it
+// depends on real, first of all the call that made its socket (socket,
+// or whatever made that fd): replayed, that would be a memfd stand-in,
+// and bind, listen, poll and accept would act on a memfd.
+func SetsUpServer(row *systable.Syscall, args [6]uint64) bool {
+	return !row.Unknown && (row.EffectsFor(args)&systable.BindsAddress != 0 || row.Socket == systable.SocketListens)
+}
 
 // keepEffect marks the call as one whose effect replay keeps, if it
 // succeeded and changes an object by its row (KeptEffects). path is the

@@ -41,6 +41,10 @@ type callInfo struct {
 	// file-system object in the recording (RunsWhenReplayed): what it
 	// depends on must be real as for an executed call.
 	keepsEffect bool
+	// setsUpServer: replayed, the call still runs, because it binds its
+	// socket or makes it listen (SetsUpServer): the socket it acts on
+	// must be a real one, as for an executed call.
+	setsUpServer bool
 }
 
 // Calls returns the trace's calls in order. The slice is the graph's own:

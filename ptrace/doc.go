@@ -96,6 +96,11 @@
 //     serve.Store.Fill at the exit stop, before placeFD moves it: the
 //     program's executed reads and mmaps see the good file
 //     (serve_linux.go).
+//     A call that ran with its live result shown (Execute) and returned 0
+//     or failed on a stand-in is told to a Replayer that is a
+//     StandInObserver (standin_linux.go: the fd's memfd name, read from
+//     /proc for such calls only, against what the program believes the
+//     fd is), with the stand-in's size: replay taints the run.
 //   - Overwrite: runs, then at its exit stop the recorded results replace
 //     the live ones, and the fd it made is made to agree with the
 //     recording (placeFD).

@@ -184,6 +184,7 @@ func (s *session) replayExit(t *task, r *regs) error {
 	if err := s.redirectExit(t, r, row, c, d, st); err != nil {
 		return err
 	}
+	s.metStandIn(t, row, c, d)
 	s.cfg.Replayer.Exit(c, d)
 	if d.Verb != Overwrite {
 		s.unredirectReported(t, row, c)

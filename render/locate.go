@@ -117,6 +117,9 @@ type LocateStep struct {
 	Detail      string          `json:"detail"`
 	Seconds     float64         `json:"seconds"`
 	Divergences []string        `json:"divergences,omitempty"`
+	// Taint says why the run's outcome can be an artifact of replay
+	// (Outcome.Taint); its Verdict is then Skip whatever the command gave.
+	Taint string `json:"taint,omitempty"`
 	// Taken is set on the last run of each step: the verdict the search
 	// took for the step (see Options.Repeat and the package doc on
 	// divergences); Note says how it was reached when more than one run

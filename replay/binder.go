@@ -19,6 +19,9 @@ type liveProc struct {
 	index      uint32
 	rec        uint32 // matched recorded process, 0: none (yet)
 	main       uint32
+	// endedItself: the process exited by itself (exit or exit_group),
+	// not killed by a signal or still running when the run ended.
+	endedItself bool
 }
 
 type liveThread struct {
@@ -33,7 +36,9 @@ type liveThread struct {
 	started  bool // cands were chosen
 	extras   int  // extra calls reported so far
 	diverged bool
-	reported bool // reported as unmatched
+	// afterDivergence counts the live calls it made once diverged.
+	afterDivergence int
+	reported        bool // reported as unmatched
 }
 
 // unmatched reports whether the thread has been found to match no
@@ -78,6 +83,10 @@ func (b *binder) procEvent(e *trace.ProcEvent) {
 		b.threads[e.Thread] = &liveThread{id: e.Thread, proc: e.Proc, index: 1}
 	case trace.SpawnThread:
 		b.threads[e.Thread] = &liveThread{id: e.Thread, proc: e.Proc, index: e.Index}
+	case trace.Exit:
+		if p := b.procs[e.Proc]; p != nil {
+			p.endedItself = e.Signal == 0
+		}
 	}
 }
 

@@ -61,10 +61,14 @@
 //   - ExecuteThenOverwrite becomes Overwrite; a created fd is moved to the
 //     recorded number, or a stand-in takes it when the live call failed.
 //   - Execute, calls that never returned, extra and diverged calls run.
-//   - Replay of bind or listen becomes Overwrite: the socket really binds
-//     and listens, so the program's traced clients have a server to
-//     reach; where the address is taken here, the engine binds a free one
-//     and redirects the traced connects to it (Result.AddrRedirects).
+//   - Replay of bind or listen (depgraph's SetsUpServer) becomes
+//     Overwrite: the socket really binds and listens, so the program's
+//     traced clients have a server to reach; where the address is taken
+//     here, the engine binds a free one and redirects the traced connects
+//     to it (Result.AddrRedirects). The plan's closure made the socket
+//     real (the socket() executes, its fd moved to the recorded number),
+//     so bind, listen, poll and accept act on a socket, not on a memfd
+//     stand-in that is always ready and fails accept with ENOTSOCK.
 //
 // # Echo fields
 //
@@ -101,6 +105,21 @@
 // $PWD naming it; the engine then keys live paths as they are, since they
 // are the recording's. Without a sandbox, or in a container, WithCwd lists
 // it as unapplied instead.
+//
+// # Tainted runs
+//
+// A run's outcome can be an artifact of replay (taint.go): a call whose
+// live result the program saw failed on a stand-in with an error a real
+// object would not give, or got nothing from an empty stand-in where the
+// recording read data or had no such read (ptrace.StandInObserver tells
+// the engine), or a replayed call gave the program data the trace left
+// out (--exclude-content: the recorded length, no bytes); or the run
+// passed while a recorded exec never happened,
+// recorded processes never started, or the processes that ended by
+// themselves (no signal: a daemon the --alive check killed does not
+// count) reached less than half of their recorded calls, with at least
+// 64 never reached (unreached.go). Result.Taints lists the reasons;
+// locate takes such a run as a skip.
 //
 // # Verdict
 //

@@ -25,7 +25,8 @@ type engine struct {
 	bind  *binder
 
 	res     *Result
-	listAll bool // keep every call's record in res.Calls
+	listAll bool            // keep every call's record in res.Calls
+	execs   map[uint64]bool // recorded execs a live call matched
 	// echoes: the sockets of echo protocols (netlink, DNS) met so far,
 	// by recorded resource (echo.go).
 	echoes map[depgraph.ResourceID]*echoSocket
@@ -38,6 +39,7 @@ func newEngine(rec *Recording, plan *depgraph.Plan, liveCwd string, window int, 
 		bind:    newBinder(rec, window),
 		res:     &Result{Live: make(map[uint64]*trace.Call)},
 		listAll: listAll,
+		execs:   make(map[uint64]bool),
 	}
 }
 
@@ -67,6 +69,13 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	}
 	if !fed {
 		f = lt.stream.Feed(key)
+	} else {
+		// Matched just now: the calls it made while it could still be
+		// one of several recorded threads had their recorded keys, and
+		// happened (a vfork child's execve of a program run twice).
+		for _, rc := range lt.rec.calls[:lt.seen-1] {
+			e.execSeen(e.tab.ByNr(int(rc.Nr)), rc)
+		}
 	}
 	switch f.Verdict {
 	case align.Extra:
@@ -79,6 +88,7 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		e.res.Executed++
 		return ptrace.Decision{Verb: ptrace.Execute}
 	case align.Diverged:
+		lt.afterDivergence++
 		if !lt.diverged {
 			lt.diverged = true
 			e.divergence(lt, c, "diverged")
@@ -89,6 +99,7 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	}
 	e.res.Unmatched += f.Skipped
 	rc := lt.rec.calls[f.Rec]
+	e.execSeen(row, rc)
 	action := e.plan.Action(rc.Seq)
 	verb := ptrace.Execute
 	why := ""
@@ -104,10 +115,11 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		// recorded result answers another request, so the call runs.
 		action = depgraph.Execute
 		why = "execute (other input size)"
-	case action == depgraph.Replay && setsUpServer(row, c):
-		// The program's socket really binds and listens; where its
-		// address is taken here, the engine binds a free one instead
-		// (ptrace's address redirects).
+	case action == depgraph.Replay && depgraph.SetsUpServer(row, c.Args):
+		// The program's socket really binds and listens (the plan's
+		// closure made the socket real); where its address is taken
+		// here, the engine binds a free one instead (ptrace's address
+		// redirects).
 		verb = ptrace.Overwrite
 	case action == depgraph.Replay && reshapesFDs(row, c):
 		// The kernel's fd table must keep the program's shape: close,
@@ -134,6 +146,7 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	case ptrace.Skip:
 		e.res.Replayed++
 		action = depgraph.Replay
+		e.excludedData(c, rc)
 	case ptrace.Overwrite:
 		e.res.Overwritten++
 		action = depgraph.ExecuteThenOverwrite
@@ -143,13 +156,6 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	}
 	e.note(c, rc.Seq, action, why)
 	return ptrace.Decision{Verb: verb, Rec: rec}
-}
-
-// setsUpServer reports whether a call binds its socket or makes it
-// listen: replayed, it still takes effect, so that the program's traced
-// clients have a server to reach.
-func setsUpServer(row *systable.Syscall, c *trace.Call) bool {
-	return row.EffectsFor(c.Args)&systable.BindsAddress != 0 || row.Socket == systable.SocketListens
 }
 
 // reshapesFDs reports whether a call changes which numbers the fd table

@@ -16,10 +16,17 @@ import (
 // recordRun records argv (in dir) and prepares the trace for replay.
 func recordRun(t *testing.T, dir string, argv ...string) *Recording {
 	t.Helper()
+	return recordRunExcluding(t, dir, nil, argv...)
+}
+
+// recordRunExcluding is recordRun with the contents of the paths that
+// match exclude left out of the trace (record --exclude-content).
+func recordRunExcluding(t *testing.T, dir string, exclude []string, argv ...string) *Recording {
+	t.Helper()
 	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
 	out := filepath.Join(t.TempDir(), "good.envb")
 	devnull := openDevNull(t)
-	sum, err := record.Run(record.Options{Output: out, Argv: argv, Dir: dir, CPU: -1,
+	sum, err := record.Run(record.Options{Output: out, Argv: argv, Dir: dir, CPU: -1, Exclude: exclude,
 		Stdin: devnull, Stdout: devnull, Stderr: devnull})
 	if err != nil {
 		t.Fatalf("record %v: %v", argv, err)
@@ -59,6 +66,12 @@ func replayRun(t *testing.T, rec *Recording, dir string, replayed func(seq uint6
 // noSeccomp is set.
 func replayRunWith(t *testing.T, rec *Recording, dir string, replayed func(seq uint64) bool, noSeccomp bool, argv ...string) (*Result, string) {
 	t.Helper()
+	return replayRunJudged(t, rec, dir, replayed, noSeccomp, verdict.Spec{}, argv...)
+}
+
+// replayRunJudged is replayRunWith with the run judged by judge.
+func replayRunJudged(t *testing.T, rec *Recording, dir string, replayed func(seq uint64) bool, noSeccomp bool, judge verdict.Spec, argv ...string) (*Result, string) {
+	t.Helper()
 	outPath := filepath.Join(t.TempDir(), "stdout")
 	out, err := os.Create(outPath)
 	if err != nil {
@@ -66,7 +79,7 @@ func replayRunWith(t *testing.T, rec *Recording, dir string, replayed func(seq u
 	}
 	defer out.Close()
 	res, err := rec.Run(context.Background(), Options{
-		Argv: argv, Dir: dir, Plan: rec.Graph.Closure(replayed), Judge: verdict.Spec{}, CPU: -1,
+		Argv: argv, Dir: dir, Plan: rec.Graph.Closure(replayed), Judge: judge, CPU: -1,
 		ListCalls: true, Stdin: openDevNull(t), Stdout: out, Stderr: out, NoSeccomp: noSeccomp,
 	})
 	if err != nil {

@@ -32,6 +32,7 @@ type recProc struct {
 	main       uint32   // its first thread
 	threads    []uint32 // the others, in creation order
 	children   []uint32 // in creation order
+	exe        string   // the image it ran last (its Exec events)
 }
 
 // recThread is a recorded thread and its calls, in order.
@@ -98,7 +99,19 @@ func (r *Recording) procEvent(e *trace.ProcEvent) {
 		}
 		p.threads = append(p.threads, e.Thread)
 		r.threads[e.Thread] = &recThread{id: e.Thread, proc: e.Proc, index: e.Index}
+	case trace.Exec:
+		if p := r.procs[e.Proc]; p != nil {
+			p.exe = e.Exe
+		}
 	}
+}
+
+// exe names the image recorded process id ran last, "" when unknown.
+func (r *Recording) exe(id uint32) string {
+	if p := r.procs[id]; p != nil {
+		return p.exe
+	}
+	return ""
 }
 
 // thread returns recorded thread id, making it if no event announced it.

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"strings"
+
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/verdict"
 )
@@ -22,6 +24,10 @@ type Result struct {
 	Unmatched int `json:"unmatched"`
 
 	Divergences []Divergence `json:"divergences"`
+	// Taints say why the outcome can be an artifact of replay (a live
+	// call that met a stand-in, a pass that skipped recorded work); none
+	// when the verdict is the environment's (see taint.go).
+	Taints []Taint `json:"taints,omitempty"`
 	// Redirects are the replayed creations that failed here and were made
 	// in the run's scratch area instead, where later calls on their paths
 	// went.
@@ -73,6 +79,15 @@ type CallNote struct {
 	// stored: PATH: ...", which name the record flag that would keep the
 	// file); "" otherwise.
 	Why string `json:"why,omitempty"`
+}
+
+// Taint returns the run's taints as one line, "" when it has none.
+func (r *Result) Taint() string {
+	why := make([]string, len(r.Taints))
+	for i, t := range r.Taints {
+		why[i] = t.Why
+	}
+	return strings.Join(why, "; ")
 }
 
 // Diverged returns the divergences of kind "diverged": threads that ran

@@ -144,6 +144,8 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	out := e.res
 	j := judge(ctx, o, res, view, judgeCwd, judgeEnv)
 	out.Verdict, out.Detail, out.CheckOutput = j.Verdict, j.Detail, j.CheckOutput
+	e.skippedWork(out.Verdict)
+	e.unreached(out.Verdict)
 	out.ExitCode = res.ExitCode
 	out.AddrRedirects = res.AddrRedirects
 	out.Seconds = time.Since(start).Seconds()

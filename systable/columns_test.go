@@ -255,3 +255,15 @@ func TestMetadataColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestReadsDataColumn: the calls that read a file's bytes from their fd,
+// 0 meaning the end of the file (replay's empty stand-in taint).
+func TestReadsDataColumn(t *testing.T) {
+	tab := amd64Table(t)
+	want := map[string]bool{"read": true, "pread64": true, "readv": true, "preadv": true, "preadv2": true}
+	for _, row := range tab.All() {
+		if row.ReadsData != want[row.Name] {
+			t.Errorf("%s: ReadsData %v, want %v", row.Name, row.ReadsData, want[row.Name])
+		}
+	}
+}

@@ -88,6 +88,10 @@ func (s Syscall) also(e Effect) Syscall { s.Effects |= e; return s }
 // holds (Syscall.Metadata).
 func (s Syscall) metadata() Syscall { s.Metadata = true; return s }
 
+// readsData marks a call that reads a file's bytes from its first fd
+// (Syscall.ReadsData).
+func (s Syscall) readsData() Syscall { s.ReadsData = true; return s }
+
 // makes names the object a path-less fd-making call makes.
 func (s Syscall) makes(kind string, external bool) Syscall {
 	s.Makes = &Object{Kind: kind, External: external}

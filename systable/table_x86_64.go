@@ -103,7 +103,7 @@ func amd64Rows() []Syscall {
 
 	return []Syscall{
 		// Files: data.
-		sc(0, "read", Int, fdEff, fd("fd"), outb("buf", byRetUpTo(2), ""), i64("count")).also(MovesOffset).contentOnly(0),
+		sc(0, "read", Int, fdEff, fd("fd"), outb("buf", byRetUpTo(2), ""), i64("count")).also(MovesOffset).contentOnly(0).readsData(),
 		sc(1, "write", Int, writeEff, fd("fd"), inb("buf", byArg(2), ""), i64("count")).also(MovesOffset).holds(1, HoldsFileData),
 		sc(2, "open", FD, CreatesFD|pathEff, path("pathname"), flg("flags", OpenFlags), mode("mode")).when(openConds(1)...),
 		sc(3, "close", Int, ClosesFD, fd("fd")).contentOnly(0),
@@ -120,9 +120,9 @@ func amd64Rows() []Syscall {
 		sc(14, "rt_sigprocmask", Int, ChangesSignals, enm("how", SigprocmaskHow), sigset("set", 3), oldSigset("oldset", 3), i64("sigsetsize")).nostop(whySigmask),
 		sc(15, "rt_sigreturn", Int, ChangesSignals).nostop("returns from a signal handler to the context the kernel saved on the program's own stack; nothing comes from outside the process"),
 		sc(16, "ioctl", Int, fdEff, fd("fd"), enm("request", ioctlNames), inoutb("arg", byRequest(LenIoctl, 1), "")).when(amd64IoctlConds()...).makes("fd made by ioctl", true),
-		sc(17, "pread64", Int, fdEff, fd("fd"), outb("buf", byRetUpTo(2), ""), i64("count"), i64("offset")).contentOnly(0),
+		sc(17, "pread64", Int, fdEff, fd("fd"), outb("buf", byRetUpTo(2), ""), i64("count"), i64("offset")).contentOnly(0).readsData(),
 		sc(18, "pwrite64", Int, writeEff, fd("fd"), inb("buf", byArg(2), ""), i64("count"), i64("offset")).holds(1, HoldsFileData),
-		sc(19, "readv", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt")).also(MovesOffset).contentOnly(0),
+		sc(19, "readv", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt")).also(MovesOffset).contentOnly(0).readsData(),
 		sc(20, "writev", Int, writeEff, fd("fd"), iovIn("iov", 2), i32("iovcnt")).also(MovesOffset),
 		sc(21, "access", Int, pathEff, path("pathname"), enm("mode", AccessModes)).metadata(),
 		sc(22, "pipe", Int, CreatesFDPair, outb("pipefd", fixed(intPairSize), "int[2]")).made(MadePipe),
@@ -430,7 +430,7 @@ func amd64Rows() []Syscall {
 		sc(292, "dup3", FD, UsesFD|DupsFD|CreatesFD, fd("oldfd"), fd("newfd"), flg("flags", CloexecFlags)),
 		sc(293, "pipe2", Int, CreatesFDPair, outb("pipefd", fixed(intPairSize), "int[2]"), flg("flags", PipeFlags)).made(MadePipe),
 		sc(294, "inotify_init1", FD, CreatesFD, flg("flags", InotifyInitFlags)).makes("inotify", true),
-		sc(295, "preadv", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h")).contentOnly(0),
+		sc(295, "preadv", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h")).contentOnly(0).readsData(),
 		sc(296, "pwritev", Int, writeEff, fd("fd"), iovIn("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h")),
 		sc(297, "rt_tgsigqueueinfo", Int, SignalsProcess, pid("tgid"), pid("tid"), sig("sig"), inb("info", fixed(siginfoSize), "siginfo_t")).always(),
 		unknown(298, "perf_event_open"),
@@ -462,7 +462,7 @@ func amd64Rows() []Syscall {
 		sc(324, "membarrier", Int, 0, enm("cmd", MembarrierCmds), i32("flags"), i32("cpu_id")).nostop("orders memory accesses between the process's own threads; the commands it accepts depend only on the kernel version, which the trace header records"),
 		sc(325, "mlock2", Int, 0, hex("addr"), i64("len"), flg("flags", MlockFlags)).always(),
 		sc(326, "copy_file_range", Int, UsesFD|ModifiesFile, fd("fd_in"), inoutb("off_in", fixed(longSize), "loff_t"), fd("fd_out"), inoutb("off_out", fixed(longSize), "loff_t"), i64("len"), i32("flags")).also(MovesOffset).writesFD(2).copies(0, 1, 2, 3, 4).contentOnly(0),
-		sc(327, "preadv2", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h"), flg("flags", RWFlags)).contentOnly(0),
+		sc(327, "preadv2", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h"), flg("flags", RWFlags)).contentOnly(0).readsData(),
 		sc(328, "pwritev2", Int, writeEff, fd("fd"), iovIn("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h"), flg("flags", RWFlags)),
 		sc(329, "pkey_mprotect", Int, MapsMemory, hex("addr"), i64("len"), flg64("prot", Prot), i32("pkey")).always(),
 		sc(330, "pkey_alloc", Int, 0, i32("flags"), i32("access_rights")).always(),

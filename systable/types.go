@@ -205,6 +205,11 @@ type Syscall struct {
 	// locate names the open or the read, and such a call only when
 	// nothing the program reads from the object differs.
 	Metadata bool
+	// ReadsData: the call reads the bytes of the file behind its first fd
+	// into the program's memory, and a return of 0 means the end of the
+	// file (read, pread64, readv, preadv, preadv2). replay reads it: a
+	// live read of nothing from an empty stand-in taints the run.
+	ReadsData bool
 }
 
 // Object is a kind of kernel object that an fd refers to without a path.

@@ -281,7 +281,7 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 			return bisect.Outcome{}, err
 		}
 		out := bisect.Outcome{Verdict: res.Verdict, Detail: res.Detail, Live: res.Live, Seconds: res.Seconds,
-			Diverged: len(res.Diverged()) > 0}
+			Diverged: len(res.Diverged()) > 0, Taint: res.Taint()}
 		for _, d := range res.Divergences {
 			out.Divergences = append(out.Divergences, d.String())
 		}
