@@ -62,7 +62,11 @@
 // same calls either way.
 //
 // Tracees are seized with PTRACE_O_EXITKILL: if envbisect dies, every
-// traced process is killed by the kernel; none is ever left behind.
+// traced process is killed by the kernel; none is ever left behind. When
+// the loop fails, every task is SIGKILLed and then resumed at each stop
+// until it is reaped (killEverything): a SIGKILLed tracee still makes its
+// PTRACE_EVENT_EXIT stop, and one in that stop leaves it only when
+// resumed, so waiting alone would wait forever.
 //
 // # CPU placement
 //

@@ -46,10 +46,22 @@ func foregroundTTY() bool {
 	return err == nil && pgrp == unix.Getpgrp()
 }
 
-// killEverything SIGKILLs every task still traced and reaps them.
+// killEverything SIGKILLs every task still traced (and those whose
+// creation was not seen yet) and reaps them. A SIGKILLed tracee still
+// stops at PTRACE_EVENT_EXIT on its way out, and one already in a stop
+// the loop took (the stop whose handling failed) does not leave it for a
+// signal: every task is resumed now, and every stop that comes until it
+// is gone. Waiting for them without resuming them would wait forever.
 func (s *session) killEverything() {
 	for tid := range s.tasks {
 		unix.Kill(tid, unix.SIGKILL)
+	}
+	for tid := range s.early {
+		unix.Kill(tid, unix.SIGKILL)
+		s.tasks[tid] = &task{tid: tid}
+	}
+	for tid := range s.tasks {
+		resumeCont(tid, 0) // ESRCH for a task that is not in a stop
 	}
 	for len(s.tasks) > 0 {
 		var ws unix.WaitStatus
@@ -60,8 +72,16 @@ func (s *session) killEverything() {
 		if err != nil {
 			return
 		}
-		if ws.Exited() || ws.Signaled() {
+		switch {
+		case ws.Exited() || ws.Signaled():
 			delete(s.tasks, tid)
+		case ws.Stopped():
+			if s.tasks[tid] == nil {
+				// A child made while we were killing: it goes too.
+				unix.Kill(tid, unix.SIGKILL)
+				s.tasks[tid] = &task{tid: tid}
+			}
+			resumeCont(tid, 0)
 		}
 	}
 }
