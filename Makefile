@@ -41,8 +41,12 @@ demo: build
 # timing (--alive: still running after N seconds), and two of their
 # packages side by side on a 2-CPU machine slow each other's runs enough
 # to turn a fail into a pass.
+#
+# -timeout 30m: a package's end-to-end tests run dozens of locates (the
+# netlink test locates ten times in a row) and take minutes on a loaded
+# machine; one InWorkNS script is bounded by testutil.ScriptTimeout.
 test:
-	$(GO) test -count=1 -p 1 ./...
+	$(GO) test -count=1 -p 1 -timeout 30m ./...
 
 # The end-to-end tests alone (make test runs them too): scenarios, the
 # thesis' case studies, containers.

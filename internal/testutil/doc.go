@@ -13,7 +13,7 @@
 // turns every such skip into a failure, so no test silently never runs.
 //
 // InWorkNS scripts run in a process group of their own, bounded by
-// ScriptTimeout (4 minutes, ENVBISECT_TEST_SCRIPT_TIMEOUT): a script that
+// ScriptTimeout (10 minutes, ENVBISECT_TEST_SCRIPT_TIMEOUT): a script that
 // hangs, or a process it leaves behind holding its output pipe, has its
 // group killed and fails its test with the output so far, instead of
 // stopping the whole package at go test's -timeout.

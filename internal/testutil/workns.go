@@ -33,7 +33,7 @@ const ScriptTimeoutEnv = "ENVBISECT_TEST_SCRIPT_TIMEOUT"
 // DefaultScriptTimeout bounds one InWorkNS script: a hung script fails its
 // test with its output instead of stopping the whole package at go test's
 // -timeout with nothing but a goroutine dump.
-const DefaultScriptTimeout = 4 * time.Minute
+const DefaultScriptTimeout = 10 * time.Minute
 
 // pipeGrace is how long Wait waits for the script's output pipe after the
 // script has exited: a process it left behind may hold the pipe open.
