@@ -144,4 +144,3 @@ func (r *mmsgReplayer) Enter(c *trace.Call) Decision {
 }
 
 func (r *mmsgReplayer) Exit(*trace.Call, Decision) {}
-
