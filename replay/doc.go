@@ -84,6 +84,8 @@
 // live values. The exchange stays
 // whole: a socket whose socket call was replayed (a stand-in) has its
 // requests replayed whatever the plan says (they cannot run on a memfd);
+// a live socket's getsockname runs, so the program knows the port id the
+// kernel's replies carry;
 // a reply is replayed when its request was and read live when the
 // request went to the kernel; after a request the recording did not make
 // (a query for another name), every later call on the socket runs

@@ -16,7 +16,8 @@ import (
 // field, which live value stands for which recorded one, and writes the
 // live values into the recorded replies it replays. The exchange stays
 // whole: a socket whose socket call was replayed (a stand-in) replays its
-// requests and replies; a reply follows its request (replayed when the
+// requests and replies; a live socket tells the program its live port id
+// (getsockname runs); a reply follows its request (replayed when the
 // request was, live when it went to the kernel); after a request the
 // recording did not make (another question), the socket's calls run.
 
@@ -62,6 +63,10 @@ func (e *engine) echoDecide(row *systable.Syscall, c, rc *trace.Call, verb ptrac
 		return verb, rc, why
 	case s.diverged:
 		return ptrace.Execute, rc, "execute (after another request)"
+	case ec.Reports && ec.Dir == 0 && !s.standIn && verb == ptrace.Skip:
+		// A live socket's port id is what the kernel's replies carry: the
+		// program must be told the live one (echoExit learns it).
+		return ptrace.Execute, rc, "execute (the socket is live: its port id)"
 	case ec.Dir == trace.In:
 		// A call may carry several requests (sendmmsg): each is matched
 		// to the recorded one at its place.

@@ -105,6 +105,9 @@ func TestEchoNetlinkLivePortID(t *testing.T) {
 	rec, b := netlinkTrace(t)
 	e := &engine{rec: rec, tab: rec.Table}
 	decide(e, b, "sock", nil, ptrace.Execute)
+	if v, _, _ := decide(e, b, "name", nil, ptrace.Skip); v != ptrace.Execute {
+		t.Errorf("getsockname of a live socket: %v, want executed (the program must know the live port id)", v)
+	}
 	name, _ := rec.Graph.Call(b.L("name"))
 	liveName := *name
 	liveName.Mem = []trace.Mem{{Arg: 1, Dir: trace.Out, Data: tracetest.SockaddrNL(5555), Len: 12}}

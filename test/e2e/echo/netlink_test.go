@@ -28,14 +28,15 @@ type report struct {
 // TestNetlinkDumpLocatedEveryTime: a script lists the interfaces with
 // `hostname -I` (glibc's getifaddrs: an RTM_GETLINK and an RTM_GETADDR
 // dump over netlink, nlmsg_seq taken from time(), replies checked for
-// their seq and the socket's port id) and then reads its configuration,
+// their seq and the socket's port id) and `ip -brief addr` (iproute2's
+// own dumps, seq from time() too), and then reads its configuration,
 // which differs here. Each locate runs at least a second after the
 // recording, so every run's seq is another than the recorded one; every
 // one of the locates must name the configuration's open, never the
 // netlink exchange or nothing. The seqs are checked to differ between two
 // recordings a second apart.
 func TestNetlinkDumpLocatedEveryTime(t *testing.T) {
-	testutil.Require(t, testutil.Binary("hostname"), testutil.Binary("grep"), testutil.Binary("mount"))
+	testutil.Require(t, testutil.Binary("hostname"), testutil.Binary("ip"), testutil.Binary("grep"), testutil.Binary("mount"))
 	out := testutil.InWorkNS(t, `
 echo mode=ok > good/app.conf
 echo mode=broken > bad/app.conf
@@ -44,6 +45,8 @@ cat > run.sh <<'S'
 #!/bin/sh
 addrs=$(hostname -I) || exit 2
 [ -n "$addrs" ] || exit 2
+links=$(ip -brief addr) || exit 2
+[ -n "$links" ] || exit 2
 grep -q '^mode=ok$' "$W/conf/app.conf"
 S
 mount --bind "$W/good" "$W/conf"
