@@ -53,6 +53,7 @@ type CallDiff struct {
 type DataDiff struct {
 	Arg    uint8
 	Part   trace.Part
+	Entry  uint32 // the struct mmsghdr of an array (sendmmsg, recvmmsg); 0 otherwise
 	Dir    trace.Dir
 	Struct string // the C type, "" for plain bytes
 	LenA   uint64 // length as the kernel used it (trace.Mem.Len); 0 when absent
@@ -188,8 +189,9 @@ func (c *Comparer) sameTracedness(a, b int64) bool {
 }
 
 type memKey struct {
-	arg  uint8
-	part trace.Part
+	arg   uint8
+	part  trace.Part
+	entry uint32 // the struct mmsghdr of an array (sendmmsg, recvmmsg)
 }
 
 // memDiffs compares the buffers of direction dir.
@@ -199,7 +201,7 @@ func (c *Comparer) memDiffs(row *systable.Syscall, x, y *trace.Call, dir trace.D
 	for _, call := range []*trace.Call{x, y} {
 		for i := range call.Mem {
 			m := &call.Mem[i]
-			k := memKey{m.Arg, m.Part}
+			k := memKey{m.Arg, m.Part, m.Entry}
 			if m.Dir != dir || seen[k] {
 				continue
 			}
@@ -211,6 +213,9 @@ func (c *Comparer) memDiffs(row *systable.Syscall, x, y *trace.Call, dir trace.D
 		if keys[i].arg != keys[j].arg {
 			return keys[i].arg < keys[j].arg
 		}
+		if keys[i].entry != keys[j].entry {
+			return keys[i].entry < keys[j].entry
+		}
 		return keys[i].part < keys[j].part
 	})
 	var out []DataDiff
@@ -218,7 +223,7 @@ func (c *Comparer) memDiffs(row *systable.Syscall, x, y *trace.Call, dir trace.D
 		if !c.compared(row, x, k, dir) {
 			continue
 		}
-		if d, ok := c.memDiff(row, x.MemOfDir(k.arg, k.part, dir), y.MemOfDir(k.arg, k.part, dir), x, y, k, dir); !ok {
+		if d, ok := c.memDiff(row, x.MemOfEntry(k.arg, k.part, dir, k.entry), y.MemOfEntry(k.arg, k.part, dir, k.entry), x, y, k, dir); !ok {
 			out = append(out, d)
 		}
 	}
@@ -251,7 +256,7 @@ func (c *Comparer) compared(row *systable.Syscall, x *trace.Call, k memKey, dir 
 		return true
 	case systable.InBuf:
 		return c.all || a.Struct == "" || systable.StructOf(a.Struct).Is == systable.StructSockaddr
-	case systable.InMsghdr:
+	case systable.InMsghdr, systable.InMmsghdr:
 		return c.all || k.part == trace.PartIovData || k.part == trace.PartName
 	case systable.StrArray:
 		return c.all || a.Holds != systable.HoldsEnviron // the environment is compared as start events
@@ -261,7 +266,7 @@ func (c *Comparer) compared(row *systable.Syscall, x *trace.Call, k memKey, dir 
 
 // memDiff compares one buffer; ok is true when it does not differ.
 func (c *Comparer) memDiff(row *systable.Syscall, ma, mb *trace.Mem, x, y *trace.Call, k memKey, dir trace.Dir) (d DataDiff, ok bool) {
-	d = DataDiff{Arg: k.arg, Part: k.part, Dir: dir, Offset: -1}
+	d = DataDiff{Arg: k.arg, Part: k.part, Entry: k.entry, Dir: dir, Offset: -1}
 	if int(k.arg) < len(row.Args) {
 		d.Struct = row.Args[k.arg].Struct
 	}
@@ -270,6 +275,8 @@ func (c *Comparer) memDiff(row *systable.Syscall, ma, mb *trace.Mem, x, y *trace
 		d.Struct = "struct sockaddr"
 	case trace.PartLen:
 		d.Struct = "socklen_t"
+	case trace.PartMsgLen:
+		d.Struct = "unsigned int"
 	case trace.PartIovData, trace.PartStrings, trace.PartControl:
 		d.Struct = ""
 	}

@@ -28,7 +28,7 @@ type keyed struct {
 // partNames name the pieces of an argument other than the whole.
 var partNames = map[trace.Part]string{
 	trace.PartIovData: "data", trace.PartName: "name", trace.PartControl: "control",
-	trace.PartLen: "len", trace.PartStrings: "strings",
+	trace.PartLen: "len", trace.PartStrings: "strings", trace.PartMsgLen: "msg_len",
 }
 
 // outBuffers returns the memory the kernel wrote for c (the Out
@@ -46,6 +46,9 @@ func outBuffers(rows render.Rows, c *trace.Call) []keyed {
 		if int(m.Arg) < len(row.Args) && row.Args[m.Arg].Name != "" {
 			key = row.Args[m.Arg].Name
 		}
+		if int(m.Arg) < len(row.Args) && row.Args[m.Arg].Kind.IsMmsghdr() {
+			key += "[" + strconv.Itoa(int(m.Entry)) + "]" // one entry of an mmsghdr array
+		}
 		if m.Part != trace.PartWhole {
 			p, ok := partNames[m.Part]
 			if !ok {
@@ -58,6 +61,9 @@ func outBuffers(rows render.Rows, c *trace.Call) []keyed {
 	slices.SortStableFunc(out, func(a, b keyed) int {
 		if a.m.Arg != b.m.Arg {
 			return int(a.m.Arg) - int(b.m.Arg)
+		}
+		if a.m.Entry != b.m.Entry {
+			return int(a.m.Entry) - int(b.m.Entry)
 		}
 		return int(a.m.Part) - int(b.m.Part)
 	})

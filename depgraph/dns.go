@@ -144,28 +144,28 @@ func (g *Graph) dnsMessages(calls []*trace.Call, recorded func(*trace.Call) *tra
 		if !ok {
 			continue
 		}
+		if c.Errno() != 0 || c.NoReturn {
+			continue
+		}
+		row := g.tab.ByNr(int(c.Nr))
 		for _, dir := range []trace.Dir{trace.In, trace.Out} {
-			m := EchoData(g.tab.ByNr(int(c.Nr)), c, dir)
-			if m == nil || c.Errno() != 0 || c.NoReturn {
-				continue
-			}
-			data := m.Data
-			if c.Ret >= 0 && int64(len(data)) > c.Ret {
-				data = data[:c.Ret] // what the kernel took or gave
-			}
-			if !sock.stream {
-				emit(id, rec.Seq, data)
-				continue
-			}
-			s := streams[[2]int{int(id), int(dir)}]
-			if s == nil {
-				s = &stream{}
-				streams[[2]int{int(id), int(dir)}] = s
-			}
-			s.buf = append(s.buf, data...)
-			for _, m := range dnsmsg.Stream(s.buf) {
-				emit(id, rec.Seq, m)
-				s.buf = s.buf[2+len(m):]
+			// One message a datagram: sendmmsg and recvmmsg carry several.
+			for _, m := range EchoMems(row, c, dir) {
+				data := EchoBytes(row, c, m)
+				if !sock.stream {
+					emit(id, rec.Seq, data)
+					continue
+				}
+				s := streams[[2]int{int(id), int(dir)}]
+				if s == nil {
+					s = &stream{}
+					streams[[2]int{int(id), int(dir)}] = s
+				}
+				s.buf = append(s.buf, data...)
+				for _, m := range dnsmsg.Stream(s.buf) {
+					emit(id, rec.Seq, m)
+					s.buf = s.buf[2+len(m):]
+				}
 			}
 		}
 	}

@@ -104,7 +104,7 @@
 // MessagesDNS: UDP or TCP to port 53) by the questions its queries and
 // answers ask ("the answer for artifacts.internal A", a GroupDNS shared
 // by the sockets that ask the same: dns.go, which reads the calls' data
-// with EchoData, cuts it as the row frames it and decodes it with package
+// with EchoMems, cuts it as the row frames it and decodes it with package
 // dnsmsg; DNSMessages does the same for a group's recorded or live calls,
 // for the report), pipes, epoll sets and other fds by instance,
 // inherited fds by number. Calls
@@ -122,7 +122,11 @@
 // (Resource.Echo), and each call on it gets an EchoCall (Graph.Echo):
 // whether it made the socket, reports its port id (getsockname, bind),
 // sends a request or receives a reply, and, for a length-prefixed
-// stream, where the stream stood before the call's data (echo.go).
+// stream, where the stream stood before the call's data (echo.go). A
+// call's messages are EchoMems: its one data buffer, or one per entry of
+// a sendmmsg or recvmmsg array (glibc's resolver sends A and AAAA in one
+// sendmmsg), each cut by EchoBytes to what the kernel took or gave (the
+// return value, or the entry's msg_len).
 // align compares such data without the echoed ids (Graph.EchoOf) and
 // replay writes the live ids into the replies it replays.
 //

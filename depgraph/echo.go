@@ -1,6 +1,8 @@
 package depgraph
 
 import (
+	"encoding/binary"
+
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
@@ -39,17 +41,62 @@ func (e *EchoCall) Spans(buf []byte) []systable.EchoSpan {
 // EchoData returns the memory of a call that holds the bytes it sends
 // (dir trace.In) or receives (trace.Out): a plain buffer (write, sendto,
 // read, recvfrom) or an iovec array's data (writev, sendmsg, readv,
-// recvmsg); nil when it has none.
+// recvmsg); nil when it has none. A call that carries several messages
+// (sendmmsg, recvmmsg) has one such memory per message: see EchoMems.
 func EchoData(row *systable.Syscall, c *trace.Call, dir trace.Dir) *trace.Mem {
-	for i := range c.Mem {
-		if m := &c.Mem[i]; m.Dir == dir && IsEchoData(row, m) {
-			return m
-		}
+	if ms := EchoMems(row, c, dir); len(ms) > 0 {
+		return ms[0]
 	}
 	return nil
 }
 
-// IsEchoData reports whether m is a call's data as EchoData finds it.
+// EchoMems returns the memory holding each message a call sends (dir
+// trace.In) or receives (trace.Out), in order: EchoData's one buffer, or
+// for an array of struct mmsghdr (sendmmsg, recvmmsg) each entry's data,
+// every entry the program passed for trace.In (a live call before it
+// runs has no result yet) and the entries the kernel filled for
+// trace.Out. EchoBytes cuts each to what the kernel took or gave.
+func EchoMems(row *systable.Syscall, c *trace.Call, dir trace.Dir) []*trace.Mem {
+	var out []*trace.Mem
+	for i := range c.Mem {
+		if m := &c.Mem[i]; m.Dir == dir && IsEchoData(row, m) {
+			out = append(out, m)
+			if !isMmsg(row, m) {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// EchoBytes returns the bytes of m, one of EchoMems of completed call c,
+// that the kernel took or gave: up to the return value, or for an entry
+// of an mmsghdr array up to its msg_len; nil for an entry the call did
+// not send (sendmmsg sent fewer messages than it was passed).
+func EchoBytes(row *systable.Syscall, c *trace.Call, m *trace.Mem) []byte {
+	data := m.Data
+	if isMmsg(row, m) {
+		l := c.MemOfEntry(m.Arg, trace.PartMsgLen, trace.Out, m.Entry)
+		if l == nil || len(l.Data) < 4 {
+			return nil
+		}
+		if n := binary.LittleEndian.Uint32(l.Data); uint64(len(data)) > uint64(n) {
+			data = data[:n]
+		}
+		return data
+	}
+	if n := c.Ret; n >= 0 && int64(len(data)) > n {
+		data = data[:n]
+	}
+	return data
+}
+
+// isMmsg reports whether m belongs to an array of struct mmsghdr.
+func isMmsg(row *systable.Syscall, m *trace.Mem) bool {
+	return int(m.Arg) < len(row.Args) && row.Args[m.Arg].Kind.IsMmsghdr()
+}
+
+// IsEchoData reports whether m is a call's data as EchoMems finds it.
 func IsEchoData(row *systable.Syscall, m *trace.Mem) bool {
 	switch {
 	case m.Part == trace.PartIovData:
@@ -95,8 +142,8 @@ func (b *builder) findEchoes() {
 		}
 		if c.Errno() == 0 && !c.NoReturn {
 			for _, dir := range []trace.Dir{trace.In, trace.Out} {
-				m := EchoData(row, c, dir)
-				if m == nil {
+				ms := EchoMems(row, c, dir)
+				if len(ms) == 0 {
 					continue
 				}
 				at := &st.in
@@ -104,11 +151,9 @@ func (b *builder) findEchoes() {
 					at = &st.out
 				}
 				e.Dir, e.At = dir, *at
-				data := m.Data
-				if n := c.Ret; n >= 0 && int64(len(data)) > n {
-					data = data[:n] // what the kernel took or gave
+				for _, m := range ms {
+					_, *at = d.sock.echo.Spans(*at, EchoBytes(row, c, m))
 				}
-				_, *at = d.sock.echo.Spans(*at, data)
 			}
 		}
 		if b.g.echo == nil {

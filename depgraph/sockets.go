@@ -64,8 +64,8 @@ func sockaddrMem(row *systable.Syscall, c *trace.Call, dir trace.Dir) []byte {
 		switch {
 		case systable.StructOf(a.Struct).Is == systable.StructSockaddr:
 			m = c.MemOfDir(uint8(i), trace.PartWhole, dir)
-		case a.Kind == systable.InMsghdr && dir == trace.In:
-			m = c.MemOfDir(uint8(i), trace.PartName, trace.In)
+		case (a.Kind == systable.InMsghdr || a.Kind == systable.InMmsghdr) && dir == trace.In:
+			m = c.MemOfDir(uint8(i), trace.PartName, trace.In) // sendmmsg: its first message's
 		}
 		if m != nil {
 			return m.Data

@@ -88,7 +88,7 @@ func isContent(row *systable.Syscall, mem *trace.Mem) bool {
 	switch a.Kind {
 	case systable.InIovec, systable.OutIovec:
 		return true
-	case systable.InMsghdr, systable.OutMsghdr:
+	case systable.InMsghdr, systable.OutMsghdr, systable.InMmsghdr, systable.OutMmsghdr:
 		return mem.Part == trace.PartIovData
 	case systable.InBuf, systable.OutBuf:
 		switch a.Len.From {

@@ -231,11 +231,12 @@ func (s *session) redirectMsgName(t *task, r *regs, row *systable.Syscall, c *tr
 			continue
 		}
 		m := memReader{pid: t.tid}
-		hdr, err := m.read(c.Args[i], msghdrSize)
+		hdr, err := m.read(c.Args[i], s.table.Msg().MsghdrSize)
 		if err != nil {
 			return false
 		}
-		name, nameLen := binary.LittleEndian.Uint64(hdr[0:]), binary.LittleEndian.Uint32(hdr[8:])
+		nameLenAt := s.table.Msg().NameLen
+		name, nameLen := binary.LittleEndian.Uint64(hdr[0:]), binary.LittleEndian.Uint32(hdr[nameLenAt:])
 		if name == 0 || nameLen == 0 {
 			return false
 		}
@@ -249,7 +250,7 @@ func (s *session) redirectMsgName(t *task, r *regs, row *systable.Syscall, c *tr
 			return false
 		}
 		binary.LittleEndian.PutUint64(hdr[0:], toAddr)
-		binary.LittleEndian.PutUint32(hdr[8:], uint32(n))
+		binary.LittleEndian.PutUint32(hdr[nameLenAt:], uint32(n))
 		hdrAddr, err := sc.put(hdr)
 		if err != nil {
 			return false

@@ -25,7 +25,6 @@ const (
 	maxString   = 4096    // PATH_MAX; longer strings are truncated
 	maxStrings  = 1 << 16 // argv/envp entries
 	maxIovecs   = 1024    // IOV_MAX
-	msghdrSize  = 56
 	iovecSize   = 16
 	sockaddrMax = 128 // sizeof(struct sockaddr_storage)
 	// maxBuffer bounds one captured buffer: a length argument comes from
@@ -77,6 +76,15 @@ func (cp *capturer) capture(m memory, row *systable.Syscall, c *trace.Call, out 
 		case systable.OutMsghdr:
 			if out {
 				c.Mem = append(c.Mem, cp.msghdr(m, uint8(i), trace.Out, addr, uint64(c.Ret))...)
+			}
+		case systable.InMmsghdr:
+			c.Mem = append(c.Mem, cp.mmsgIn(m, uint8(i), addr, row.Value(int(a.Len.Arg), c.Args))...)
+			if out && c.Ret > 0 {
+				c.Mem = append(c.Mem, cp.mmsgOut(m, uint8(i), addr, uint64(c.Ret), false)...)
+			}
+		case systable.OutMmsghdr:
+			if out && c.Ret > 0 {
+				c.Mem = append(c.Mem, cp.mmsgOut(m, uint8(i), addr, uint64(c.Ret), true)...)
 			}
 		case systable.InBuf, systable.OutBuf, systable.InOutBuf:
 			if a.Kind != systable.InBuf && !out {
@@ -339,14 +347,22 @@ func (cp *capturer) iovecs(m memory, arg uint8, dir trace.Dir, addr, count, limi
 
 // msghdr captures a struct msghdr's name, data and control buffers.
 func (cp *capturer) msghdr(m memory, arg uint8, dir trace.Dir, addr, limit uint64) []trace.Mem {
-	raw, err := m.read(addr, msghdrSize)
+	raw, err := m.read(addr, cp.table.Msg().MsghdrSize)
 	if err != nil {
 		return []trace.Mem{{Arg: arg, Dir: dir, Addr: addr, Flag: trace.Fault}}
 	}
+	return cp.msghdrPieces(m, arg, dir, raw, limit)
+}
+
+// msghdrPieces captures the buffers that raw, a struct msghdr as the
+// tracee holds it, points to: its name (msg_namelen bytes), iovec data
+// (up to limit bytes) and control (msg_controllen bytes).
+func (cp *capturer) msghdrPieces(m memory, arg uint8, dir trace.Dir, raw []byte, limit uint64) []trace.Mem {
+	l := cp.table.Msg()
 	le := binary.LittleEndian
-	name, nameLen := le.Uint64(raw[0:]), uint64(le.Uint32(raw[8:]))
-	iov, iovLen := le.Uint64(raw[16:]), le.Uint64(raw[24:])
-	ctl, ctlLen := le.Uint64(raw[32:]), le.Uint64(raw[40:])
+	name, nameLen := le.Uint64(raw[0:]), uint64(le.Uint32(raw[l.NameLen:]))
+	iov, iovLen := le.Uint64(raw[l.Iov:]), le.Uint64(raw[l.IovLen:])
+	ctl, ctlLen := le.Uint64(raw[l.Control:]), le.Uint64(raw[l.ControlLen:])
 	var out []trace.Mem
 	if name != 0 && nameLen > 0 {
 		out = append(out, cp.buffer(m, arg, trace.PartName, dir, name, min(nameLen, sockaddrMax)))

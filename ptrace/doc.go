@@ -92,7 +92,10 @@
 //     buffers (at the live addresses, never past their live capacity:
 //     systable's Arg.Capacity), and the thread is resumed with PTRACE_CONT:
 //     the kernel returns rax without running the call, and no exit stop
-//     follows. A skipped call that made an fd becomes memfd_create instead
+//     follows. An array of struct mmsghdr (sendmmsg, recvmmsg) gets each
+//     recorded entry's msg_len and messages at the live entry's address
+//     (systable's MsgLayout), and a count of messages no larger than the
+//     live vlen. A skipped call that made an fd becomes memfd_create instead
 //     (a stand-in on the number the program will hold). Where the recorded
 //     call opened a file the trace keeps (Call.Obj, Config.Serve), the
 //     stand-in is made sealable and executable (MFD_ALLOW_SEALING,

@@ -54,6 +54,23 @@ func (s *session) writeBack(t *task, row *systable.Syscall, live, rec *trace.Cal
 			s.scatter(m, dst, row.Value(int(a.Len.Arg), live.Args), mem.Data)
 		case systable.OutMsghdr:
 			s.writeMsghdr(m, dst, mem)
+		case systable.InMmsghdr, systable.OutMmsghdr:
+			vlen := row.Value(int(a.Len.Arg), live.Args)
+			if uint64(mem.Entry) >= min(vlen, systable.MaxMmsg) {
+				continue // past the live array: the result is cut below
+			}
+			at := dst + uint64(mem.Entry)*uint64(s.table.Msg().MmsghdrSize)
+			if mem.Part == trace.PartMsgLen {
+				m.write(at+uint64(s.table.Msg().MsgLen), mem.Data)
+				continue
+			}
+			s.writeMsghdr(m, at, mem)
+		}
+	}
+	for i, a := range row.Args {
+		if a.Kind.IsMmsghdr() && live.Args[i] != 0 {
+			// The result counts messages: no more than the live array has.
+			ret = min(ret, int64(min(row.Value(int(a.Len.Arg), live.Args), systable.MaxMmsg)))
 		}
 	}
 	return ret
@@ -82,17 +99,18 @@ func (s *session) scatter(m memReader, addr, count uint64, data []byte) {
 }
 
 // writeMsghdr writes one recorded piece of a struct msghdr that recvmsg
-// filled (the sender's address, the data, the control messages) into the
+// (or recvmmsg, for one entry of its array) filled (the sender's address, the data, the control messages) into the
 // live msghdr's buffers, and the lengths the kernel would have set.
 func (s *session) writeMsghdr(m memReader, addr uint64, mem *trace.Mem) {
-	raw, err := m.read(addr, msghdrSize)
+	l := s.table.Msg()
+	raw, err := m.read(addr, l.MsghdrSize)
 	if err != nil {
 		return
 	}
 	le := binary.LittleEndian
 	switch mem.Part {
 	case trace.PartName:
-		name, capN := le.Uint64(raw[0:]), uint64(le.Uint32(raw[8:]))
+		name, capN := le.Uint64(raw[0:]), uint64(le.Uint32(raw[l.NameLen:]))
 		if name == 0 {
 			return
 		}
@@ -100,11 +118,11 @@ func (s *session) writeMsghdr(m memReader, addr uint64, mem *trace.Mem) {
 		m.write(name, data)
 		var n [4]byte
 		le.PutUint32(n[:], uint32(len(data)))
-		m.write(addr+8, n[:])
+		m.write(addr+uint64(l.NameLen), n[:])
 	case trace.PartIovData:
-		s.scatter(m, le.Uint64(raw[16:]), le.Uint64(raw[24:]), mem.Data)
+		s.scatter(m, le.Uint64(raw[l.Iov:]), le.Uint64(raw[l.IovLen:]), mem.Data)
 	case trace.PartControl:
-		ctl, capN := le.Uint64(raw[32:]), le.Uint64(raw[40:])
+		ctl, capN := le.Uint64(raw[l.Control:]), le.Uint64(raw[l.ControlLen:])
 		if ctl == 0 {
 			return
 		}
@@ -112,6 +130,6 @@ func (s *session) writeMsghdr(m memReader, addr uint64, mem *trace.Mem) {
 		m.write(ctl, data)
 		var n [8]byte
 		le.PutUint64(n[:], uint64(len(data)))
-		m.write(addr+40, n[:])
+		m.write(addr+uint64(l.ControlLen), n[:])
 	}
 }

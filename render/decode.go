@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -97,6 +98,10 @@ func (d *decoder) arg(c *trace.Call, a *systable.Arg, i int) value {
 		return d.msghdr(c, i, trace.In)
 	case systable.OutMsghdr:
 		return d.msghdr(c, i, trace.Out)
+	case systable.InMmsghdr:
+		return d.mmsghdrs(c, i, trace.In)
+	case systable.OutMmsghdr:
+		return d.mmsghdrs(c, i, trace.Out)
 	}
 	return lit{hex(v), v}
 }
@@ -130,24 +135,58 @@ func (d *decoder) buffer(c *trace.Call, a *systable.Arg, i int, dir trace.Dir) v
 
 // msghdr decodes the pieces of a struct msghdr the recorder captured.
 func (d *decoder) msghdr(c *trace.Call, i int, dir trace.Dir) value {
+	if o := d.msghdrEntry(c, i, dir, 0); o != nil {
+		return o
+	}
+	return pointer(c.Args[i])
+}
+
+// msghdrEntry decodes the pieces of the msghdr of entry k (0 for a lone
+// msghdr); nil when none was captured.
+func (d *decoder) msghdrEntry(c *trace.Call, i int, dir trace.Dir, k uint32) object {
 	var o object
-	if m := c.MemOfDir(uint8(i), trace.PartName, dir); m != nil {
+	if m := c.MemOfEntry(uint8(i), trace.PartName, dir, k); m != nil {
 		b := buf{m: m, st: "struct sockaddr"}
 		if m.Flag&(trace.Excluded|trace.Fault|trace.Truncated) == 0 {
 			b.dec = d.sockaddr(m.Data)
 		}
 		o = append(o, field{name: "msg_name", v: b})
 	}
-	if m := c.MemOfDir(uint8(i), trace.PartIovData, dir); m != nil {
+	if m := c.MemOfEntry(uint8(i), trace.PartIovData, dir, k); m != nil {
 		o = append(o, field{name: "msg_iov", v: buf{m: m, iov: true}})
 	}
-	if m := c.MemOfDir(uint8(i), trace.PartControl, dir); m != nil {
+	if m := c.MemOfEntry(uint8(i), trace.PartControl, dir, k); m != nil {
 		o = append(o, field{name: "msg_control", v: buf{m: m, sizeOf: m.Flag&(trace.Excluded|trace.Fault) == 0}})
 	}
-	if o == nil {
+	return o
+}
+
+// mmsghdrs decodes an array of struct mmsghdr (sendmmsg, recvmmsg) as
+// a list of its captured entries, each {msg_hdr={...}, msg_len=N}: the
+// messages are in direction dir, msg_len is what the kernel wrote.
+func (d *decoder) mmsghdrs(c *trace.Call, i int, dir trace.Dir) value {
+	n := -1
+	for k := range c.Mem {
+		if m := &c.Mem[k]; int(m.Arg) == i {
+			n = max(n, int(m.Entry))
+		}
+	}
+	if n < 0 {
 		return pointer(c.Args[i])
 	}
-	return o
+	l := make(list, 0, n+1)
+	for k := 0; k <= n; k++ {
+		var o object
+		if h := d.msghdrEntry(c, i, dir, uint32(k)); h != nil {
+			o = append(o, field{name: "msg_hdr", v: h})
+		}
+		if m := c.MemOfEntry(uint8(i), trace.PartMsgLen, trace.Out, uint32(k)); m != nil && len(m.Data) >= 4 {
+			v := binary.LittleEndian.Uint32(m.Data)
+			o = append(o, field{name: "msg_len", v: lit{strconv.FormatUint(uint64(v), 10), v}})
+		}
+		l = append(l, o)
+	}
+	return l
 }
 
 // strArray decodes a NULL-terminated array of strings (argv, envp). The

@@ -275,6 +275,9 @@ func dataName(row *systable.Syscall, dd *align.DataDiff) string {
 	name := "arg" + strconv.Itoa(int(dd.Arg))
 	if int(dd.Arg) < len(row.Args) {
 		name = row.Args[dd.Arg].Name
+		if row.Args[dd.Arg].Kind.IsMmsghdr() {
+			name += "[" + strconv.Itoa(int(dd.Entry)) + "]" // one entry of an mmsghdr array
+		}
 	}
 	switch dd.Part {
 	case trace.PartIovData:
@@ -285,6 +288,8 @@ func dataName(row *systable.Syscall, dd *align.DataDiff) string {
 		name += ".msg_control"
 	case trace.PartLen:
 		name += " length"
+	case trace.PartMsgLen:
+		name += ".msg_len"
 	}
 	return name
 }

@@ -81,7 +81,11 @@
 // remembers which live value stands for which recorded one (a request's
 // field; the port id an executed getsockname reported), and a replayed
 // reply is a copy of the recorded one with the live values written into
-// every message's fields, so the program accepts it. The exchange stays
+// every message's fields, so the program accepts it. A call that carries
+// several messages (sendmmsg, recvmmsg: one per struct mmsghdr entry)
+// matches when it carries as many and each equals the recorded one at
+// its place without the echoed fields; each replayed message gets the
+// live values. The exchange stays
 // whole: a socket whose socket call was replayed (a stand-in) has its
 // requests replayed whatever the plan says (they cannot run on a memfd);
 // a live socket's getsockname runs, so the program knows the port id the

@@ -68,17 +68,27 @@ func (e *engine) echoDecide(row *systable.Syscall, c, rc *trace.Call, verb ptrac
 		// program must be told the live one (echoExit learns it).
 		return ptrace.Execute, rc, "execute (the socket is live: its port id)"
 	case ec.Dir == trace.In:
-		live, recd := depgraph.EchoData(row, c, trace.In), depgraph.EchoData(row, rc, trace.In)
-		if live == nil || recd == nil || !sameRequest(ec, live.Data, recd.Data) {
+		// A call may carry several requests (sendmmsg): each is matched
+		// to the recorded one at its place.
+		live, recd := depgraph.EchoMems(row, c, trace.In), depgraph.EchoMems(e.tab.ByNr(int(rc.Nr)), rc, trace.In)
+		if len(live) == 0 || len(live) != len(recd) {
 			s.diverged = true
 			return ptrace.Execute, rc, "execute (other request)"
+		}
+		for k := range live {
+			if !sameRequest(ec, live[k].Data, recd[k].Data) {
+				s.diverged = true
+				return ptrace.Execute, rc, "execute (other request)"
+			}
 		}
 		if s.standIn && verb != ptrace.Skip {
 			verb, why = ptrace.Skip, "replay (the socket is a stand-in)"
 		}
 		s.replayed = verb == ptrace.Skip
 		if s.replayed {
-			s.learn(ec, recd.Data, live.Data)
+			for k := range live {
+				s.learn(ec, recd[k].Data, live[k].Data)
+			}
 		}
 		return verb, rc, why
 	case ec.Dir == trace.Out:
@@ -158,36 +168,49 @@ func (s *echoSocket) learn(ec *depgraph.EchoCall, recd, live []byte) {
 }
 
 // reply returns recorded reply rc with the live values in its echoed
-// fields: a copy, or rc itself when nothing changes.
+// fields, in each message it received (recvmmsg receives several): a
+// copy, or rc itself when nothing changes.
 func (s *echoSocket) reply(ec *depgraph.EchoCall, row *systable.Syscall, rc *trace.Call) *trace.Call {
-	m := depgraph.EchoData(row, rc, trace.Out)
-	if m == nil {
+	var cp *trace.Call
+	for _, m := range depgraph.EchoMems(row, rc, trace.Out) {
+		data := s.withLive(ec, m.Data)
+		if data == nil {
+			continue
+		}
+		if cp == nil {
+			c := *rc
+			c.Mem = append([]trace.Mem(nil), rc.Mem...)
+			cp = &c
+		}
+		for i := range cp.Mem {
+			if &rc.Mem[i] == m {
+				cp.Mem[i].Data = data
+			}
+		}
+	}
+	if cp == nil {
 		return rc
 	}
+	return cp
+}
+
+// withLive returns a copy of recorded message buf with the live values
+// in its echoed fields, nil when none changes.
+func (s *echoSocket) withLive(ec *depgraph.EchoCall, buf []byte) []byte {
 	var data []byte
-	for _, sp := range ec.Spans(m.Data) {
+	for _, sp := range ec.Spans(buf) {
 		f := ec.Proto.Fields[sp.Field]
 		if sp.Len != f.Width {
 			continue
 		}
-		v, ok := s.live[sp.Field][string(m.Data[sp.Off:sp.Off+sp.Len])]
+		v, ok := s.live[sp.Field][string(buf[sp.Off:sp.Off+sp.Len])]
 		if !ok {
 			continue
 		}
 		if data == nil {
-			data = append([]byte(nil), m.Data...)
+			data = append([]byte(nil), buf...)
 		}
 		copy(data[sp.Off:], v)
 	}
-	if data == nil {
-		return rc
-	}
-	cp := *rc
-	cp.Mem = append([]trace.Mem(nil), rc.Mem...)
-	for i := range cp.Mem {
-		if &rc.Mem[i] == m {
-			cp.Mem[i].Data = data
-		}
-	}
-	return &cp
+	return data
 }

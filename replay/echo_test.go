@@ -191,3 +191,73 @@ func TestEchoDNS(t *testing.T) {
 		t.Errorf("a query for another name: %v, want executed", v)
 	}
 }
+
+// glibc's getaddrinfo: two queries in one sendmmsg (one per struct
+// mmsghdr entry), their answers read by recvfrom. Each live query is
+// matched at its place modulo its id, and each replayed answer carries
+// the live id of its own query; the graph decodes both queries from the
+// sendmmsg. A sendmmsg whose second query asks something else runs.
+func TestEchoDNSSendmmsg(t *testing.T) {
+	b := tracetest.New(t)
+	b.Events = append(b.Events, trace.Event{Proc: &trace.ProcEvent{Kind: trace.Spawn, Proc: 1, Thread: 1, Index: 1}})
+	server := [4]byte{10, 0, 0, 1}
+	ip := []byte{10, 1, 2, 3}
+	qs := [][]byte{tracetest.DNSQuery(0x1111, "example"), tracetest.DNSQuery(0x2222, "other")}
+	as := [][]byte{tracetest.DNSAnswer(0x1111, "example", ip), tracetest.DNSAnswer(0x2222, "other", nil)}
+	entries := func(dir trace.Dir, msgs [][]byte) []trace.Mem {
+		var out []trace.Mem
+		for k, m := range msgs {
+			out = append(out, trace.Mem{Arg: 1, Part: trace.PartIovData, Dir: dir, Len: uint64(len(m)), Data: m, Entry: uint32(k)})
+		}
+		return out
+	}
+	msgLens := func() []trace.Mem {
+		var out []trace.Mem
+		for k, q := range qs {
+			out = append(out, trace.Mem{Arg: 1, Part: trace.PartMsgLen, Dir: trace.Out, Len: 4,
+				Data: binary.LittleEndian.AppendUint32(nil, uint32(len(q))), Entry: uint32(k)})
+		}
+		return out
+	}
+	u := tracetest.Path("socket:[8]")
+	b.Call("sock", 1, 1, "socket", 3, []uint64{unix.AF_INET, unix.SOCK_DGRAM, 0})
+	b.Call("conn", 1, 1, "connect", 0, []uint64{3, 0x3000, 16}, tracetest.Mem(1, trace.PartWhole, trace.In, tracetest.Sockaddr4(server, 53)), u)
+	b.Call("send", 1, 1, "sendmmsg", 2, []uint64{3, 0x2000, 2, 0}, tracetest.Mems(append(entries(trace.In, qs), msgLens()...)...), u)
+	for k, a := range as {
+		b.Call([]string{"recv0", "recv1"}[k], 1, 1, "recvfrom", int64(len(a)), []uint64{3, 0x4000, 512, 0, 0x3000, 0x3100},
+			tracetest.Mem(1, trace.PartWhole, trace.Out, a), tracetest.Mem(4, trace.PartWhole, trace.Out, tracetest.Sockaddr4(server, 53)), u)
+	}
+	rec := synth(t, b.Events)
+
+	if ms := rec.Graph.DNSMessages([]uint64{b.L("send")}, func(seq uint64) *trace.Call { c, _ := rec.Graph.Call(seq); return c }); len(ms) != 2 ||
+		ms[0].Question.Name != "example" || ms[1].Question.Name != "other" {
+		t.Errorf("the sendmmsg's DNS messages: %+v, want the queries for example and other", ms)
+	}
+
+	send := func(e *engine, live [][]byte) ptrace.Verb {
+		rc, _ := rec.Graph.Call(b.L("send"))
+		c := *rc
+		c.Mem = entries(trace.In, live)
+		v, _, _ := e.echoDecide(e.tab.ByNr(int(rc.Nr)), &c, rc, ptrace.Skip, "")
+		return v
+	}
+	e := &engine{rec: rec, tab: rec.Table}
+	decide(e, b, "sock", nil, ptrace.Skip)
+	decide(e, b, "conn", nil, ptrace.Skip)
+	if v := send(e, [][]byte{tracetest.DNSQuery(0xbeef, "example"), tracetest.DNSQuery(0xcafe, "other")}); v != ptrace.Skip {
+		t.Fatalf("the sendmmsg of the same queries with other ids: %v, want replayed", v)
+	}
+	for k, want := range [][]byte{tracetest.DNSAnswer(0xbeef, "example", ip), tracetest.DNSAnswer(0xcafe, "other", nil)} {
+		_, rc, _ := decide(e, b, []string{"recv0", "recv1"}[k], nil, ptrace.Skip)
+		if got := rc.MemOfDir(1, trace.PartWhole, trace.Out).Data; !bytes.Equal(got, want) {
+			t.Errorf("answer %d replayed as %x, want %x (the live id of its query)", k, got, want)
+		}
+	}
+
+	e = &engine{rec: rec, tab: rec.Table}
+	decide(e, b, "sock", nil, ptrace.Skip)
+	decide(e, b, "conn", nil, ptrace.Skip)
+	if v := send(e, [][]byte{tracetest.DNSQuery(0xbeef, "example"), tracetest.DNSQuery(0xcafe, "elsewhere")}); v != ptrace.Execute {
+		t.Errorf("a sendmmsg whose second query asks another name: %v, want executed", v)
+	}
+}

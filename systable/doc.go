@@ -30,6 +30,13 @@
 // thread). Rules on enum and flag values live here too (enums.go), so
 // no stage compares a flag's name.
 //
+// Arrays of struct mmsghdr (sendmmsg, recvmmsg) are kinds of their own
+// (InMmsghdr, OutMmsghdr): vlen entries from an argument, each a msghdr
+// and the msg_len the kernel writes back; their return value counts
+// messages. The engines walk msghdr, iovec and mmsghdr in a tracee's
+// memory by Table.Msg (msglayout.go), whose sizes and offsets are
+// generated from the C compiler (xlat/socket_msg_layout.in).
+//
 // Struct layouts are data (structs.go): one table of C types with their
 // size and fields (offset, size, kind, volatility), struct stat per
 // architecture, from which show, diff and the dependency tracker all

@@ -42,6 +42,15 @@ func iovOut(name string, count uint8) Arg {
 func msgIn(name string) Arg  { return Arg{Name: name, Kind: InMsghdr, Struct: "struct msghdr"} }
 func msgOut(name string) Arg { return Arg{Name: name, Kind: OutMsghdr, Struct: "struct msghdr"} }
 
+// mmsgIn and mmsgOut are arrays of struct mmsghdr whose entry count is
+// argument vlen (sendmmsg, recvmmsg).
+func mmsgIn(name string, vlen uint8) Arg {
+	return Arg{Name: name, Kind: InMmsghdr, Len: byArg(vlen), Struct: "struct mmsghdr[]"}
+}
+func mmsgOut(name string, vlen uint8) Arg {
+	return Arg{Name: name, Kind: OutMmsghdr, Len: byArg(vlen), Struct: "struct mmsghdr[]"}
+}
+
 // Lengths.
 func fixed(n uint32) Len              { return Len{From: LenFixed, Size: n} }
 func byArg(i uint8) Len               { return Len{From: LenArg, Arg: i} }

@@ -14,6 +14,7 @@ var kindNames = [...]string{
 	PID: "PID", InBuf: "InBuf", OutBuf: "OutBuf", InOutBuf: "InOutBuf",
 	StrArray: "StrArray", InIovec: "InIovec", OutIovec: "OutIovec",
 	InMsghdr: "InMsghdr", OutMsghdr: "OutMsghdr",
+	InMmsghdr: "InMmsghdr", OutMmsghdr: "OutMmsghdr",
 }
 
 // String returns the kind's name, "Kind(N)" for values with none.

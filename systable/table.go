@@ -15,6 +15,7 @@ type Table struct {
 	rows   []*Syscall // indexed by number; nil for numbers with no row
 	byName map[string]*Syscall
 	ioctls map[uint64]Ioctl
+	msg    MsgLayout
 }
 
 // Ioctl describes one ioctl request whose third argument points to memory
@@ -36,7 +37,7 @@ var ErrNoTable = errors.New("no syscall table for this architecture")
 func New(arch string) (*Table, error) {
 	switch arch {
 	case "amd64":
-		return build(arch, amd64Rows(), amd64Ioctls())
+		return build(arch, amd64Rows(), amd64Ioctls(), amd64Msg())
 	case "":
 		return nil, fmt.Errorf("%w: none named (a trace header without an architecture?)", ErrNoTable)
 	default:
@@ -48,8 +49,8 @@ func New(arch string) (*Table, error) {
 // one that recording and replay, which trace live processes, use.
 func Native() (*Table, error) { return New(runtime.GOARCH) }
 
-func build(arch string, rows []Syscall, ioctls []IoctlRow) (*Table, error) {
-	t := &Table{Arch: arch, byName: make(map[string]*Syscall, len(rows)), ioctls: make(map[uint64]Ioctl, len(ioctls))}
+func build(arch string, rows []Syscall, ioctls []IoctlRow, msg MsgLayout) (*Table, error) {
+	t := &Table{Arch: arch, byName: make(map[string]*Syscall, len(rows)), ioctls: make(map[uint64]Ioctl, len(ioctls)), msg: msg}
 	maxNr := 0
 	for i := range rows {
 		if rows[i].Nr > maxNr {

@@ -83,7 +83,7 @@ func TestRowShape(t *testing.T) {
 					t.Errorf("arg %d: empty or repeated name %q", i, a.Name)
 				}
 				names[a.Name] = true
-				if a.Kind < Int || a.Kind > OutMsghdr {
+				if a.Kind < Int || a.Kind > OutMmsghdr {
 					t.Errorf("arg %s: kind %d", a.Name, a.Kind)
 				}
 				if (a.Kind == Flags || a.Kind == Enum) != (a.Flags != nil) {
@@ -207,7 +207,7 @@ func TestNoStop(t *testing.T) {
 
 func isBuffer(k Kind) bool {
 	switch k {
-	case InBuf, OutBuf, InOutBuf, InIovec, OutIovec:
+	case InBuf, OutBuf, InOutBuf, InIovec, OutIovec, InMmsghdr, OutMmsghdr:
 		return true
 	}
 	return false

@@ -434,7 +434,10 @@ func amd64Rows() []Syscall {
 		sc(296, "pwritev", Int, writeEff, fd("fd"), iovIn("iov", 2), i32("iovcnt"), i64("pos_l"), i64("pos_h")),
 		sc(297, "rt_tgsigqueueinfo", Int, SignalsProcess, pid("tgid"), pid("tid"), sig("sig"), inb("info", fixed(siginfoSize), "siginfo_t")).always(),
 		unknown(298, "perf_event_open"),
-		unknown(299, "recvmmsg"),
+		// sendmmsg and recvmmsg: an array of struct mmsghdr, vlen entries,
+		// each message's msghdr and msg_len; the return value counts
+		// messages. recvmmsg writes the time left back into its timeout.
+		sc(299, "recvmmsg", Int, fdEff, fd("sockfd"), mmsgOut("msgvec", 2), i32("vlen"), flg("flags", MsgFlags), inoutb("timeout", fixed(timespecSize), "struct timespec")).also(MovesOffset).volatileArgs(4),
 		sc(300, "fanotify_init", FD, CreatesFD, flg("flags", FanotifyInitFlags), flg("event_f_flags", OpenFlags)).makes("fanotify", true),
 		sc(301, "fanotify_mark", Int, UsesFD|pathEff, fd("fanotify_fd"), flg("flags", FanotifyMarkFlags), hex("mask"), dirfd("dirfd"), path("pathname")).also(ChangesFDState),
 		sc(302, "prlimit64", Int, envEff, pid("pid"), enm("resource", RlimitResources), inb("new_limit", fixed(rlimitSize), "struct rlimit"), outb("old_limit", fixed(rlimitSize), "struct rlimit")).when(ifNonZero(2, ChangesLimits)),
@@ -442,7 +445,7 @@ func amd64Rows() []Syscall {
 		unknown(304, "open_by_handle_at"),
 		sc(305, "clock_adjtime", Int, envEff, enm("clockid", ClockIDs), inoutb("buf", fixed(timexSize), "struct timex")).volatileOut(),
 		sc(306, "syncfs", Int, fdEff, fd("fd")),
-		unknown(307, "sendmmsg"),
+		sc(307, "sendmmsg", Int, writeEff, fd("sockfd"), mmsgIn("msgvec", 2), i32("vlen"), flg("flags", MsgFlags)).also(MovesOffset),
 		sc(308, "setns", Int, UsesFD|ChangesNamespace, fd("fd"), flg("nstype", NamespaceFlags)),
 		sc(309, "getcpu", Int, envEff, outb("cpu", fixed(intSize), "unsigned int"), outb("node", fixed(intSize), "unsigned int"), ptr("tcache")).volatileOut(),
 		unknown(310, "process_vm_readv"),

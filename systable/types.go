@@ -25,7 +25,19 @@ const (
 	OutIovec                  // struct iovec array the call fills; total bounded by the return value
 	InMsghdr                  // struct msghdr the call reads (sendmsg)
 	OutMsghdr                 // struct msghdr the call fills (recvmsg)
+	// InMmsghdr is an array of struct mmsghdr whose messages the call
+	// sends (sendmmsg): entries from Arg.Len's argument (vlen), each a
+	// msghdr the call reads (name, iovec data, control) and a msg_len it
+	// writes; the return value is the number of messages sent.
+	InMmsghdr
+	// OutMmsghdr is an array of struct mmsghdr the call fills (recvmmsg):
+	// vlen entries from Arg.Len's argument, the first return-value many
+	// of them filled (name, iovec data up to msg_len, control, msg_len).
+	OutMmsghdr
 )
+
+// IsMmsghdr reports whether k is an array of struct mmsghdr.
+func (k Kind) IsMmsghdr() bool { return k == InMmsghdr || k == OutMmsghdr }
 
 // LenFrom says where the length of a buffer argument comes from.
 type LenFrom uint8

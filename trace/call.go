@@ -73,6 +73,17 @@ func (c *Call) Restarted() bool { return c.Ret <= -512 && c.Ret >= -516 }
 // each direction; MemOf returns the first, MemOfDir the one asked for.
 func (c *Call) MemOf(arg uint8, p Part) *Mem { return c.MemOfDir(arg, p, 0) }
 
+// MemOfEntry returns the memory of part p of entry entry of an mmsghdr
+// array argument arg, captured in direction dir (0: either), or nil.
+func (c *Call) MemOfEntry(arg uint8, p Part, dir Dir, entry uint32) *Mem {
+	for i := range c.Mem {
+		if m := &c.Mem[i]; m.Arg == arg && m.Part == p && m.Entry == entry && (dir == 0 || m.Dir == dir) {
+			return m
+		}
+	}
+	return nil
+}
+
 // MemOfDir returns the memory of argument arg and part p captured in
 // direction dir (0: either), or nil: the one place that finds a call's
 // captured memory for an argument.

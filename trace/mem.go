@@ -21,6 +21,7 @@ const (
 	PartControl Part = 3 // msghdr.msg_control
 	PartLen     Part = 4 // a value-result length (socklen_t) written back by the kernel
 	PartStrings Part = 5 // a NULL-terminated array of strings (execve argv/envp), each NUL-terminated, concatenated
+	PartMsgLen  Part = 6 // mmsghdr.msg_len of entry Entry (sendmmsg, recvmmsg): 4 bytes the kernel wrote
 )
 
 // MemFlag qualifies a captured buffer.
@@ -56,4 +57,9 @@ type Mem struct {
 	// them back, so readers of a trace always see Data filled.
 	Data []byte `cbor:"7,keyasint,omitempty"`
 	Blob *Hash  `cbor:"8,keyasint,omitempty"`
+	// Entry is the index of the struct mmsghdr the memory belongs to, in
+	// the array of a sendmmsg or recvmmsg; 0 for every other argument.
+	// Each entry's msghdr has its own PartName, PartIovData and
+	// PartControl, and its msg_len a PartMsgLen.
+	Entry uint32 `cbor:"9,keyasint,omitempty"`
 }

@@ -937,6 +937,19 @@ const (
 	AF_MCTP      = 0x2d
 )
 
+// From <stddef.h>, <sys/socket.h>, <sys/uio.h> (xlat/socket_msg_layout.in).
+const (
+	SIZEOF_IOVEC               = 0x10
+	SIZEOF_MSGHDR              = 0x38
+	OFFSETOF_MSGHDR_NAMELEN    = 0x8
+	OFFSETOF_MSGHDR_IOV        = 0x10
+	OFFSETOF_MSGHDR_IOVLEN     = 0x18
+	OFFSETOF_MSGHDR_CONTROL    = 0x20
+	OFFSETOF_MSGHDR_CONTROLLEN = 0x28
+	SIZEOF_MMSGHDR             = 0x40
+	OFFSETOF_MMSGHDR_MSG_LEN   = 0x38
+)
+
 // From <sys/socket.h> (xlat/socket_type.in).
 const (
 	SOCK_STREAM    = 0x1

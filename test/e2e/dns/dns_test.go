@@ -2,6 +2,7 @@ package dns_test
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -41,6 +42,8 @@ const (
 	name    = "artifacts.internal"
 	address = "10.1.2.3"
 	port    = "8080"
+	// python is Debian's python3 (a PATH may lead to another build).
+	python = "/usr/bin/python3"
 )
 
 // netnsScript is the part of a test that runs in a network namespace of
@@ -71,6 +74,7 @@ serve -a %[6]s=%[4]s
 code=0; %[3]s > "$OUT/good-out" || code=$?
 echo $code > "$OUT/good-code"
 "$EB" record -q -o good.envb -- %[3]s
+"$EB" show good.envb > "$OUT/good-show"
 kill $S; wait $S || true
 serve
 code=0; %[3]s > "$OUT/bad-out" || code=$?
@@ -82,34 +86,45 @@ kill $S; wait $S || true
 `, server, resolvOptions, command, address, port, name)
 }
 
+// sendmmsg2 finds, in show's text, a sendmmsg that sent two messages.
+var sendmmsg2 = regexp.MustCompile(`(?m)sendmmsg\(.*\) = 2$`)
+
 // TestDNSAnswerLocated: getent hosts and curl resolve the name; here the
 // server says NXDOMAIN. locate names the exchange of the name's A
 // question with both answers decoded.
 func TestDNSAnswerLocated(t *testing.T) {
-	testutil.Require(t, testutil.Binary("ip"), testutil.Binary("getent"), testutil.Binary("curl"), testutil.Binary("mount"))
+	testutil.Require(t, testutil.Binary("ip"), testutil.Binary("getent"), testutil.Binary("curl"), testutil.Binary("mount"), testutil.File(python))
 	server := testutil.BuildGo(t, "dnsserver")
 	for _, tt := range []struct {
 		name, command string
-		// options are resolv.conf's: curl asks A and AAAA at once, which
-		// glibc sends with one sendmmsg, a call the syscall table does
-		// not describe yet (its queries are not captured, so a replayed
-		// answer cannot carry the live query id); single-request makes
-		// glibc send them one after the other with send.
-		// use-vc makes glibc ask over TCP.
+		// options are resolv.conf's; use-vc makes glibc ask over TCP.
+		// getent hosts (gethostbyname) asks A only, with send; python's
+		// socket.getaddrinfo and curl (getaddrinfo, glibc's default
+		// path) ask A and AAAA at once with one sendmmsg, whose two
+		// queries must both be matched modulo their ids and whose
+		// answers must carry the live ids. (getent ahosts asks A only
+		// here: its AI_ADDRCONFIG finds no IPv6 address but ::1.)
 		options string
 		goodOut string
 		group   string
 		proto   string
+		// mmsg: the queries went out in one sendmmsg of two messages.
+		mmsg bool
 	}{
-		{"getent", "getent hosts " + name, "attempts:1 timeout:1", address + " ", "the answer for " + name + " A", "udp"},
-		{"getent over tcp", "getent hosts " + name, "attempts:1 timeout:1 use-vc", address + " ", "the answer for " + name + " A", "tcp"},
-		{"curl", "curl -sf http://" + name + ":" + port + "/", "attempts:1 timeout:1 single-request", "ok",
-			"the answers for " + name + " A, AAAA", "udp"},
+		{"getent", "getent hosts " + name, "attempts:1 timeout:1", address + " ", "the answer for " + name + " A", "udp", false},
+		{"getent over tcp", "getent hosts " + name, "attempts:1 timeout:1 use-vc", address + " ", "the answer for " + name + " A", "tcp", false},
+		{"python getaddrinfo", python + ` -c 'import socket; print(socket.getaddrinfo("` + name + `", ` + port + `)[0][4][0])'`,
+			"attempts:1 timeout:1", address, "the answers for " + name + " A, AAAA", "udp", true},
+		{"curl", "curl -sf http://" + name + ":" + port + "/", "attempts:1 timeout:1", "ok",
+			"the answers for " + name + " A, AAAA", "udp", true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out := testutil.InWorkNS(t, "cat > netns.sh <<'NETNS'\n"+netnsScript(server, tt.options, tt.command)+"NETNS\nunshare --net sh netns.sh\n")
 			if code, got := testutil.ReadText(t, out, "good-code"), testutil.ReadText(t, out, "good-out"); code != "0" || !strings.HasPrefix(got, tt.goodOut) {
 				t.Fatalf("good environment: exit %s, output %q: want 0 and %q", code, got, tt.goodOut)
+			}
+			if sent := sendmmsg2.MatchString(testutil.ReadText(t, out, "good-show")); sent != tt.mmsg {
+				t.Fatalf("the recording has a sendmmsg of 2 messages: %v, want %v", sent, tt.mmsg)
 			}
 			if code := testutil.ReadText(t, out, "bad-code"); code == "0" {
 				t.Fatal("the command passes here: nothing to locate")
