@@ -3,6 +3,7 @@ package bisect
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/envbisect/envbisect/depgraph"
@@ -174,4 +175,25 @@ func verdicts(steps []Step) []string {
 		out = append(out, fmt.Sprintf("%d:%s", s.Index, s.Verdict))
 	}
 	return out
+}
+
+// locateChecked runs Locate over g with run and checks what a table of
+// search cases states: the status, the steps ("prefix:verdict") and, when
+// located, the culprit.
+func locateChecked(t *testing.T, b *tb, g *depgraph.Graph, run Runner, status Status, steps []string, culprit uint64) *Report {
+	t.Helper()
+	rep, err := Locate(context.Background(), g, run, Options{Events: b.Events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != status {
+		t.Fatalf("status %s: %s", rep.Status, rep.Message)
+	}
+	if got := verdicts(rep.Steps); !slices.Equal(got, steps) {
+		t.Errorf("steps %v, want %v", got, steps)
+	}
+	if status == Located && rep.Culprit.Seq != culprit {
+		t.Errorf("culprit %d, want %d", rep.Culprit.Seq, culprit)
+	}
+	return rep
 }

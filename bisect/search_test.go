@@ -273,19 +273,7 @@ func TestLocateSkips(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fake{g: g, culprit: culprit, verdict: skipAt(tt.skip...)}
-			rep, err := Locate(context.Background(), g, f, Options{Events: b.Events})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rep.Status != tt.status {
-				t.Fatalf("status %s: %s", rep.Status, rep.Message)
-			}
-			if got := verdicts(rep.Steps); !slices.Equal(got, tt.steps) {
-				t.Errorf("steps %v, want %v", got, tt.steps)
-			}
-			if tt.status == Located && rep.Culprit.Seq != culprit {
-				t.Errorf("culprit %d, want %d", rep.Culprit.Seq, culprit)
-			}
+			rep := locateChecked(t, b, g, f, tt.status, tt.steps, culprit)
 			if !slices.Equal(rep.Candidates, tt.candidates) {
 				t.Errorf("candidates %v, want %v", rep.Candidates, tt.candidates)
 			}

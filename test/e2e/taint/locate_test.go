@@ -1,7 +1,6 @@
 package taint_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,14 +54,8 @@ type locateJSON struct {
 
 func readLocate(t *testing.T, out, name string) locateJSON {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(out, name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var r locateJSON
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("locate --json: %v\n%s", err, b)
-	}
+	testutil.ReadJSON(t, filepath.Join(out, name+".json"), &r)
 	return r
 }
 

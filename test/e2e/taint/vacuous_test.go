@@ -1,7 +1,6 @@
 package taint_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,19 +43,9 @@ type replayJSON struct {
 
 func readReplay(t *testing.T, out, name string) (replayJSON, string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(out, name+".json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var r replayJSON
-	if err := json.Unmarshal(b, &r); err != nil {
-		t.Fatalf("replay --json: %v\n%s", err, b)
-	}
-	stderr, err := os.ReadFile(filepath.Join(out, name+".err"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r, string(stderr)
+	testutil.ReadJSON(t, filepath.Join(out, name+".json"), &r)
+	return r, testutil.ReadText(t, out, name+".err")
 }
 
 // TestVacuousPassTainted: the vacuous pass is reported as tainted, with
