@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -30,6 +31,9 @@ func (s *Store) Fill(pid, fd int, id uint32, readOnly bool) error {
 		return fmt.Errorf("serve %s: open the process's memfd: %w", f.Path, err)
 	}
 	defer dst.Close()
+	if err := isEmptyStandIn(dst); err != nil {
+		return fmt.Errorf("serve %s: fd %d of process %d: %w: not filled", f.Path, fd, pid, err)
+	}
 	if err := copyAll(dst, src, f.Size); err != nil {
 		return fmt.Errorf("serve %s: %w", f.Path, err)
 	}
@@ -49,6 +53,34 @@ func (s *Store) Fill(pid, fd int, id uint32, readOnly bool) error {
 	}
 	if _, err := unix.FcntlInt(dst.Fd(), unix.F_ADD_SEALS, seals); err != nil {
 		return fmt.Errorf("serve %s: seal: %w", f.Path, err)
+	}
+	return nil
+}
+
+// isEmptyStandIn checks that dst is what the tracer made for Fill: an
+// empty memfd that allows sealing and has no seal yet. Anything else
+// means the fd is not the stand-in (the tracer's view of the process
+// went out of step with it, or the process replaced the fd), and
+// filling it would write the good file's bytes, mode, owner and mtime
+// into whatever it is: the user's real file, /dev/null.
+func isEmptyStandIn(dst *os.File) error {
+	link, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(dst.Fd())))
+	if err != nil {
+		return fmt.Errorf("what the fd is: %w", err)
+	}
+	if !strings.HasPrefix(link, "/memfd:") {
+		return fmt.Errorf("it is %s, not a stand-in memfd", link)
+	}
+	seals, err := unix.FcntlInt(dst.Fd(), unix.F_GET_SEALS, 0)
+	if err != nil || seals != 0 {
+		return fmt.Errorf("%s is not a stand-in (seals %#x, %v)", link, seals, err)
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(int(dst.Fd()), &st); err != nil {
+		return fmt.Errorf("fstat %s: %w", link, err)
+	}
+	if st.Size != 0 {
+		return fmt.Errorf("%s holds %d bytes already: not an empty stand-in", link, st.Size)
 	}
 	return nil
 }

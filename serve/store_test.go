@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -130,5 +131,55 @@ func TestFillDropsSetID(t *testing.T) {
 	}
 	if st.Mode&0o7777 != 0o755 {
 		t.Errorf("served mode %o, want 755 (the recorded 6755 without set-ID bits)", st.Mode&0o7777)
+	}
+}
+
+// TestFillRefusesWhatIsNotAStandIn: an fd that is not an empty stand-in
+// memfd (a real file the program opened, a memfd already filled, one
+// without sealing) is refused, and left as it was: its bytes and mode.
+func TestFillRefusesWhatIsNotAStandIn(t *testing.T) {
+	s := NewStore(newMemSource([]byte("good library bytes\n")))
+	defer s.Close()
+	real := t.TempDir() + "/libreal.so"
+	if err := os.WriteFile(real, []byte("the user's own file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	realFD, err := unix.Open(real, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(realFD)
+	full, err := unix.MemfdCreate("stand-in", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(full)
+	if _, err := unix.Write(full, []byte("the program's own bytes")); err != nil {
+		t.Fatal(err)
+	}
+	unsealable, err := unix.MemfdCreate("stand-in", unix.MFD_CLOEXEC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(unsealable)
+	for _, c := range []struct {
+		name string
+		fd   int
+		want string
+	}{
+		{"a real file", realFD, "not a stand-in memfd"},
+		{"a memfd with bytes", full, "holds 23 bytes already"},
+		{"a memfd without sealing", unsealable, "is not a stand-in"},
+	} {
+		err := s.Fill(os.Getpid(), c.fd, 1, true)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "not filled") {
+			t.Errorf("%s: Fill gave %v, want an error saying %q", c.name, err, c.want)
+		}
+	}
+	if b, _ := os.ReadFile(real); string(b) != "the user's own file\n" {
+		t.Errorf("the real file now holds %q", b)
+	}
+	if st, err := os.Stat(real); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("the real file's mode is %v (%v), want 600", st.Mode().Perm(), err)
 	}
 }
