@@ -22,7 +22,9 @@ import (
 //	func TestMain(m *testing.M) { testutil.Main(m) }
 //
 // Leftover processes are reported, then killed (and reaped if they are
-// children) so that they do not outlive the test binary. Main also
+// children) so that they do not outlive the test binary. Main also fails
+// the run when the tests changed a host object they must never touch
+// (hostguard.go: /dev/null's mode, /etc/resolv.conf ...). Main also
 // removes the binary Envbisect built. It calls os.Exit.
 //
 // The tests' recordings keep record's content cache
@@ -49,9 +51,15 @@ const leakGrace = 3 * time.Second
 func runMain(m interface{ Run() int }, w io.Writer, grace time.Duration) int {
 	warmRuntimeFDs()
 	before := openFDs()
+	host := hostState()
 	code := m.Run()
 
 	leaked := false
+	for _, c := range hostChanges(host, hostState()) {
+		fmt.Fprintf(w, "testutil.Main: the tests changed the host's %s\n", c)
+		leaked = true
+	}
+	restoreDevNull()
 	after := openFDs()
 	for _, fd := range sortedKeys(after) {
 		now := after[fd]
@@ -80,7 +88,7 @@ func runMain(m interface{ Run() int }, w io.Writer, grace time.Duration) int {
 		}
 	}
 	if leaked {
-		fmt.Fprintln(w, "FAIL: the tests left file descriptors or processes behind (see above)")
+		fmt.Fprintln(w, "FAIL: the tests left file descriptors or processes behind, or changed the host (see above)")
 		if code == 0 {
 			code = 1
 		}
