@@ -212,10 +212,14 @@ func (m *mdWriter) summary(r *LocateReport, causes []mdCause) {
 
 // culpritShort names a cause in a few words: "`openat` of `/etc/a.conf`
 // (call 412 of 1038 recorded): good `3`, here `-1 ENOENT (...)`",
-// "start item `env LANG`: good `"C"`, here `(not set)`".
+// "start item `env LANG`: good `"C"`, here `(not set)`", a DNS answer by
+// how it differs.
 func culpritShort(r *LocateReport, c *Culprit) string {
 	if it := c.Start; it != nil {
 		return "start item " + mdCodeText(it.Label()) + ": good " + mdCodeText(StartValue(it.Good)) + ", here " + mdCodeText(StartValue(it.Here))
+	}
+	if d := c.DNS; d != nil {
+		return mdText(d.Line()) + fmt.Sprintf(" (call %d of %d recorded)", c.Seq, r.RecordedCalls)
 	}
 	s := mdCodeText(c.Syscall)
 	if c.Path != "" {

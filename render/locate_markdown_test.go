@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/verdict"
 )
 
@@ -64,6 +65,15 @@ func markdownReports() map[string]*LocateReport {
 			Steps:       steps[:2],
 		},
 		"located_dns": dnsReport(DNSAnswer{RCode: "NXDOMAIN"}),
+		"located_binary": {Status: Located, Command: []string{"./loader"}, RecordedCalls: 50, ReplayableCalls: 20, Runs: 6, Seconds: 0.8,
+			Culprit: &Culprit{Seq: 31, Who: "[1:2]", Exe: "/opt/loader", Syscall: "pread64",
+				Call: `pread64(4, "\x7fELF\x02"..., 64, 0) = 64`, Path: "/opt/lib\nnew/*lib*_x.so",
+				Good: CallResult{Return: "64", Data: map[string]CallBuffer{"buf": {Len: 64}}}, Bad: CallResult{Return: "64", Data: map[string]CallBuffer{"buf": {Len: 64}}},
+				DataDiff: &DataDiff{Buffer: "buf", GoodSize: 64, BadSize: 64, FirstDifference: 18, GoodBytes: `"\x3e\x00"...`, BadBytes: `"\xb7\x00"...`}},
+			Lost:  &trace.Losses{Calls: 3, Incomplete: 1},
+			Cause: &Cause{Item: StartItem{Kind: "mount", Name: "/opt", Docker: "--read-only"}, Seq: 31, Text: "pread64(/opt/lib) = EROFS here: the mount at /opt is read-only here"},
+			Steps: []LocateStep{{Step: 1, Prefix: 12, Start: 1, Verdict: verdict.Fail, Detail: "killed by SIGSEGV", Seconds: 0.1}},
+		},
 	}
 }
 
