@@ -260,6 +260,11 @@ func (m *mdWriter) cause(r *LocateReport, mc mdCause, i, n int) {
 	if n > 1 {
 		heading = fmt.Sprintf("Cause %d of %d", i+1, n)
 	}
+	if r.Status != Located {
+		// A culprit the report keeps without naming it located (one
+		// that confirmation runs did not confirm): said so at once.
+		heading = strings.Replace(heading, "Cause", "Culprit", 1) + ", " + string(r.Status)
+	}
 	m.printf("\n#### %s: %s\n\n", heading, mdText(title))
 	if it := c.Start; it != nil {
 		m.startItem(r, it)
