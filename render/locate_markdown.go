@@ -36,9 +36,22 @@ type mdCause struct {
 // key itself.
 func reportLaidOut(key string) bool {
 	switch key {
-	case "status", "message", "command", "culprit", "causes", "group", "candidates", "divergences", "runs", "repeat_runs",
+	case "status", "message", "command", "culprit", "causes", "suspect", "group", "candidates", "divergences", "runs", "repeat_runs",
 		"recorded_calls", "replayable_calls", "start_items", "space", "steps", "seconds", "lost", "not_served", "unapplied",
 		"cause", "isolation":
+		return true
+	case "confirm_runs", "cause_runs":
+		return true // counted by runsAndTime, with the runs of the search
+	}
+	return false
+}
+
+// stepLaidOut says whether the steps table lays out the step member key
+// itself; the others are added to the step's detail.
+func stepLaidOut(key string) bool {
+	switch key {
+	case "step", "round", "index", "prefix", "all", "start", "resources", "except", "verdict", "detail", "seconds",
+		"divergences", "taint", "taken", "note":
 		return true
 	}
 	return false
@@ -123,12 +136,13 @@ func writeMarkdown(w io.Writer, r *LocateReport, raw []byte) error {
 		m.printf("\n#### More in the report\n\n")
 		m.fields(more, "")
 	}
-	m.steps(r.Steps)
+	m.steps(r.Steps, stepFields(fields))
 	return m.err
 }
 
 // reportCauses are the report's causes: its "causes" when it has them,
-// else its culprit alone.
+// else its culprit alone, else the suspect of a search that ended
+// without naming it (each shaped like a culprit).
 func reportCauses(fields []jsonField) ([]mdCause, error) {
 	var raws []json.RawMessage
 	if c := jsonMember(fields, "causes"); c != nil {
@@ -136,8 +150,10 @@ func reportCauses(fields []jsonField) ([]mdCause, error) {
 			return nil, fmt.Errorf("markdown report: causes: %w", err)
 		}
 	}
-	if c := jsonMember(fields, "culprit"); len(raws) == 0 && c != nil && string(c) != "null" {
-		raws = []json.RawMessage{c}
+	for _, key := range []string{"culprit", "suspect"} {
+		if c := jsonMember(fields, key); len(raws) == 0 && c != nil && string(c) != "null" {
+			raws = []json.RawMessage{c}
+		}
 	}
 	var out []mdCause
 	for i, raw := range raws {
@@ -152,6 +168,20 @@ func reportCauses(fields []jsonField) ([]mdCause, error) {
 		out = append(out, mdCause{Culprit: &c, Fields: f})
 	}
 	return out, nil
+}
+
+// stepFields are the JSON members of each of the report's steps, by
+// index (nil when the report's JSON has none).
+func stepFields(fields []jsonField) [][]jsonField {
+	var raws []json.RawMessage
+	if json.Unmarshal(jsonMember(fields, "steps"), &raws) != nil {
+		return nil
+	}
+	out := make([][]jsonField, len(raws))
+	for i, raw := range raws {
+		out[i], _ = jsonFields(raw)
+	}
+	return out
 }
 
 // mdWriter keeps the first write error; later writes are skipped.
@@ -206,7 +236,11 @@ func (m *mdWriter) summary(r *LocateReport, causes []mdCause) {
 			culprit += fmt.Sprintf(" (and %s)", count(n, "more cause", "more causes"))
 		}
 	}
-	parts = append(parts, "**Culprit** "+culprit, "**Runs** "+mdText(runsAndTime(r)))
+	label := "**Culprit** "
+	if len(causes) > 0 && r.Status != Located {
+		label = "**Culprit, " + mdText(string(r.Status)) + "** "
+	}
+	parts = append(parts, label+culprit, "**Runs** "+mdText(runsAndTime(r)))
 	m.printf("%s\n", strings.Join(parts, " · "))
 }
 
@@ -399,7 +433,7 @@ func (m *mdWriter) notServed(r *LocateReport) {
 
 // steps writes every run of the search as a table in a collapsed
 // <details> block.
-func (m *mdWriter) steps(steps []LocateStep) {
+func (m *mdWriter) steps(steps []LocateStep, fields [][]jsonField) {
 	if len(steps) == 0 {
 		return
 	}
@@ -416,6 +450,11 @@ func (m *mdWriter) steps(steps []LocateStep) {
 		}
 		if s.Round > 0 {
 			detail += " (round " + strconv.Itoa(s.Round) + ")"
+		}
+		if i < len(fields) {
+			for _, f := range extras(fields[i], stepLaidOut) {
+				detail += " \\[" + mdText(fieldLabel(f.Key)+": "+scalarText(f.Value)) + "\\]"
+			}
 		}
 		if s.Taint != "" {
 			detail += "<br>tainted: " + mdText(s.Taint)

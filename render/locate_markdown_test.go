@@ -105,20 +105,21 @@ func TestMarkdownFutureFields(t *testing.T) {
 			md := futureFieldsMarkdown(t, status)
 			checkGolden(t, "locate_future_fields_"+status+".md", []byte(md))
 			checkMarkdown(t, md)
-			heading := "Cause 1 of 2"
-			if status != "located" {
-				heading = "Culprit 1 of 2, " + status
-			}
-			for _, want := range []string{
+			wants := []string{
 				"### envbisect locate: " + status + "\n",
-				"#### " + heading + ": file /srv/app\\|v2/&lt;conf&gt;\\`x\\`.conf",
 				"- **Explanation** the file's content differs: line 1 is mode=slow here, mode=fast in the good run",
-				"2 of 2",
-				"  - **Text** /etc is there, /etc/hosts is missing here",
 				"#### More in the report",
 				"  - **Note** replaying up to #44 flips the verdict",
-				"(and 1 more cause)",
-			} {
+				"| exit status 0 (round 2) \\[Role: confirm\\] |",
+			}
+			if status == "located" {
+				wants = append(wants, "#### Cause 1 of 2: file /srv/app\\|v2/&lt;conf&gt;\\`x\\`.conf",
+					"#### Cause 2 of 2: file /etc/hosts", "  - **Text** /etc is there, /etc/hosts is missing here", "(and 1 more cause)")
+			} else {
+				wants = append(wants, "#### Culprit, unconfirmed: file /srv/app\\|v2/&lt;conf&gt;\\`x\\`.conf",
+					"**Culprit, unconfirmed** `openat`", "- **Disagreeing** 3, 4")
+			}
+			for _, want := range wants {
 				if !strings.Contains(md, want) {
 					t.Errorf("the Markdown lacks %q:\n%s", want, md)
 				}
@@ -129,8 +130,9 @@ func TestMarkdownFutureFields(t *testing.T) {
 
 // futureFieldsMarkdown is the Markdown of the located_content report
 // with status, whose JSON has members no field of LocateReport has
-// today: "causes" (two, the first the culprit), an "explanation" of each,
-// and a "flip".
+// today: located, "causes" (two, the first the culprit); otherwise a
+// "suspect" in place of the culprit and the "disagreeing" steps; an
+// "explanation" of each cause, a "flip", a step's "role".
 func futureFieldsMarkdown(t *testing.T, status string) string {
 	r := markdownReports()["located_content"]
 	raw, err := json.Marshal(r)
@@ -148,9 +150,18 @@ func futureFieldsMarkdown(t *testing.T, status string) string {
 	second := map[string]any{"seq": 61, "who": "[1]", "syscall": "openat", "call": `openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = -1 ENOENT`,
 		"path": "/etc/hosts", "resource": "file /etc/hosts", "good": map[string]any{"return": "3"}, "bad": map[string]any{"return": "-1 ENOENT (No such file or directory)"},
 		"explanation": map[string]any{"text": "/etc is there, /etc/hosts is missing here", "missing": "/etc/hosts", "diff": []string{"-a", "+b"}}}
-	obj["causes"] = []any{first, second}
 	obj["status"] = status
 	obj["flip"] = map[string]any{"seq": 44, "note": "replaying up to #44 flips the verdict"}
+	steps := obj["steps"].([]any)
+	steps[len(steps)-1].(map[string]any)["role"] = "confirm"
+	if status == "located" {
+		obj["causes"] = []any{first, second}
+	} else {
+		// What the search ended at, not named: no culprit.
+		delete(obj, "culprit")
+		obj["suspect"] = first
+		obj["disagreeing"] = []int{3, 4}
+	}
 	raw, err = json.Marshal(obj)
 	if err != nil {
 		t.Fatal(err)

@@ -107,6 +107,10 @@ func (m *mdWriter) value(indent, label, key string, raw json.RawMessage) {
 			}
 			return
 		}
+		if scalars(x) {
+			m.printf("%s%s\n", head, mdText(scalarText(raw)))
+			return
+		}
 		m.printf("%s\n", strings.TrimRight(head, " "))
 		var items []json.RawMessage
 		json.Unmarshal(raw, &items)
@@ -140,4 +144,38 @@ func indentLines(block, indent string) string {
 		lines[i] = indent + l
 	}
 	return strings.Join(lines, "\n")
+}
+
+// scalars says whether every one of xs is a number, a boolean or null.
+func scalars(xs []any) bool {
+	for _, x := range xs {
+		switch x.(type) {
+		case string, map[string]any, []any:
+			return false
+		}
+	}
+	return true
+}
+
+// scalarText is a JSON value as text: a string as it is, an array of
+// scalars joined by ", ", anything else as JSON wrote it.
+func scalarText(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		if scalars(x) {
+			parts := make([]string, len(x))
+			for i, e := range x {
+				b, _ := json.Marshal(e)
+				parts[i] = string(b)
+			}
+			return strings.Join(parts, ", ")
+		}
+	}
+	return string(bytes.TrimSpace(raw))
 }
