@@ -112,6 +112,10 @@ func writeMarkdown(w io.Writer, r *LocateReport, raw []byte) error {
 		m.inconclusive(r)
 	case NotRepeatable:
 		m.para(notRepeatableAdvice)
+	default:
+		// A status this writer has no words of its own for (unconfirmed):
+		// the next step is the same as for any answer runs left open.
+		m.command("With more runs per step:", "envbisect locate --repeat 5"+r.flagsText()+" "+r.tracePathOr()+" -- "+r.commandOr())
 	}
 	if r.Lost.Any() {
 		m.para(lostText(r))
