@@ -101,7 +101,7 @@ func writeMarkdown(w io.Writer, r *LocateReport, raw []byte) error {
 	case Located:
 	case NoFailure:
 		m.para(noFailureAdvice)
-		m.command("With more runs per step:", "envbisect locate --repeat 5"+r.flagsText()+" "+r.tracePathOr()+" -- "+r.commandOr())
+		m.command("With more runs per step:", repeatCommand(r))
 	case ReplayStillFails:
 		m.para(stillFailsAdvice)
 		m.list("Divergences of that run:", r.Divergences, len(r.Divergences))
@@ -115,7 +115,7 @@ func writeMarkdown(w io.Writer, r *LocateReport, raw []byte) error {
 	default:
 		// A status this writer has no words of its own for (unconfirmed):
 		// the next step is the same as for any answer runs left open.
-		m.command("With more runs per step:", "envbisect locate --repeat 5"+r.flagsText()+" "+r.tracePathOr()+" -- "+r.commandOr())
+		m.command("With more runs per step:", repeatCommand(r))
 	}
 	if r.Lost.Any() {
 		m.para(lostText(r))
@@ -401,7 +401,7 @@ func (m *mdWriter) dataDiff(c *Culprit) {
 func (m *mdWriter) inconclusive(r *LocateReport) {
 	if len(r.Candidates) == 0 {
 		m.para(inconclusiveEndsAdvice)
-		m.command("With more runs per step:", "envbisect locate --repeat 5"+r.flagsText()+" "+r.tracePathOr()+" -- "+r.commandOr())
+		m.command("With more runs per step:", repeatCommand(r))
 		return
 	}
 	lines := r.CandidateLines
@@ -420,7 +420,7 @@ func (m *mdWriter) inconclusive(r *LocateReport) {
 		m.printf("- %s\n", mdCodeText(l))
 	}
 	m.para(inconclusiveAdvice)
-	m.command("With more runs per step:", "envbisect locate --repeat 5"+r.flagsText()+" "+r.tracePathOr()+" -- "+r.commandOr())
+	m.command("With more runs per step:", repeatCommand(r))
 }
 
 // notServed lists the opens whose file the trace does not keep.
@@ -473,4 +473,10 @@ func (m *mdWriter) steps(steps []LocateStep, fields [][]jsonField) {
 		m.printf("| %d | %s | %s | %.2f | %s |\n", s.Step, mdText(s.Replayed()), mdText(s.Verdict.String()), s.Seconds, detail)
 	}
 	m.printf("\n</details>\n")
+}
+
+// repeatCommand is locate again with 5 runs per step, as the text
+// suggests it.
+func repeatCommand(r *LocateReport) string {
+	return "envbisect locate --repeat 5" + r.flagsText() + " " + r.tracePathOr() + " -- " + r.commandOr()
 }
