@@ -26,8 +26,10 @@ printf 'key=value\n' > 'cfg|<x>.txt'
 "$EB" record -q -o good.envb -- ./fig79 'cfg|<x>.txt' >/dev/null
 printf 'key value\n' > 'cfg|<x>.txt'
 code=0
+start=$(date +%s)
 "$EB" locate -q --format markdown good.envb -- ./fig79 'cfg|<x>.txt' > "$OUT/report.md" 2> "$OUT/stderr" || code=$?
 echo $code > "$OUT/code"
+echo "locate took $(( $(date +%s) - start )) s"
 `)
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join(out, name))
@@ -41,6 +43,7 @@ echo $code > "$OUT/code"
 	if code != "0" {
 		t.Fatalf("locate --format markdown: exit %s; want 0\n%s\nstderr:\n%s", code, md, read("stderr"))
 	}
+	t.Logf("the Markdown report:\n%s", md)
 	path := w + "/cfg|<x>.txt"
 	for _, want := range []string{
 		"### envbisect locate: located\n\n**Command** `./fig79 'cfg|<x>.txt'` · **Culprit** `openat` of `" + path + "` (call ",
