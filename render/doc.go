@@ -10,7 +10,9 @@
 //     one group with its calls, JSON or Graphviz dot;
 //   - locate's report: LocateReport and its parts are plain data that
 //     package bisect fills in (bisect.Report is the same type); their JSON
-//     form is `locate --json`, WriteText the report for people.
+//     form is `locate --json`, WriteText the report for people,
+//     WriteMarkdown the same as GitHub-flavoured Markdown for a CI job's
+//     summary (`locate --format markdown`).
 //
 // render imports the stages whose results it prints (align, depgraph) and
 // never the search: bisect imports render, to print calls into its report
@@ -83,6 +85,23 @@
 //	# command: make test
 //	# start: env LANG=C.UTF-8
 //	# end: exited with 0; 1234 calls, 3 processes, 4 threads
+//
+// # Markdown format
+//
+// WriteMarkdown writes locate's report for $GITHUB_STEP_SUMMARY: a
+// heading with the status, a summary line (command, culprit, runs), a
+// section per cause (its call, results, data diff in a ```diff block),
+// the text form's sentences (shared with it: locate_prose.go), and the
+// steps as a table in a collapsed <details> block. Everything from a
+// trace or a run is escaped (markdown.go): "|" and the characters with a
+// Markdown meaning get a backslash, "<", ">" and "&" become entities,
+// code spans and fences are longer than any run of backticks in the
+// data, control characters print as C escapes. It is written over the
+// report's JSON as well as its fields: the members of the report and of
+// each cause that it does not lay out itself print as a generic list in
+// JSON order, and the causes come from the JSON's "causes" when it has
+// them, so a field added to the report cannot be left out of the
+// Markdown.
 //
 // # JSON format
 //

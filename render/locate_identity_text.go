@@ -8,8 +8,7 @@ func (t *textWriter) cause(r *LocateReport) {
 		return
 	}
 	t.printf("cause     %s%s\n", c.Item.Label(), dockerSuffix(c.Item))
-	t.para(c.Text + ". No run could give the command the good value of this, so no run confirmed it: it is what " +
-		"differs here that explains this error.")
+	t.para(causeConclusion(c))
 }
 
 // unapplied lists the identity items that differ here and no run could
@@ -17,9 +16,7 @@ func (t *textWriter) cause(r *LocateReport) {
 // failing call.
 func (t *textWriter) unapplied(r *LocateReport) {
 	if c := r.Cause; c != nil && r.Status != Located {
-		t.para("Cause: " + c.Item.Label() + dockerSuffix(c.Item) + ". " + c.Text +
-			". No run could give the command the good value of this, so no run confirmed it: it is what differs here " +
-			"that explains the error of a call that failed with everything replayed.")
+		t.para(unlocatedCause(c))
 		if c.Call != "" {
 			t.printf("evidence  call %d: %s\n", c.Seq, c.Call)
 		}

@@ -8,12 +8,20 @@ import (
 // spaceTextResources is how many differing resources the text names.
 const spaceTextResources = 5
 
-// space says what the search ran over: the start items and resources
-// that differ here, or every replayable call and why.
+// space says what the search ran over.
 func (t *textWriter) space(r *LocateReport) {
+	if s := spaceText(r); s != "" {
+		t.para(s)
+	}
+}
+
+// spaceText says what the search ran over: the start items and resources
+// that differ here, or every replayable call and why; "" when the report
+// does not say.
+func spaceText(r *LocateReport) string {
 	sp := r.Space
 	if sp == nil {
-		return
+		return ""
 	}
 	var titles []string
 	for i, res := range sp.Resources {
@@ -32,8 +40,7 @@ func (t *textWriter) space(r *LocateReport) {
 		if len(titles) > 0 {
 			s += " (" + strings.Join(titles, ", ") + ")"
 		}
-		t.para(s + ", each replayed whole in a run.")
-		return
+		return s + ", each replayed whole in a run."
 	}
 	s := fmt.Sprintf("Searched over every replayable call (%d), by prefix", r.ReplayableCalls)
 	if r.StartItems > 0 {
@@ -45,7 +52,7 @@ func (t *textWriter) space(r *LocateReport) {
 	if len(titles) > 0 {
 		s += " (differing: " + strings.Join(titles, ", ") + ")"
 	}
-	t.para(s + ".")
+	return s + "."
 }
 
 // count is "1 thing" or "N things".

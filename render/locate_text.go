@@ -26,9 +26,7 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 		t.located(r)
 	case NoFailure:
 		t.heading(r, "no failure")
-		t.para("There is no failure here to explain. " +
-			"If it fails only sometimes, run locate with more runs per step; if its failure shows " +
-			"another way (output, a check command, a timeout), tell locate how to judge a run.")
+		t.para(noFailureAdvice)
 		t.printf("\nWith more runs per step:\n  envbisect locate --repeat 5%s %s -- %s\n", r.flagsText(), r.tracePathOr(), r.commandOr())
 	case ReplayStillFails:
 		t.stillFails(r)
@@ -36,18 +34,12 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 		t.inconclusive(r)
 	case NotRepeatable:
 		t.heading(r, "not repeatable")
-		t.para("Two runs that replay nothing gave different verdicts, so no call can be blamed. " +
-			"The command may be flaky (run locate with --repeat N to take a majority of N runs per step), " +
-			"or depend on state outside the sandbox (a running service, the network, --persist paths): " +
-			"reset that state before every run with --reset CMD.")
+		t.para(notRepeatableAdvice)
 	default:
 		t.heading(r, string(r.Status))
 	}
-	if l := r.Lost; l.Any() {
-		t.para(fmt.Sprintf("The trace is incomplete: the eBPF recorder lost %d calls, and %d recorded calls lost part of their data "+
-			"(its ring buffer was full). Those calls executed in every run instead of being replayed, so none of them "+
-			"can be named here; record again with a larger --ring-size, or with the ptrace backend, which loses nothing.",
-			l.Calls, l.Incomplete))
+	if r.Lost.Any() {
+		t.para(lostText(r))
 	}
 	t.notServed(r)
 	t.unapplied(r)
@@ -135,8 +127,7 @@ func (t *textWriter) located(r *LocateReport) {
 		if it.Text != "" {
 			t.para(strings.ToUpper(it.Text[:1]) + it.Text[1:] + ".")
 		}
-		t.para(fmt.Sprintf("With %s as recorded (and no call replayed), the command passes here; with this "+
-			"environment's value it fails.", it.Label()))
+		t.para(startConclusion(it))
 		return
 	}
 	t.printf("located: call %d of %d recorded (%s)\n\n", c.Seq, r.RecordedCalls, runsAndTime(r))
@@ -162,35 +153,10 @@ func (t *textWriter) located(r *LocateReport) {
 		t.printf("group     %s: %s\n", g.Title, groupCalls(g))
 	}
 	if im := c.Image; im != nil {
-		ran := im.Path
-		if im.Resolved != "" {
-			ran = im.Resolved // where the path led: for a #! script, its interpreter
-		}
-		t.printf("image     the recording ran %s (%d bytes, sha256 %x), which the trace holds\n", ran, im.Size, im.SHA256[:8])
+		t.printf("image     %s\n", imageText(im))
 	}
 	t.cause(r)
-	replayed := fmt.Sprintf("the recorded result of call %d replayed", c.Seq)
-	executed := "it"
-	switch {
-	case c.Content != nil:
-		replayed = fmt.Sprintf("call %d replayed (it hands out the good environment's file, which the trace keeps)", c.Seq)
-	case c.Image != nil:
-		replayed = fmt.Sprintf("the image recorded at call %d run in its place", c.Seq)
-		executed = "the exec"
-	}
-	if sp := r.Space; sp != nil && sp.Over == SpaceDiffering && r.Group != nil && c.DNS != nil {
-		t.para(fmt.Sprintf("With %s as recorded (its %d calls replayed, and the resources that differ here "+
-			"before it), the command passes here; with this environment's answer, it fails.", r.Group.Title, len(r.Group.Calls)))
-		return
-	}
-	if sp := r.Space; sp != nil && sp.Over == SpaceDiffering && r.Group != nil {
-		t.para(fmt.Sprintf("With the recorded answers of %s replayed (its %d calls, and the resources "+
-			"that differ here before it), the command passes here; with this environment's answers, it fails. "+
-			"Call %d is where it differs.", r.Group.Title, len(r.Group.Calls), c.Seq))
-		return
-	}
-	t.para("With " + replayed + " (and every call before it that replay " +
-		"can change), the command passes here; with " + executed + " executed for real, it fails.")
+	t.para(locatedConclusion(r, c))
 }
 
 // here prints the live result of the culprit and how its data differs.
@@ -255,9 +221,7 @@ func groupCalls(g *CulpritGroup) string {
 
 func (t *textWriter) stillFails(r *LocateReport) {
 	t.heading(r, "replay still fails")
-	t.para("No single call can be named. The cause may be outside the system-call interface " +
-		"(environment variables, argv, the auxiliary vector, CPU features, timing), or the run " +
-		"diverged from the recording and executed for real calls it was asked to replay.")
+	t.para(stillFailsAdvice)
 	if len(r.Divergences) > 0 {
 		t.printf("\nDivergences of that run:\n")
 		for _, d := range r.Divergences {
@@ -273,9 +237,7 @@ func (t *textWriter) stillFails(r *LocateReport) {
 func (t *textWriter) inconclusive(r *LocateReport) {
 	t.heading(r, "inconclusive")
 	if len(r.Candidates) == 0 {
-		t.para("An end of the search could not be checked: its runs were skipped (exit 125) or " +
-			"disagreed. No culprit is named. Check that the command can run here, or run locate " +
-			"with more runs per step if it is flaky.")
+		t.para(inconclusiveEndsAdvice)
 		t.printf("\n  envbisect locate --repeat 5%s %s -- %s\n", r.flagsText(), r.tracePathOr(), r.commandOr())
 		return
 	}
@@ -293,8 +255,7 @@ func (t *textWriter) inconclusive(r *LocateReport) {
 		}
 		t.printf("  %s\n", l)
 	}
-	t.para("The runs between them were skipped (exit 125), disagreed, or diverged from the recording. " +
-		"Run locate again, with more runs per step, or try them one by one with envbisect replay.")
+	t.para(inconclusiveAdvice)
 	t.printf("\n  envbisect locate --repeat 5%s %s -- %s\n", r.flagsText(), r.tracePathOr(), r.commandOr())
 }
 
@@ -377,8 +338,7 @@ func (t *textWriter) notServed(r *LocateReport) {
 	if len(r.NotServed) == 0 {
 		return
 	}
-	t.para(fmt.Sprintf("%d file(s) the program uses could not be served from the trace, so their opens and execs "+
-		"ran here and the program read or ran this environment's file in every run:", len(r.NotServed)))
+	t.para(notServedText(r))
 	for _, n := range r.NotServed {
 		t.printf("  #%d %s: %s\n", n.Seq, n.Path, n.Why)
 	}

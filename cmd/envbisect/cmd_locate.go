@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -27,7 +26,8 @@ import (
 type locateOptions struct {
 	verdict verdictFlags
 	repeat  int
-	json    bool
+	json    bool   // --json: --format json
+	format  string // --format, resolved by runLocate (parseReportFormat)
 	quiet   bool
 	cpu     string
 	window  int
@@ -63,7 +63,9 @@ result here (with a diff of the data), the file, socket or directory it
 belongs to, and every step.
 
 Progress goes to stderr while it runs (unless -q or stderr is not a
-terminal); CMD's own output is passed through.
+terminal); CMD's own output is passed through. The report goes to stdout:
+as text, or with --format json (--json) or --format markdown (for a CI
+job's $GITHUB_STEP_SUMMARY) alone, CMD's output then going to stderr.
 
 ` + sandboxHelp + `
 
@@ -82,6 +84,7 @@ Exit status:
   envbisect locate web.envb --alive 5s -- lighttpd -D -f /etc/lighttpd/lighttpd.conf
   envbisect locate ftp.envb --alive 2s --check 'curl -sf ftp://127.0.0.1/' -- vsftpd
   envbisect locate ci.envb --json --timeout 60s -- make test
+  envbisect locate ci.envb --format markdown -- make test >> "$GITHUB_STEP_SUMMARY"
   envbisect locate --container bad good.envb -- app --config /etc/app.conf`,
 		Args: traceThenCommand("envbisect locate TRACE -- CMD"),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -97,7 +100,8 @@ Exit status:
 	f.BoolVar(&o.worker, "worker", false, "")
 	f.MarkHidden("worker")
 	f.IntVar(&o.repeat, "repeat", 1, "run each step `N` times and take the majority verdict (for flaky commands)")
-	f.BoolVar(&o.json, "json", false, "print the report as one JSON object on stdout (the command's own output then goes to stderr)")
+	f.BoolVar(&o.json, "json", false, "print the report as one JSON object on stdout (the command's own output then goes to stderr); the same as --format json")
+	f.StringVar(&o.format, "format", "", formatHelp)
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
 	f.StringVar(&o.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto, or any")
 	f.IntVar(&o.window, "window", replay.DefaultWindow, "how many calls a thread may run ahead of or behind the recording before it counts as diverged")
@@ -105,6 +109,11 @@ Exit status:
 }
 
 func runLocate(ctx context.Context, s streams, o locateOptions, path string, argv []string) error {
+	format, err := parseReportFormat(o.format, o.json)
+	if err != nil {
+		return err
+	}
+	o.format = string(format)
 	if err := o.verdict.validate(); err != nil {
 		return err
 	}
@@ -212,13 +221,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		}
 		return runError(err)
 	}
-	if o.json {
-		enc := json.NewEncoder(s.out)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			return withCode(exitError, err)
-		}
-	} else if err := rep.WriteText(s.out); err != nil {
+	if err := format.writeReport(s.out, rep); err != nil {
 		return withCode(exitError, err)
 	}
 	return withCode(rep.ExitCode(), nil)
@@ -265,7 +268,7 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 			Sandbox: box,
 			Argv:    argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: cpus[r.Job%len(cpus)],
 			Join: site.join, Env: site.env, Dir: site.dir, Serve: store,
-			Stdout:    cmdStdout(o.json),
+			Stdout:    cmdStdout(reportFormat(o.format).machineOutput()),
 			Interrupt: interrupt,
 			Warn:      s.warn,
 		})

@@ -23,6 +23,8 @@ func TestLocateUsage(t *testing.T) {
 		{[]string{"locate", "t.envb"}, "give the trace, then the command after --"},
 		{[]string{"locate", "--repeat", "0", "t.envb", "--", "true"}, "--repeat 0"},
 		{[]string{"locate", "--alive", "2s", "--timeout", "1s", "t.envb", "--", "true"}, "ends the run before --alive"},
+		{[]string{"locate", "--format", "html", "t.envb", "--", "true"}, `--format "html": give text, json or markdown`},
+		{[]string{"locate", "--json", "--format", "markdown", "t.envb", "--", "true"}, "--json and --format markdown: give one"},
 		{[]string{"replay", "t.envb", "--", "true"}, "--prefix is required"},
 		{[]string{"replay", "--prefix", "x", "t.envb", "--", "true"}, `--prefix "x"`},
 	}

@@ -1,0 +1,159 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The causes of locate's Markdown report: each one's section (its
+// call, results and data diff) and its words in the summary line.
+
+// culpritShort names a cause in a few words: "`openat` of `/etc/a.conf`
+// (call 412 of 1038 recorded): good `3`, here `-1 ENOENT (...)`",
+// "start item `env LANG`: good `"C"`, here `(not set)`", a DNS answer by
+// how it differs.
+func culpritShort(r *LocateReport, c *Culprit) string {
+	if it := c.Start; it != nil {
+		return "start item " + mdCodeText(it.Label()) + ": good " + mdCodeText(StartValue(it.Good)) + ", here " + mdCodeText(StartValue(it.Here))
+	}
+	if d := c.DNS; d != nil {
+		return mdText(d.Line()) + fmt.Sprintf(" (call %d of %d recorded)", c.Seq, r.RecordedCalls)
+	}
+	s := mdCodeText(c.Syscall)
+	if c.Path != "" {
+		s += " of " + mdCodeText(c.Path)
+	} else if c.Resource != "" {
+		s += " of " + mdText(c.Resource)
+	}
+	s += fmt.Sprintf(" (call %d of %d recorded): good %s, here ", c.Seq, r.RecordedCalls, mdCodeText(c.Good.Return))
+	switch {
+	case c.Bad.Missing:
+		return s + "not made"
+	case c.Content != nil:
+		return s + mdCodeText(c.Bad.Return) + ", and the file's content differs"
+	case c.DataDiff != nil:
+		return s + mdCodeText(c.Bad.Return) + ", and its data differs"
+	}
+	return s + mdCodeText(c.Bad.Return)
+}
+
+// cause writes one cause: a heading naming its resource, its results,
+// the data diff, the explanations, and for the first, its group and
+// what the runs showed.
+func (m *mdWriter) cause(r *LocateReport, mc mdCause, i, n int) {
+	c := mc.Culprit
+	title := c.Resource
+	switch {
+	case c.Start != nil:
+		title = "start item " + c.Start.Label()
+	case title == "" && i == 0 && r.Group != nil:
+		title = r.Group.Title
+	case title == "":
+		title = c.Syscall + " of " + c.Path
+		if c.Path == "" {
+			title = fmt.Sprintf("call %d", c.Seq)
+		}
+	}
+	heading := "Cause"
+	if n > 1 {
+		heading = fmt.Sprintf("Cause %d of %d", i+1, n)
+	}
+	if r.Status != Located {
+		// A culprit the report keeps without naming it located (one
+		// that confirmation runs did not confirm): said so at once.
+		heading = strings.Replace(heading, "Cause", "Culprit", 1) + ", " + string(r.Status)
+	}
+	m.printf("\n#### %s: %s\n\n", heading, mdText(title))
+	if it := c.Start; it != nil {
+		m.startItem(r, it)
+	} else {
+		m.call(r, c, i == 0)
+	}
+	// Members laid out by nobody (an explanation) continue the list.
+	m.fields(extras(mc.Fields, culpritLaidOut), "")
+	m.dataDiff(c)
+	if cc := c.Content; cc != nil {
+		m.dataDiff(cc)
+	}
+	if i > 0 || r.Status != Located {
+		return
+	}
+	if cs := r.Cause; cs != nil {
+		m.printf("\n- **Cause** %s%s\n", mdCodeText(cs.Item.Label()), mdText(dockerSuffix(cs.Item)))
+		m.para(causeConclusion(cs))
+	}
+	if c.Start != nil {
+		m.para(startConclusion(c.Start))
+		return
+	}
+	m.para(locatedConclusion(r, c))
+}
+
+// startItem lists a start item's values.
+func (m *mdWriter) startItem(r *LocateReport, it *StartItem) {
+	m.printf("- **Start item** %s, as the command starts\n", mdCodeText(it.Label()))
+	m.printf("- **Good** %s\n- **Here** %s\n", mdCodeText(StartValue(it.Good)), mdCodeText(StartValue(it.Here)))
+	if it.Docker != "" {
+		m.printf("- **Docker** %s\n", mdCodeText(it.Docker))
+	}
+	if it.Text != "" {
+		m.printf("- %s\n", mdText(strings.ToUpper(it.Text[:1])+it.Text[1:]+"."))
+	}
+}
+
+// call lists a located call's results; withGroup adds the report's group
+// (the first cause's).
+func (m *mdWriter) call(r *LocateReport, c *Culprit, withGroup bool) {
+	who := c.Who
+	if c.Exe != "" {
+		who += " " + c.Exe
+	}
+	m.printf("- **Call** %d by %s: %s\n", c.Seq, mdCodeText(who), mdCodeText(c.Call))
+	if c.Path != "" {
+		m.printf("- **Path** %s\n", mdCodeText(c.Path))
+	}
+	m.results(c, "")
+	if d := c.DNS; d != nil {
+		m.printf("- **DNS** %s\n", mdText(d.Line()))
+	}
+	if cc := c.Content; cc != nil {
+		m.printf("- **Content** the file differs here: call %d, %s\n", cc.Seq, mdCodeText(cc.Call))
+		m.results(cc, "  ")
+	}
+	if g := r.Group; g != nil && withGroup {
+		m.printf("- **Group** %s: %s\n", mdText(g.Title), mdText(groupCalls(g)))
+	}
+	if im := c.Image; im != nil {
+		m.printf("- **Image** %s\n", mdText(imageText(im)))
+	}
+}
+
+// results lists a call's result in the recording and here, at indent.
+func (m *mdWriter) results(c *Culprit, indent string) {
+	m.printf("%s- **Good** %s\n", indent, mdCodeText(c.Good.Return))
+	switch {
+	case c.Bad.Missing:
+		m.printf("%s- **Here** did not happen in this environment (the failing run took another path before it)\n", indent)
+	case c.DataDiff != nil:
+		m.printf("%s- **Here** %s, %s: %s\n", indent, mdCodeText(c.Bad.Return), mdText(differs(c)), mdText(sizes(c.DataDiff)))
+	case c.Bad.Return == c.Good.Return:
+		m.printf("%s- **Here** %s (the same as recorded)\n", indent, mdCodeText(c.Bad.Return))
+	default:
+		m.printf("%s- **Here** %s\n", indent, mdCodeText(c.Bad.Return))
+	}
+}
+
+// dataDiff writes how a call's data differs: a text diff in a diff
+// block, binary bytes from the first difference in a plain one.
+func (m *mdWriter) dataDiff(c *Culprit) {
+	d := c.DataDiff
+	if d == nil || c.Bad.Missing {
+		return
+	}
+	m.para(fmt.Sprintf("How the data of call %d differs (%s):", c.Seq, d.Buffer))
+	if d.Text && len(d.Diff) > 0 {
+		m.printf("\n%s", mdFence("diff", d.Diff))
+		return
+	}
+	m.printf("\n%s", mdFence("", []string{"good: " + d.GoodBytes, "here: " + d.BadBytes}))
+}

@@ -1,0 +1,98 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/envbisect/envbisect/trace"
+)
+
+// The sentences of locate's report, shared by the text (WriteText) and
+// Markdown (WriteMarkdown) forms so that the two never say a thing two
+// ways.
+
+const (
+	noFailureAdvice = "There is no failure here to explain. " +
+		"If it fails only sometimes, run locate with more runs per step; if its failure shows " +
+		"another way (output, a check command, a timeout), tell locate how to judge a run."
+	notRepeatableAdvice = "Two runs that replay nothing gave different verdicts, so no call can be blamed. " +
+		"The command may be flaky (run locate with --repeat N to take a majority of N runs per step), " +
+		"or depend on state outside the sandbox (a running service, the network, --persist paths): " +
+		"reset that state before every run with --reset CMD."
+	stillFailsAdvice = "No single call can be named. The cause may be outside the system-call interface " +
+		"(environment variables, argv, the auxiliary vector, CPU features, timing), or the run " +
+		"diverged from the recording and executed for real calls it was asked to replay."
+	inconclusiveEndsAdvice = "An end of the search could not be checked: its runs were skipped (exit 125) or " +
+		"disagreed. No culprit is named. Check that the command can run here, or run locate " +
+		"with more runs per step if it is flaky."
+	inconclusiveAdvice = "The runs between them were skipped (exit 125), disagreed, or diverged from the recording. " +
+		"Run locate again, with more runs per step, or try them one by one with envbisect replay."
+)
+
+// lostText says what an incomplete eBPF trace means for the search.
+func lostText(r *LocateReport) string {
+	l := r.Lost
+	return fmt.Sprintf("The trace is incomplete: the eBPF recorder lost %d calls, and %d recorded calls lost part of their data "+
+		"(its ring buffer was full). Those calls executed in every run instead of being replayed, so none of them "+
+		"can be named here; record again with a larger --ring-size, or with the ptrace backend, which loses nothing.",
+		l.Calls, l.Incomplete)
+}
+
+// notServedText introduces the list of files not served.
+func notServedText(r *LocateReport) string {
+	return fmt.Sprintf("%d file(s) the program uses could not be served from the trace, so their opens and execs "+
+		"ran here and the program read or ran this environment's file in every run:", len(r.NotServed))
+}
+
+// startConclusion says what the runs showed of a start item culprit.
+func startConclusion(it *StartItem) string {
+	return fmt.Sprintf("With %s as recorded (and no call replayed), the command passes here; with this "+
+		"environment's value it fails.", it.Label())
+}
+
+// locatedConclusion says what the runs showed of the located call c.
+func locatedConclusion(r *LocateReport, c *Culprit) string {
+	replayed := fmt.Sprintf("the recorded result of call %d replayed", c.Seq)
+	executed := "it"
+	switch {
+	case c.Content != nil:
+		replayed = fmt.Sprintf("call %d replayed (it hands out the good environment's file, which the trace keeps)", c.Seq)
+	case c.Image != nil:
+		replayed = fmt.Sprintf("the image recorded at call %d run in its place", c.Seq)
+		executed = "the exec"
+	}
+	if sp := r.Space; sp != nil && sp.Over == SpaceDiffering && r.Group != nil && c.DNS != nil {
+		return fmt.Sprintf("With %s as recorded (its %d calls replayed, and the resources that differ here "+
+			"before it), the command passes here; with this environment's answer, it fails.", r.Group.Title, len(r.Group.Calls))
+	}
+	if sp := r.Space; sp != nil && sp.Over == SpaceDiffering && r.Group != nil {
+		return fmt.Sprintf("With the recorded answers of %s replayed (its %d calls, and the resources "+
+			"that differ here before it), the command passes here; with this environment's answers, it fails. "+
+			"Call %d is where it differs.", r.Group.Title, len(r.Group.Calls), c.Seq)
+	}
+	return "With " + replayed + " (and every call before it that replay " +
+		"can change), the command passes here; with " + executed + " executed for real, it fails."
+}
+
+// causeConclusion follows a cause of the located culprit's error.
+func causeConclusion(c *Cause) string {
+	return c.Text + ". No run could give the command the good value of this, so no run confirmed it: it is what " +
+		"differs here that explains this error."
+}
+
+// unlocatedCause says what explains a failing call when no culprit was
+// located.
+func unlocatedCause(c *Cause) string {
+	return "Cause: " + c.Item.Label() + dockerSuffix(c.Item) + ". " + c.Text +
+		". No run could give the command the good value of this, so no run confirmed it: it is what differs here " +
+		"that explains the error of a call that failed with everything replayed."
+}
+
+// imageText says which image a replayed exec ran: "the recording ran
+// /opt/sh (1234 bytes, sha256 abcd000000000000), which the trace holds".
+func imageText(im *trace.FileObject) string {
+	ran := im.Path
+	if im.Resolved != "" {
+		ran = im.Resolved // where the path led: for a #! script, its interpreter
+	}
+	return fmt.Sprintf("the recording ran %s (%d bytes, sha256 %x), which the trace holds", ran, im.Size, im.SHA256[:8])
+}
