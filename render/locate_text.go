@@ -135,6 +135,9 @@ func (t *textWriter) located(r *LocateReport) {
 		if it.Text != "" {
 			t.para(strings.ToUpper(it.Text[:1]) + it.Text[1:] + ".")
 		}
+		if c.Explanation != "" {
+			t.para(c.Explanation)
+		}
 		t.para(fmt.Sprintf("With %s as recorded (and no call replayed), the command passes here; with this "+
 			"environment's value it fails.", it.Label()))
 		return
@@ -167,6 +170,9 @@ func (t *textWriter) located(r *LocateReport) {
 			ran = im.Resolved // where the path led: for a #! script, its interpreter
 		}
 		t.printf("image     the recording ran %s (%d bytes, sha256 %x), which the trace holds\n", ran, im.Size, im.SHA256[:8])
+	}
+	if c.Explanation != "" {
+		t.para(c.Explanation)
 	}
 	t.cause(r)
 	replayed := fmt.Sprintf("the recorded result of call %d replayed", c.Seq)
