@@ -287,8 +287,8 @@ func (s *search) fileStat(c *trace.Call) (*render.FileStat, bool) {
 
 // ranAs is who the command started as: the credentials start items of
 // the recording (good) and of here, when the caller gave them; and the
-// last recorded call before call seq by which its process changed its
-// ids (systable's ChangesCreds), when there is one.
+// recorded calls before call seq by which its process changed its ids
+// or capabilities (systable's ChangesCreds).
 func (s *search) ranAs(seq uint64) *render.Creds {
 	var r render.Creds
 	if cu, ok := s.g.Call(seq); ok {
@@ -297,7 +297,7 @@ func (s *search) ranAs(seq uint64) *render.Creds {
 				break
 			}
 			if c.Proc == cu.Proc && !c.NoReturn && c.Errno() == 0 && s.rows().ByNr(int(c.Nr)).Effects&systable.ChangesCreds != 0 {
-				r.Changed = "call " + strconv.FormatUint(c.Seq, 10) + " " + callString(s.rows(), c)
+				r.Changed = append(r.Changed, "call "+strconv.FormatUint(c.Seq, 10)+" "+callString(s.rows(), c))
 			}
 		}
 	}
@@ -321,7 +321,7 @@ func (s *search) ranAs(seq uint64) *render.Creds {
 			}
 		}
 	}
-	if r.UID == "" && r.Changed == "" {
+	if r.UID == "" && len(r.Changed) == 0 {
 		return nil
 	}
 	return &r

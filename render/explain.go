@@ -111,10 +111,11 @@ type Creds struct {
 	GID     string `json:"gid"`
 	GoodUID string `json:"good_uid,omitempty"`
 	GoodGID string `json:"good_gid,omitempty"`
-	// Changed is the last call before the culprit by which its process
-	// changed its ids ("call 12 setresuid(65534, 65534, 65534) = 0"):
-	// the culprit ran with those, not with the ids it started with.
-	Changed string `json:"changed,omitempty"`
+	// Changed are the calls before the culprit by which its process
+	// changed its ids or capabilities ("call 12 setresuid(65534, 65534,
+	// 65534) = 0"), in order: the culprit ran with what they set, not
+	// with the ids the command started with.
+	Changed []string `json:"changed,omitempty"`
 }
 
 // AddressHolder is the process that holds an address here.
@@ -205,8 +206,12 @@ func missingSentence(c *Culprit, m *MissingComponent) string {
 // drwxrwxrwx 0:0 in the good run."
 func accessSentence(c *Culprit, f *Facts) string {
 	s := fmt.Sprintf("%s(%s) is denied here (%s)", c.Syscall, c.Path, c.Bad.Errno)
-	if r := f.RanAs; r != nil && r.Changed != "" {
-		s += ", after its process changed its ids (" + r.Changed + ")"
+	if r := f.RanAs; r != nil && len(r.Changed) > 0 {
+		short := make([]string, len(r.Changed))
+		for i, c := range r.Changed {
+			short[i], _, _ = strings.Cut(c, "(")
+		}
+		s += ", after its process changed its ids (" + strings.Join(short, ", ") + ")"
 	} else if r != nil && r.UID != "" {
 		s += " to uid " + firstID(r.UID) + " gid " + firstID(r.GID)
 		if r.GoodUID != "" && (firstID(r.GoodUID) != firstID(r.UID) || firstID(r.GoodGID) != firstID(r.GID)) {
