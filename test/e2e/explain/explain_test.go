@@ -1,6 +1,7 @@
 package explain_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -127,7 +128,7 @@ mount --bind good app
 		t.Fatalf("culprit %+v; want the start item RLIMIT_NOFILE", r.Culprit)
 	}
 	if it.Here == nil || *it.Here != "12 4096" || it.Good == nil || *it.Good != "1024 4096" {
-		t.Errorf("good %v, here %v; want \"1024 4096\" and the command's \"12 4096\"", it.Good, it.Here)
+		t.Errorf("good %s, here %s; want \"1024 4096\" and the command's \"12 4096\"", value(it.Good), value(it.Here))
 	}
 	if want := `started here with rlimit RLIMIT_NOFILE "12 4096"`; !strings.Contains(r.Culprit.Explanation, want) {
 		t.Errorf("explanation %q lacks %q", r.Culprit.Explanation, want)
@@ -135,4 +136,12 @@ mount --bind good app
 	if code := testutil.ReadText(t, out, "code"); code != "0" {
 		t.Errorf("locate exited %s, want 0", code)
 	}
+}
+
+// value is *v quoted, or "(not set)".
+func value(v *string) string {
+	if v == nil {
+		return "(not set)"
+	}
+	return strconv.Quote(*v)
 }
