@@ -3,6 +3,7 @@ module github.com/envbisect/envbisect
 go 1.26.8
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.1
 	github.com/cilium/ebpf v0.20.0
 	github.com/elastic/go-seccomp-bpf v1.6.0
 	github.com/fxamacker/cbor/v2 v2.9.6

@@ -13,6 +13,13 @@ import (
 // in the failing run (liveRun, by recorded seq; absent: it did not happen
 // there).
 func (s *search) culprit(seq uint64, liveRun map[uint64]*trace.Call) (*Culprit, *Group) {
+	cu, gr := s.culpritFacts(seq, liveRun)
+	s.explain(cu, liveRun)
+	return cu, gr
+}
+
+// culpritFacts is culprit without the explanation.
+func (s *search) culpritFacts(seq uint64, liveRun map[uint64]*trace.Call) (*Culprit, *Group) {
 	cu, gr := s.describe(seq, liveRun[seq])
 	cu.DNS = s.dnsExchange(gr, liveRun)
 	if gr == nil || cu.Bad.Missing || cu.Bad.Errno != "" || cu.Good.Errno != "" {

@@ -2,9 +2,14 @@ package bisect
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/render"
@@ -137,12 +142,11 @@ func compare(key string, good, bad *trace.Mem) *DataDiff {
 		Partial: (good.Flag|bad.Flag)&trace.Truncated != 0}
 	if align.IsText(a) && align.IsText(b) {
 		d.Text = true
-		if lines := align.TextDiff(a, b, diffContext, diffLines); len(lines) > 0 {
-			d.Diff = append([]string{"--- good", "+++ here"}, lines...)
-		}
+		d.Diff = unifiedDiff(a, b)
 		return d
 	}
 	d.GoodBytes, d.BadBytes = excerpt(a, d.FirstDifference), excerpt(b, d.FirstDifference)
+	d.GoodSHA256, d.BadSHA256 = fmt.Sprintf("%x", sha256.Sum256(a)), fmt.Sprintf("%x", sha256.Sum256(b))
 	return d
 }
 
@@ -164,4 +168,29 @@ func excerpt(b []byte, off int) string {
 		return "(end)"
 	}
 	return render.Quote(b[off:], diffBytes)
+}
+
+// unifiedDiff is a unified diff of the text a (good) and b (here), by
+// go-udiff: "--- good", "+++ here", then hunks with diffContext lines
+// of context, cut after diffLines lines ("... N more lines"). A line
+// that does not end in a newline is kept as it is (no "\\ No newline"
+// marker: the report shows lines).
+func unifiedDiff(a, b []byte) []string {
+	edits := udiff.Bytes(a, b)
+	u, err := udiff.ToUnified("good", "here", string(a), edits, diffContext)
+	if err != nil || u == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimSuffix(u, "\n"), "\n") {
+		if strings.HasPrefix(l, `\ No newline`) {
+			continue
+		}
+		out = append(out, l)
+	}
+	if max := diffLines + 2; len(out) > max {
+		more := len(out) - max
+		out = append(out[:max], "... "+strconv.Itoa(more)+" more lines")
+	}
+	return out
 }

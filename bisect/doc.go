@@ -76,6 +76,26 @@
 //     run as recorded is not named (Inconclusive) once the search had seen
 //     differing groups: the difference is not in it.
 //
+// # Explanations (explain.go)
+//
+// A located culprit gets render.Facts and a sentence (render.Explain)
+// from what the runs showed, with no run of their own: the live calls of
+// the failing run next to it, completed with the fail end's (where every
+// call executed, so a call the failing run replayed still has a live
+// answer). For ENOENT, the calls on the path's parents before it: a call
+// that succeeded on a path shows its parents exist here, an ENOENT on a
+// parent itself shows it missing; the shallowest missing one whose parent
+// exists is the component (else the report says it is not known). For
+// EACCES and EPERM, the struct stat or statx buffers of calls on the path
+// and its parents (mode, owner, group) in both runs, the credentials
+// start items (Options.Recorded, Options.Here), the last call of the
+// culprit's process that changed its ids (systable's ChangesCreds), and
+// the umask item for a call that may create its path. For EADDRINUSE, the
+// address the call passed and Options.AddressHolder's answer, looked up
+// once the runs have ended. Content differences are the data diff
+// (a unified diff by go-udiff for text; sizes, first offset and both
+// SHA-256 for binary data).
+//
 // With one run per step and no skips this takes at most 2 + ceil(log2 C)
 // runs for C units (plus one per widening), against 2 + ceil(log2 M) for
 // the M replayable calls of the fallback.

@@ -122,6 +122,7 @@ func (s *search) located(k int, atLo Outcome) *Report {
 		r := s.report(Located, fmt.Sprintf("start item %s: the command passes here when it starts with the recorded %s",
 			it.Label(), render.StartValue(it.Good)))
 		r.Culprit = &Culprit{Start: &it}
+		s.explain(r.Culprit, nil)
 		return r
 	}
 	k -= s.start

@@ -1,6 +1,8 @@
 package bisect
 
 import (
+	"net/netip"
+
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/trace"
 )
@@ -65,6 +67,16 @@ type Options struct {
 	// the report lists them and names one as the cause when it explains
 	// the culprit's error (identity.go).
 	Unapplied []StartItem
+	// Recorded are the recording's start events (the trace's Start) and
+	// Here what the command starts with here (its credentials, umask,
+	// limits): the explanation of a denied call says who it ran as from
+	// them (explain.go). Either may be nil.
+	Recorded []trace.StartEvent
+	Here     []trace.StartEvent
+	// AddressHolder, if not nil, finds the process that holds an IP
+	// address here now (launch.AddressHolder in the CLI): the
+	// explanation of a bind that failed with EADDRINUSE names it.
+	AddressHolder func(netip.AddrPort) (pid int, exe string, err error)
 }
 
 // Progress tells the caller where the search is. It is sent twice per

@@ -67,7 +67,7 @@ func TestReportJSON(t *testing.T) {
 	check("space resource", m["space"].(map[string]any)["resources"].([]any)[0], "group", "title", "first", "differs", "calls")
 	cu := m["culprit"].(map[string]any)
 	check("culprit", cu, "seq", "proc", "thread", "who", "exe", "syscall", "call", "path", "resource",
-		"good", "bad", "data_diff")
+		"good", "bad", "data_diff", "explanation")
 	check("good", cu["good"], "ret", "errno", "return", "call", "data")
 	check("good data", cu["good"].(map[string]any)["data"], "buf")
 	check("buffer", cu["good"].(map[string]any)["data"].(map[string]any)["buf"], "len", "data", "encoding")
@@ -116,7 +116,7 @@ func TestReportText(t *testing.T) {
 		"\nhere      = 10   data differs:\n" +
 			"            --- good\n" +
 			"            +++ here\n" +
-			"            @@ line 1 @@\n" +
+			"            @@ -1 +1 @@\n" +
 			"            -key=value\n" +
 			"            +key value\n",
 		"\ngroup     file /etc/fig79.conf: 18 openat, 19 fstat, 20 read, 21 close\n",

@@ -136,7 +136,7 @@ func TestLocateReport(t *testing.T) {
 		t.Errorf("results: good %+v, bad %+v", c.Good, c.Bad)
 	}
 	d := c.DataDiff
-	wantDiff := []string{"--- good", "+++ here", "@@ line 1 @@", "-key=value", "+key value"}
+	wantDiff := []string{"--- good", "+++ here", "@@ -1 +1 @@", "-key=value", "+key value"}
 	if d == nil || !d.Text || !slices.Equal(d.Diff, wantDiff) || d.Buffer != "buf" || d.FirstDifference != 3 {
 		t.Errorf("data diff: %+v", d)
 	}

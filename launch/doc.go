@@ -37,7 +37,21 @@
 // host name, personality) from /proc, at the command's first exec stop
 // (ptrace) or from the helper before its exec (Command.StartEvents, which
 // adds what the helper will set). InheritedStart gives the items a run
-// can set as envbisect would pass them on, to compare with a trace's.
+// can set as envbisect would pass them on, to compare with a trace's. Its
+// open-files limit is the command's, not envbisect's: the Go runtime
+// raises its own soft RLIMIT_NOFILE at start and restores the original
+// only in the children it starts, so commandNofile (nofile_linux.go) reads
+// it from a child stopped at its exec (PTRACE_TRACEME), then kills it.
+// CommandCreds gives the ids a command starts with here (the exec spec's
+// or envbisect's own), for the explanation of a denied call.
+//
+// # Who holds an address
+//
+// AddressHolder finds the process that holds an IP address in a network
+// namespace now: the socket bound to its port on an overlapping address
+// in /proc/PID/net/{tcp,tcp6,udp,udp6} (TCP: listening), its inode, and
+// the process with an fd on socket:[inode] under /proc/*/fd. locate names
+// it in the explanation of a bind that failed with EADDRINUSE.
 // Parsing recorded items back (trace.ParseLimit, trace.ParseUmask) is
 // plain data and lives in package trace.
 //

@@ -16,7 +16,10 @@ import (
 // InheritedStart returns the start events a command started now with env
 // would begin with, of the kinds a run can set: its environment, and the
 // umask and limits it inherits from envbisect. They are recorded the way
-// record records them, so that they compare with a trace's.
+// record records them, so that they compare with a trace's. The
+// open-files limit is the one the command inherits, not envbisect's own
+// (which the Go runtime raised: nofile_linux.go); when that cannot be
+// read, envbisect's own.
 func InheritedStart(env []string) []trace.StartEvent {
 	var ev []trace.StartEvent
 	for _, kv := range withoutHelperMarker(env) {
@@ -32,7 +35,13 @@ func InheritedStart(env []string) []trace.StartEvent {
 	}
 	for i, name := range trace.RlimitNames() {
 		var rl unix.Rlimit
-		if err := unix.Prlimit(0, i, nil, &rl); err == nil {
+		err := unix.Prlimit(0, i, nil, &rl)
+		if i == unix.RLIMIT_NOFILE {
+			if own, perr := commandNofile(); perr == nil {
+				rl, err = own, nil
+			}
+		}
+		if err == nil {
 			ev = append(ev, trace.StartEvent{Kind: trace.StartRlimit, Name: name,
 				Value: trace.LimitValue(rl.Cur) + " " + trace.LimitValue(rl.Max)})
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -189,8 +191,11 @@ func (u *Command) TraceAllBut(allow []string) { u.hc.Seccomp, u.hc.Allow = true,
 
 // StartEvents returns the state the command will start with, read from
 // the helper before Release and completed with what the helper sets
-// before its exec (umask, limits, personality). The auxiliary vector is
-// left out: it exists only once the command's image is in.
+// before its exec (umask, limits, personality). The open-files limit is
+// the one the exec restores (commandNofile), not the helper's own, which
+// its Go runtime raised. The auxiliary vector is left out: it exists only
+// once the command's image is in. Call it before Release (commandNofile
+// waits for a child of its own).
 func (u *Command) StartEvents(cfg *Config) []trace.StartEvent {
 	var out []trace.StartEvent
 	for _, e := range ReadStartEvents(cfg, u.PID) {
@@ -204,6 +209,13 @@ func (u *Command) StartEvents(cfg *Config) []trace.StartEvent {
 				e.Value = "0x" + strconv.FormatUint(v|addrNoRandomize, 16)
 			}
 		case e.Kind == trace.StartRlimit:
+			if e.Name == trace.RlimitName(unix.RLIMIT_NOFILE) {
+				// The helper, a Go program, raised its own soft limit;
+				// its exec restores what envbisect's children inherit.
+				if rl, err := commandNofile(); err == nil {
+					e.Value = trace.LimitValue(rl.Cur) + " " + trace.LimitValue(rl.Max)
+				}
+			}
 			for _, l := range u.hc.Limits {
 				if trace.RlimitName(l.Resource) == e.Name {
 					e.Value = trace.LimitValue(l.Cur) + " " + trace.LimitValue(l.Max)

@@ -12,7 +12,12 @@
 //     package bisect fills in (bisect.Report is the same type); their JSON
 //     form is `locate --json`, WriteText the report for people,
 //     WriteMarkdown the same as GitHub-flavoured Markdown for a CI job's
-//     summary (`locate --format markdown`).
+//     summary (`locate --format markdown`). A culprit's explanation
+//     (Explain, explain.go) is one or two sentences made from its results,
+//     its data diff, its start item and the Facts bisect gathered (the
+//     missing component of a path, the modes and ids of a denied one, who
+//     holds an address): a function of one culprit, so each cause of a
+//     report is explained alike.
 //
 // render imports the stages whose results it prints (align, depgraph) and
 // never the search: bisect imports render, to print calls into its report

@@ -179,6 +179,13 @@ type Culprit struct {
 	// ServesImage), that image: replayed, the exec ran it in place of
 	// what the path names here.
 	Image *trace.FileObject `json:"image,omitempty"`
+	// Explanation says, in one or two sentences built from what
+	// envbisect observed (Explain), how the call's resource differs
+	// here: the missing component of a path, the modes and ids of a
+	// denied one, the content, the holder of an address, a start item's
+	// two values. Facts are the observations it is built from.
+	Explanation string `json:"explanation,omitempty"`
+	Facts       *Facts `json:"facts,omitempty"`
 }
 
 // CallResult is what one call gave: in the recording (good) or live here
@@ -230,8 +237,9 @@ type CallBuffer struct {
 // DataDiff says how the first differing output buffer differs.
 type DataDiff struct {
 	Buffer string `json:"buffer"` // its key in Result.Data
-	// Text: both sides read as text; Diff then holds a unified diff,
-	// "--- good", "+++ here", "@@ line N @@", and ' ', '-', '+' lines.
+	// Text: both sides read as text; Diff then holds a unified diff
+	// (go-udiff): "--- good", "+++ here", "@@ -l,s +l,s @@" hunks of ' ',
+	// '-' and '+' lines.
 	Text bool     `json:"text"`
 	Diff []string `json:"diff,omitempty"`
 	// GoodSize and BadSize are the lengths; FirstDifference is the
@@ -243,6 +251,10 @@ type DataDiff struct {
 	// first difference as quoted strings.
 	GoodBytes string `json:"good_bytes,omitempty"`
 	BadBytes  string `json:"bad_bytes,omitempty"`
+	// GoodSHA256 and BadSHA256 are, for binary data, the SHA-256 of each
+	// side's stored bytes (hex).
+	GoodSHA256 string `json:"good_sha256,omitempty"`
+	BadSHA256  string `json:"bad_sha256,omitempty"`
 	// Partial: a side was stored only in part (a capture limit): the
 	// comparison covers the stored bytes.
 	Partial bool `json:"partial,omitempty"`

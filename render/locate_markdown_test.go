@@ -114,7 +114,7 @@ func TestMarkdownFutureFields(t *testing.T) {
 			}
 			if status == "located" {
 				wants = append(wants, "#### Cause 1 of 2: file /srv/app\\|v2/&lt;conf&gt;\\`x\\`.conf",
-					"#### Cause 2 of 2: file /etc/hosts", "  - **Text** /etc is there, /etc/hosts is missing here", "(and 1 more cause)")
+					"#### Cause 2 of 2: file /etc/hosts", "- **Explanation** /etc is there, /etc/hosts is missing here", "  - **Missing** /etc/hosts", "(and 1 more cause)")
 			} else {
 				wants = append(wants, "#### Culprit, unconfirmed: file /srv/app\\|v2/&lt;conf&gt;\\`x\\`.conf",
 					"**Culprit, unconfirmed** `openat`", "- **Disagreeing** 3, 4")
@@ -149,7 +149,7 @@ func futureFieldsMarkdown(t *testing.T, status string) string {
 	first["explanation"] = "the file's content differs: line 1 is mode=slow here, mode=fast in the good run"
 	second := map[string]any{"seq": 61, "who": "[1]", "syscall": "openat", "call": `openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = -1 ENOENT`,
 		"path": "/etc/hosts", "resource": "file /etc/hosts", "good": map[string]any{"return": "3"}, "bad": map[string]any{"return": "-1 ENOENT (No such file or directory)"},
-		"explanation": map[string]any{"text": "/etc is there, /etc/hosts is missing here", "missing": "/etc/hosts", "diff": []string{"-a", "+b"}}}
+		"explanation": "/etc is there, /etc/hosts is missing here", "lookup": map[string]any{"missing": "/etc/hosts", "diff": []string{"-a", "+b"}}}
 	obj["status"] = status
 	obj["flip"] = map[string]any{"seq": 44, "note": "replaying up to #44 flips the verdict"}
 	steps := obj["steps"].([]any)

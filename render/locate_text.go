@@ -127,6 +127,9 @@ func (t *textWriter) located(r *LocateReport) {
 		if it.Text != "" {
 			t.para(strings.ToUpper(it.Text[:1]) + it.Text[1:] + ".")
 		}
+		if c.Explanation != "" {
+			t.para(c.Explanation)
+		}
 		t.para(startConclusion(it))
 		return
 	}
@@ -154,6 +157,9 @@ func (t *textWriter) located(r *LocateReport) {
 	}
 	if im := c.Image; im != nil {
 		t.printf("image     %s\n", imageText(im))
+	}
+	if c.Explanation != "" {
+		t.para(c.Explanation)
 	}
 	t.cause(r)
 	t.para(locatedConclusion(r, c))

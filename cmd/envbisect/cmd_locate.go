@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/serve"
+	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/verdict"
 )
 
@@ -214,6 +216,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		Repeat:  o.repeat, Unapplied: notApplied, Progress: progress, CheckRepeatable: true, Isolation: isolation, Jobs: o.jobs,
 		Header: &t.Header, Events: t.Events, Files: t.File, TracePath: path, Lost: lostOf(t),
 		RunFlags: append(append(o.where.args(), o.box.args()...), o.verdict.args()...), RanAs: o.where.describe(),
+		Recorded: t.Start, Here: launch.CommandCreds(site.join), AddressHolder: addressHolderIn(site.join),
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -338,4 +341,14 @@ func isTerminal(w any) bool {
 	}
 	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
 	return err == nil
+}
+
+// addressHolderIn finds the process that holds an address in the network
+// namespace the runs were made in: join's, or envbisect's own.
+func addressHolderIn(join *trace.Join) func(netip.AddrPort) (int, string, error) {
+	nsPID := 0
+	if join != nil {
+		nsPID = join.PID
+	}
+	return func(ap netip.AddrPort) (int, string, error) { return launch.AddressHolder(ap, nsPID) }
 }

@@ -1,0 +1,344 @@
+package bisect
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// explain gathers what the recording and the failing run (live, by
+// recorded seq) show about cu's resource (render.Facts) and writes its
+// explanation (render.Explain). It is a function of one culprit: each
+// cause a report names is explained the same way.
+func (s *search) explain(cu *Culprit, atLo map[uint64]*trace.Call) {
+	cu.Facts = nil
+	if cu.Start == nil && !cu.Bad.Missing {
+		live := s.hereLive(atLo)
+		f := &render.Facts{}
+		switch cu.Bad.Errno {
+		case "ENOENT":
+			if cu.Path != "" {
+				f.Missing = s.missingComponent(cu, live)
+			}
+		case "EACCES", "EPERM":
+			if cu.Path != "" {
+				f.Paths = s.pathStats(cu, live)
+			}
+			f.RanAs = s.ranAs(cu.Seq)
+			f.Umask = s.umaskItem(cu.Seq)
+		case "EADDRINUSE":
+			f.Holder = s.addressHolder(cu.Seq)
+		case "":
+			f.Paths = s.ownStat(cu, live)
+		}
+		if f.Missing != nil || len(f.Paths) > 0 || f.RanAs != nil || f.Umask != nil || f.Holder != nil {
+			cu.Facts = f
+		}
+	}
+	cu.Explanation = render.Explain(cu)
+}
+
+// addressHolder is, for call seq that passes an IP address to the
+// kernel (a bind), the process that holds that address here, looked up
+// by Options.AddressHolder once the runs have ended; nil when the call
+// passes no IP address.
+func (s *search) addressHolder(seq uint64) *render.AddressHolder {
+	c, ok := s.g.Call(seq)
+	if !ok {
+		return nil
+	}
+	row := s.rows().ByNr(int(c.Nr))
+	arg := row.AddressArg(false)
+	if arg < 0 {
+		return nil
+	}
+	var addr systable.Sockaddr
+	for i := range c.Mem {
+		if m := &c.Mem[i]; m.Dir == trace.In && int(m.Arg) == arg && m.Part == trace.PartWhole {
+			addr, ok = systable.DecodeSockaddr(m.Data)
+		}
+	}
+	if !ok || !addr.IP.IsValid() {
+		return nil
+	}
+	h := &render.AddressHolder{Address: addr.String(),
+		FoundBy: "locate after the runs, in this environment's network namespace (the failing run had ended; " +
+			"a process outside the runs held the address then)"}
+	if s.o.AddressHolder == nil {
+		h.FoundBy, h.Why = "", "not looked up"
+		return h
+	}
+	pid, exe, err := s.o.AddressHolder(addr.IP)
+	if err != nil {
+		h.Why = err.Error()
+		return h
+	}
+	h.PID, h.Exe = pid, exe
+	return h
+}
+
+// hereLive is the live calls of the failing run atLo, completed with
+// those of the fail end (the run with nothing replayed, where every call
+// executed): what a call answered here, by recorded seq, even when the
+// failing run next to the culprit replayed it.
+func (s *search) hereLive(atLo map[uint64]*trace.Call) map[uint64]*trace.Call {
+	d, ok := s.ends[Request{}.key()]
+	if !ok || len(d.out.Live) == 0 {
+		return atLo
+	}
+	out := make(map[uint64]*trace.Call, len(atLo)+len(d.out.Live))
+	for q, c := range d.out.Live {
+		out[q] = c
+	}
+	for q, c := range atLo {
+		out[q] = c
+	}
+	return out
+}
+
+// prefixes are p's parent directories, deepest first, "/" left out.
+func prefixes(p string) []string {
+	var out []string
+	for d := path.Dir(p); d != "/" && d != "." && d != p; d = path.Dir(d) {
+		out = append(out, d)
+		p = d
+	}
+	return out
+}
+
+// missingComponent says which component of cu's path is missing here,
+// from the calls on the path and its parents before it: in the failing
+// run, a call that succeeded on a path shows its parents present, one
+// that failed with ENOENT on exactly a path shows something of it
+// missing; in the recording, a call that succeeded shows them present.
+func (s *search) missingComponent(cu *Culprit, live map[uint64]*trace.Call) *render.MissingComponent {
+	p := cu.Path
+	existsHere := map[string]bool{}
+	enoentHere := map[string]uint64{p: cu.Seq}
+	existedGood := map[string]bool{}
+	for _, c := range s.g.Calls() {
+		if c.Seq > cu.Seq {
+			break
+		}
+		q := c.Path
+		if q == "" || !strings.HasPrefix(q, "/") {
+			continue
+		}
+		if c.Seq < cu.Seq && !c.NoReturn && c.Errno() == 0 {
+			for d := path.Dir(q); ; d = path.Dir(d) {
+				existedGood[d] = true
+				if d == "/" || d == "." {
+					break
+				}
+			}
+			if s.rows().ByNr(int(c.Nr)).Effects&systable.CreatesPath == 0 {
+				existedGood[q] = true
+			}
+		}
+		l := live[c.Seq]
+		if l == nil || l.NoReturn {
+			continue
+		}
+		switch e := l.Errno(); {
+		case e == 0 && c.Seq < cu.Seq:
+			for d := path.Dir(q); ; d = path.Dir(d) {
+				existsHere[d] = true
+				if d == "/" || d == "." {
+					break
+				}
+			}
+		case errnoName(e) == "ENOENT":
+			if _, seen := enoentHere[q]; !seen || c.Seq < enoentHere[q] {
+				enoentHere[q] = c.Seq
+			}
+		}
+	}
+	if cu.Good.Errno == "" {
+		for _, d := range prefixes(p) {
+			existedGood[d] = true
+		}
+	}
+	// The shallowest component not known to exist here whose parent is.
+	chain := append([]string{p}, prefixes(p)...)
+	for i := len(chain) - 1; i >= 0; i-- {
+		q := chain[i]
+		if existsHere[q] {
+			continue
+		}
+		if !existsHere[path.Dir(q)] && path.Dir(q) != "/" {
+			break // nothing known about q's parent: the component cannot be told
+		}
+		seq, gone := enoentHere[q]
+		if !gone {
+			break
+		}
+		return &render.MissingComponent{Path: q, Known: true, Seq: seq, ExistedInGood: existedGood[q]}
+	}
+	return &render.MissingComponent{Path: p, ExistedInGood: existedGood[p]}
+}
+
+// pathStats are cu's path and its parents as the stat calls (a struct
+// stat or statx out-buffer) on them before it showed them, in the
+// recording and in the failing run, deepest first; paths no call
+// stat'ed are left out.
+func (s *search) pathStats(cu *Culprit, live map[uint64]*trace.Call) []render.PathStat {
+	chain := append([]string{cu.Path}, prefixes(cu.Path)...)
+	seen := map[string]*render.PathStat{}
+	for _, c := range s.g.Calls() {
+		if c.Seq >= cu.Seq {
+			break
+		}
+		if c.Path == "" {
+			continue
+		}
+		if good, ok := s.fileStat(c); ok {
+			ps := seen[c.Path]
+			if ps == nil {
+				ps = &render.PathStat{Path: c.Path}
+				seen[c.Path] = ps
+			}
+			ps.Good = good
+			if l := live[c.Seq]; l != nil {
+				if here, ok := s.fileStat(l); ok {
+					here.Seq = c.Seq
+					ps.Here = here
+				}
+			}
+		}
+	}
+	var out []render.PathStat
+	for _, q := range chain {
+		if ps := seen[q]; ps != nil {
+			out = append(out, *ps)
+		}
+	}
+	return out
+}
+
+// ownStat is, for a culprit that stat'ed its path in both runs and saw
+// another mode, owner or group here, that path on both sides.
+func (s *search) ownStat(cu *Culprit, live map[uint64]*trace.Call) []render.PathStat {
+	rec, ok := s.g.Call(cu.Seq)
+	if !ok || live[cu.Seq] == nil || cu.Good.Errno != "" {
+		return nil
+	}
+	good, ok1 := s.fileStat(rec)
+	here, ok2 := s.fileStat(live[cu.Seq])
+	if !ok1 || !ok2 || good.String() == here.String() {
+		return nil
+	}
+	here.Seq = cu.Seq
+	return []render.PathStat{{Path: cu.Path, Good: good, Here: here}}
+}
+
+// fileStat is what call c's stat buffer shows (mode, owner, group), or
+// that it failed with ENOENT; ok false when c fills no stat.
+func (s *search) fileStat(c *trace.Call) (*render.FileStat, bool) {
+	row := s.rows().ByNr(int(c.Nr))
+	if row == nil {
+		return nil, false
+	}
+	for i, a := range row.Args {
+		st := systable.StructOf(a.Struct)
+		var mode, uid, gid systable.Field
+		switch st.Is {
+		case systable.StructStat:
+			arch := "amd64"
+			if s.o.Header != nil && s.o.Header.Arch != "" {
+				arch = s.o.Header.Arch
+			}
+			lay, ok := systable.StatStruct(arch)
+			if !ok {
+				continue
+			}
+			mode, uid, gid = lay.Field("st_mode"), lay.Field("st_uid"), lay.Field("st_gid")
+		case systable.StructStatx:
+			mode, uid, gid = st.Field("stx_mode"), st.Field("stx_uid"), st.Field("stx_gid")
+		default:
+			continue
+		}
+		if c.NoReturn {
+			return nil, false
+		}
+		if errnoName(c.Errno()) == "ENOENT" {
+			return &render.FileStat{Seq: c.Seq, Missing: true}, true
+		}
+		if c.Errno() != 0 {
+			return nil, false
+		}
+		for j := range c.Mem {
+			m := &c.Mem[j]
+			if m.Dir != trace.Out || int(m.Arg) != i || m.Part != trace.PartWhole {
+				continue
+			}
+			b := m.Data
+			if len(b) < mode.Off+mode.Size || len(b) < uid.Off+uid.Size || len(b) < gid.Off+gid.Size {
+				return nil, false
+			}
+			return &render.FileStat{Seq: c.Seq, Mode: uint32(mode.Uint(b)), UID: uint32(uid.Uint(b)), GID: uint32(gid.Uint(b))}, true
+		}
+	}
+	return nil, false
+}
+
+// ranAs is who the command started as: the credentials start items of
+// the recording (good) and of here, when the caller gave them; and the
+// recorded calls before call seq by which its process changed its ids
+// or capabilities (systable's ChangesCreds).
+func (s *search) ranAs(seq uint64) *render.Creds {
+	var r render.Creds
+	if cu, ok := s.g.Call(seq); ok {
+		for _, c := range s.g.Calls() {
+			if c.Seq >= seq {
+				break
+			}
+			if c.Proc == cu.Proc && !c.NoReturn && c.Errno() == 0 && s.rows().ByNr(int(c.Nr)).Effects&systable.ChangesCreds != 0 {
+				r.Changed = append(r.Changed, "call "+strconv.FormatUint(c.Seq, 10)+" "+callString(s.rows(), c))
+			}
+		}
+	}
+	for _, e := range s.o.Recorded {
+		if e.Kind == trace.StartCreds {
+			switch e.Name {
+			case trace.CredsUID:
+				r.GoodUID = e.Value
+			case trace.CredsGID:
+				r.GoodGID = e.Value
+			}
+		}
+	}
+	for _, e := range s.o.Here {
+		if e.Kind == trace.StartCreds {
+			switch e.Name {
+			case trace.CredsUID:
+				r.UID = e.Value
+			case trace.CredsGID:
+				r.GID = e.Value
+			}
+		}
+	}
+	if r.UID == "" && len(r.Changed) == 0 {
+		return nil
+	}
+	return &r
+}
+
+// umaskItem is the umask start item, when it differs here and call seq
+// may create what it names (its mode is the umask's to decide).
+func (s *search) umaskItem(seq uint64) *render.StartItem {
+	c, ok := s.g.Call(seq)
+	if !ok || s.rows().ByNr(int(c.Nr)).Effects&systable.CreatesPath == 0 {
+		return nil
+	}
+	for i := range s.o.Start {
+		if s.o.Start[i].Kind == string(trace.StartUmask) {
+			it := s.o.Start[i]
+			return &it
+		}
+	}
+	return nil
+}

@@ -1,0 +1,296 @@
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Facts are what envbisect observed, beyond the culprit's own results,
+// that say how its resource differs here: package bisect gathers them
+// from the recording and the failing run, Explain turns them into the
+// culprit's explanation.
+type Facts struct {
+	// Missing is, for a call that failed with ENOENT here only, the
+	// component of its path that is missing here.
+	Missing *MissingComponent `json:"missing,omitempty"`
+	// Paths are the path and its parent directories as stat calls of
+	// either run showed them (mode, owner, group), deepest first: for a
+	// call denied here (EACCES, EPERM).
+	Paths []PathStat `json:"paths,omitempty"`
+	// RanAs is who the command ran as, from the start items (real,
+	// effective, saved and file-system ids, as /proc/PID/status gives
+	// them): for a call denied here.
+	RanAs *Creds `json:"ran_as,omitempty"`
+	// Umask is the umask start item when it differs and the call creates
+	// what it names (a mode the umask decides).
+	Umask *StartItem `json:"umask,omitempty"`
+	// Holder is, for a bind that failed with EADDRINUSE here, the process
+	// that holds the address here.
+	Holder *AddressHolder `json:"holder,omitempty"`
+}
+
+// MissingComponent is the component of a path that does not exist here.
+type MissingComponent struct {
+	// Path is the missing component, as a path: "/var/run/mpd" for a
+	// call on /var/run/mpd/mpd.pid whose parent is missing.
+	Path string `json:"path"`
+	// Known: a call of the failing run showed Path missing (or its
+	// parent present); without one the trace has no call on the path's
+	// parents and Path is the call's whole path.
+	Known bool `json:"known"`
+	// Seq is the recorded call whose live result showed it (0: none).
+	Seq uint64 `json:"seq,omitempty"`
+	// ExistedInGood: a call of the recording found Path (or a path under
+	// it).
+	ExistedInGood bool `json:"existed_in_good"`
+}
+
+// PathStat is one path as stat calls showed it in each run.
+type PathStat struct {
+	Path string    `json:"path"`
+	Good *FileStat `json:"good,omitempty"`
+	Here *FileStat `json:"here,omitempty"`
+}
+
+// FileStat is what one stat call showed of a path.
+type FileStat struct {
+	// Seq is the recorded call (the live one matched to it, here).
+	Seq uint64 `json:"seq"`
+	// Missing: the stat failed with ENOENT.
+	Missing bool `json:"missing,omitempty"`
+	// Mode is st_mode; UID and GID the owner and group.
+	Mode uint32 `json:"mode"`
+	UID  uint32 `json:"uid"`
+	GID  uint32 `json:"gid"`
+}
+
+// String is "drwxr-xr-x 0:0" (mode, uid:gid), or "missing".
+func (f *FileStat) String() string {
+	if f == nil {
+		return "not seen"
+	}
+	if f.Missing {
+		return "missing"
+	}
+	return fmt.Sprintf("%s %d:%d", ModeText(f.Mode), f.UID, f.GID)
+}
+
+// ModeText is st_mode as ls prints it: "drwxr-xr-x", "drwxrwxrwt".
+func ModeText(m uint32) string {
+	types := map[uint32]byte{0o040000: 'd', 0o120000: 'l', 0o140000: 's', 0o010000: 'p', 0o020000: 'c', 0o060000: 'b'}
+	b := []byte("----------")
+	if t, ok := types[m&0o170000]; ok {
+		b[0] = t
+	}
+	const rwx = "rwxrwxrwx"
+	for i := range 9 {
+		if m&(1<<(8-i)) != 0 {
+			b[1+i] = rwx[i]
+		}
+	}
+	special := func(bit uint32, at int, set byte) {
+		if m&bit == 0 {
+			return
+		}
+		if b[at] == 'x' {
+			b[at] = set
+		} else {
+			b[at] = set - 'a' + 'A'
+		}
+	}
+	special(0o4000, 3, 's')
+	special(0o2000, 6, 's')
+	special(0o1000, 9, 't')
+	return string(b)
+}
+
+// Creds are the ids a command ran as, in each run.
+type Creds struct {
+	UID     string `json:"uid"`
+	GID     string `json:"gid"`
+	GoodUID string `json:"good_uid,omitempty"`
+	GoodGID string `json:"good_gid,omitempty"`
+	// Changed are the calls before the culprit by which its process
+	// changed its ids or capabilities ("call 12 setresuid(65534, 65534,
+	// 65534) = 0"), in order: the culprit ran with what they set, not
+	// with the ids the command started with.
+	Changed []string `json:"changed,omitempty"`
+}
+
+// AddressHolder is the process that holds an address here.
+type AddressHolder struct {
+	Address string `json:"address"`
+	PID     int    `json:"pid,omitempty"`
+	Exe     string `json:"exe,omitempty"`
+	// FoundBy says who looked and when: "locate, after the runs" (the
+	// holder may have changed since the failing run).
+	FoundBy string `json:"found_by"`
+	// Why says why no holder is named, when PID is 0.
+	Why string `json:"why,omitempty"`
+}
+
+// Explain is the explanation of c: one or two sentences built from its
+// results, its data diff, its start item and its Facts. "" when nothing
+// more than the results can be said.
+func Explain(c *Culprit) string {
+	if c == nil {
+		return ""
+	}
+	if it := c.Start; it != nil {
+		return fmt.Sprintf("The command started here with %s %s; in the good run it started with %s.",
+			it.Label(), StartValue(it.Here), StartValue(it.Good))
+	}
+	if c.Bad.Missing {
+		return ""
+	}
+	f := c.Facts
+	if f == nil {
+		f = &Facts{}
+	}
+	what := c.Path
+	if what == "" {
+		what = c.Resource
+	}
+	switch errno := c.Bad.Errno; {
+	case errno == c.Good.Errno && errno == "":
+		if len(f.Paths) > 0 && f.Paths[0].Path == c.Path && f.Paths[0].Good != nil && f.Paths[0].Here != nil {
+			return fmt.Sprintf("%s is %s here, %s in the good run (mode, owner:group).", c.Path, f.Paths[0].Here, f.Paths[0].Good)
+		}
+		if c.DataDiff != nil {
+			return contentSentence(what, c.DataDiff)
+		}
+		if c.Content != nil && c.Content.DataDiff != nil {
+			return contentSentence(what, c.Content.DataDiff)
+		}
+		return ""
+	case errno == "ENOENT" && c.Good.Errno != "ENOENT":
+		return missingSentence(c, f.Missing)
+	case errno == "EACCES" || errno == "EPERM":
+		if c.Good.Errno == errno {
+			return ""
+		}
+		return accessSentence(c, f)
+	case errno == "EADDRINUSE":
+		return addressSentence(f.Holder)
+	}
+	return ""
+}
+
+// missingSentence: "/var/run/mpd does not exist here (call 7 found it
+// missing); in the good run it existed."
+func missingSentence(c *Culprit, m *MissingComponent) string {
+	good := "in the good run the call succeeded"
+	if c.Good.Errno != "" {
+		good = "in the good run the call failed with " + c.Good.Errno
+	}
+	if m == nil || !m.Known {
+		return fmt.Sprintf("%s does not exist here; the trace has no call on its parent directories, so which component "+
+			"of the path is missing is not known (%s).", c.Path, good)
+	}
+	s := m.Path + " does not exist here"
+	if m.Seq != 0 && m.Seq != c.Seq {
+		s += " (call " + strconv.FormatUint(m.Seq, 10) + " shows it)"
+	}
+	if m.Path != c.Path {
+		s += ", so " + c.Path + " cannot be reached"
+	}
+	if m.ExistedInGood {
+		return s + "; in the good run it existed."
+	}
+	return s + "; " + good + "."
+}
+
+// accessSentence: "openat(/srv/out/x) is denied here (EACCES) to uid
+// 65534 gid 65534 (good: uid 0 gid 0). /srv/out is drwxr-xr-x 0:0 here,
+// drwxrwxrwx 0:0 in the good run."
+func accessSentence(c *Culprit, f *Facts) string {
+	s := fmt.Sprintf("%s(%s) is denied here (%s)", c.Syscall, c.Path, c.Bad.Errno)
+	if r := f.RanAs; r != nil && len(r.Changed) > 0 {
+		short := make([]string, len(r.Changed))
+		for i, c := range r.Changed {
+			short[i], _, _ = strings.Cut(c, "(")
+		}
+		s += ", after its process changed its ids (" + strings.Join(short, ", ") + ")"
+	} else if r != nil && r.UID != "" {
+		s += " to uid " + firstID(r.UID) + " gid " + firstID(r.GID)
+		if r.GoodUID != "" && (firstID(r.GoodUID) != firstID(r.UID) || firstID(r.GoodGID) != firstID(r.GID)) {
+			s += " (good: uid " + firstID(r.GoodUID) + " gid " + firstID(r.GoodGID) + ")"
+		}
+	}
+	s += "."
+	var seen []string
+	for _, p := range f.Paths {
+		if p.Good == nil && p.Here == nil {
+			continue
+		}
+		switch {
+		case p.Good != nil && p.Here != nil && p.Good.String() == p.Here.String():
+			seen = append(seen, fmt.Sprintf("%s is %s in both", p.Path, p.Here))
+		default:
+			seen = append(seen, fmt.Sprintf("%s is %s here, %s in the good run", p.Path, p.Here, p.Good))
+		}
+	}
+	if len(seen) == 0 {
+		s += " The trace holds no stat of the path or its parent directories, so their modes are not known."
+	} else {
+		s += " " + upper(strings.Join(seen, "; ")) + "."
+	}
+	if u := f.Umask; u != nil {
+		s += fmt.Sprintf(" The umask is %s here, %s in the good run.", valueOr(u.Here, "?"), valueOr(u.Good, "?"))
+	}
+	return s
+}
+
+// firstID is the first of /proc's "real effective saved fs" ids: the
+// real one. When they differ, all four are kept.
+func firstID(ids string) string {
+	f := strings.Fields(ids)
+	if len(f) == 0 {
+		return "?"
+	}
+	for _, x := range f[1:] {
+		if x != f[0] {
+			return "(" + strings.Join(f, " ") + ")"
+		}
+	}
+	return f[0]
+}
+
+// contentSentence: "The content of /etc/app.conf differs here (the diff
+// below)." or, for binary data, sizes, the first differing offset and
+// both SHA-256.
+func contentSentence(what string, d *DataDiff) string {
+	if d.Text {
+		return fmt.Sprintf("The content of %s differs here: %s (the diff below).", what, sizes(d))
+	}
+	s := fmt.Sprintf("The content of %s differs here: %s", what, sizes(d))
+	if d.GoodSHA256 != "" {
+		s += fmt.Sprintf("; SHA-256 good %s, here %s", d.GoodSHA256, d.BadSHA256)
+	}
+	return s + "."
+}
+
+// addressSentence: "127.0.0.1:8080 is held here by pid 412
+// (/usr/sbin/nginx), found by locate after the runs."
+func addressSentence(h *AddressHolder) string {
+	if h == nil {
+		return ""
+	}
+	if h.PID == 0 {
+		return fmt.Sprintf("%s is in use here; the process that holds it was not found (%s).", h.Address, h.Why)
+	}
+	exe := ""
+	if h.Exe != "" {
+		exe = " (" + h.Exe + ")"
+	}
+	return fmt.Sprintf("%s is held here by pid %d%s, found by %s.", h.Address, h.PID, exe, h.FoundBy)
+}
+
+// upper is s with its first letter in upper case.
+func upper(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
