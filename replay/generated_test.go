@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/internal/testutil"
+	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/verdict"
 )
 
@@ -53,5 +55,53 @@ func TestGeneratedNameMatched(t *testing.T) {
 		if strings.Contains(d.Got, "/gen.") || strings.Contains(d.Expected, "/gen.") {
 			t.Errorf("divergence %s", d)
 		}
+	}
+}
+
+// TestBinderGeneratedNames: two recorded children of the command each
+// make a temporary file first, then open a config of their own. A live
+// child that makes a temporary file of another random name keeps both
+// as candidates, is matched by the config it opens next, and the binder
+// keeps its live temporary name for the engine to map to the matched
+// child's recorded one.
+func TestBinderGeneratedNames(t *testing.T) {
+	const oCreatExcl = 0o300
+	var e evs
+	e.proc(&trace.ProcEvent{Kind: trace.Spawn, Proc: 1, Thread: 1, Index: 1})
+	e.call(1, 1, nrExecve, "/bin/sh")
+	e.call(1, 1, nrOpenat, "/w/x")
+	for i, name := range []string{"AAAAAAAA", "BBBBBBBB"} {
+		p := uint32(2 + i)
+		e.proc(&trace.ProcEvent{Kind: trace.Spawn, Proc: p, Thread: p, Parent: 1, ParentThread: 1, Index: uint32(1 + i)})
+		e.call(p, p, nrExecve, "/bin/job")
+		e.call(p, p, nrOpenat, "/tmp/tmp."+name).Args[2] = oCreatExcl
+		e.call(p, p, nrOpenat, "/etc/job"+string(rune('a'+i)))
+	}
+	rec := synth(t, e.list)
+	b := newBinder(rec, DefaultWindow)
+	k := rec.keyer
+	feed := func(proc uint32, c *trace.Call) (*liveThread, align.Fed, bool) {
+		c.Proc, c.Thread = proc, proc
+		if c.Nr == nrOpenat {
+			c.Args[0] = atFDCWDReg
+		}
+		key := k.Key(c)
+		return b.thread(c, key, k.Like(c, key))
+	}
+	b.procEvent(&trace.ProcEvent{Kind: trace.Spawn, Proc: 1, Thread: 1, Index: 1})
+	feed(1, &trace.Call{Nr: nrOpenat, Path: "/w/x"}) // the root, matched from its second call
+	b.procEvent(&trace.ProcEvent{Kind: trace.Spawn, Proc: 5, Thread: 5, Parent: 1, ParentThread: 1, Index: 1})
+	feed(5, &trace.Call{Nr: nrExecve, Path: "/bin/job"})
+	tmp := &trace.Call{Nr: nrOpenat, Path: "/tmp/tmp.CCCCCCCC"}
+	tmp.Args[2] = oCreatExcl
+	if lt, _, _ := feed(5, tmp); lt.rec != nil || lt.unmatched() {
+		t.Fatalf("live child after its temporary file: matched %v (unmatched %v), want both recorded children still candidates", lt.rec, lt.unmatched())
+	}
+	lt, f, fed := feed(5, &trace.Call{Nr: nrOpenat, Path: "/etc/jobb"})
+	if lt.rec == nil || lt.rec.proc != 3 || !fed || f.Verdict != align.Matched {
+		t.Fatalf("live child opening /etc/jobb: matched %v (fed %v, %+v), want the recorded child 3", lt.rec, fed, f)
+	}
+	if live := lt.generated[1]; live != "/tmp/tmp.CCCCCCCC" || lt.rec.calls[1].Path != "/tmp/tmp.BBBBBBBB" {
+		t.Errorf("generated name at call 1: live %q for recorded %q, want /tmp/tmp.CCCCCCCC for /tmp/tmp.BBBBBBBB", live, lt.rec.calls[1].Path)
 	}
 }
