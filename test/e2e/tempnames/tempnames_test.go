@@ -31,10 +31,11 @@ func readReport(t *testing.T, dir string) (report, string) {
 	return r, string(raw)
 }
 
-// tmpPrelude follows InWorkNS's prelude: /tmp is a tmpfs of the test's
-// namespace (the host's /tmp never sees the temporary files), and good/
-// and bad/ each hold run.sh, which the test writes, and conf.
-const tmpPrelude = `mount -t tmpfs tmp /tmp
+// tmpPrelude follows InWorkNS's prelude: the temporary files go to
+// $W/tmp ($TMPDIR, the same in both environments; the host's /tmp never
+// sees them), and good/ and bad/ each hold run.sh, which the test
+// writes, and conf.
+const tmpPrelude = `mkdir -m 1777 tmp; export TMPDIR="$W/tmp"
 echo mode=good > good/conf; echo mode=bad > bad/conf
 `
 
@@ -43,7 +44,7 @@ echo mode=good > good/conf; echo mode=bad > bad/conf
 const locateConf = `
 for d in good bad; do cp run.sh $d/; chmod 755 $d/run.sh; done
 (cd good && "$EB" record -q -o ../t.envb -- ./run.sh)
-ls /tmp > "$OUT/tmp-after-record"
+ls "$TMPDIR" > "$OUT/tmp-after-record"
 cd bad
 code=0; "$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/report.json" || code=$?
 echo $code > "$OUT/code"
@@ -90,7 +91,7 @@ sys.exit(0 if ok else 1)
 				t.Errorf("locate exited %s, want 0", code)
 			}
 			if left := testutil.ReadText(t, out, "tmp-after-record"); left != "" {
-				t.Errorf("the recorded run left %q in /tmp, want its temporary files removed", left)
+				t.Errorf("the recorded run left %q in $TMPDIR, want its temporary files removed", left)
 			}
 		})
 	}
