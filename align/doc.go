@@ -64,6 +64,20 @@
 // keys agree although their order does not (a close of a pipe racing a
 // wait4 for the child) are paired too, out of order.
 //
+// # Generated names (generated.go)
+//
+// A call that creates a name a generator made (mkstemp's XXXXXX, a
+// tempfile or mktemp name, sem_open's sem.XXXXXX, a pid: systable's
+// Generated rows and NameGen.Matches) has another path, so another key,
+// in every run. Keyer.Like gives the live call a test that accepts a
+// recorded key of the same syscall whose path differs from its own only
+// in such a part; Stream.FeedLike tries it when no recorded key within
+// the window equals the live one (an exact match always wins), nearest
+// first, and says so (Fed.Generated). The caller then maps the live name
+// to the recorded one (Keyer.MapName): the live run's keyer keys that
+// name, and every path under it, as the recorded one for the rest of the
+// run, so the later calls on the temporary file match by key.
+//
 // Stream is the online form: it takes one live key at a time and says
 // whether it is the next recorded call, a recorded call a little further
 // on (the live run skipped some), an extra live call, or that the thread

@@ -32,6 +32,10 @@ type Keyer struct {
 	// directory as this trace's, so that files named relative to two
 	// different checkouts of a project compare equal.
 	from, to string
+	// names maps a live name a generated-name call created to the name
+	// its recorded counterpart created (MapName): the live run's keyer
+	// only, set as calls are matched.
+	names map[string]string
 }
 
 // NewKeyer returns a Keyer for a trace whose calls are decoded with rows.
@@ -82,7 +86,8 @@ func (k *Keyer) Keys(calls []*trace.Call) []Key {
 // the number in an anonymous object's name ("pipe:[123]",
 // "socket:[456]") is dropped, as are the pids and tids in /proc paths
 // (/proc/1234/task/1235/comm becomes /proc/<pid>/task/<tid>/comm), and
-// the working-directory prefix is rewritten as NewKeyer says.
+// a name MapName maps is keyed as the recorded one, and otherwise the
+// working-directory prefix is rewritten as NewKeyer says.
 func (k *Keyer) Path(p string) string {
 	if p == "" {
 		return p
@@ -94,6 +99,9 @@ func (k *Keyer) Path(p string) string {
 	}
 	if strings.HasPrefix(p, "/proc/") {
 		p = procPath(p)
+	}
+	if to, ok := k.mapped(p); ok {
+		return to
 	}
 	if k.from != "" && (p == k.from || strings.HasPrefix(p, k.from+"/")) {
 		p = k.to + p[len(k.from):]

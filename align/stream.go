@@ -21,6 +21,10 @@ type Fed struct {
 	Verdict Verdict
 	Rec     int // index of the matched recorded call (Matched)
 	Skipped int // recorded calls passed over before Rec (Matched)
+	// Generated: the live call matched a recorded call whose key differs
+	// from its own in a generated name (FeedLike); the caller maps the
+	// live name to the recorded one (Keyer.MapName).
+	Generated bool
 }
 
 // Stream matches the live calls of one thread, one at a time as they
@@ -61,7 +65,13 @@ func (s *Stream) Next() int { return s.next }
 func (s *Stream) Diverged() bool { return s.diverged }
 
 // Feed decides about the next live call of the thread, whose key is k.
-func (s *Stream) Feed(k Key) Fed {
+func (s *Stream) Feed(k Key) Fed { return s.FeedLike(k, nil) }
+
+// FeedLike is Feed for a live call that may create a generated name: when
+// no recorded key within the window equals k, the nearest recorded call
+// from the next expected one on whose key like accepts (Keyer.Like) is
+// matched, Fed.Generated set. like nil is Feed.
+func (s *Stream) FeedLike(k Key, like func(rec Key) bool) Fed {
 	if s.diverged {
 		return Fed{Verdict: Diverged}
 	}
@@ -84,6 +94,15 @@ func (s *Stream) Feed(k Key) Fed {
 	}
 	if ahead > 0 && (behind < 0 || ahead < behind) {
 		return s.match(s.next + ahead)
+	}
+	if like != nil && ahead < 0 && behind < 0 {
+		for d := 0; d <= s.window && s.next+d < len(s.rec); d++ {
+			if like(s.rec[s.next+d]) {
+				f := s.match(s.next + d)
+				f.Generated = true
+				return f
+			}
+		}
 	}
 	s.extra++
 	if s.extra > s.window {

@@ -39,6 +39,10 @@ type liveThread struct {
 	// afterDivergence counts the live calls it made once diverged.
 	afterDivergence int
 	reported        bool // reported as unmatched
+	// generated: the calls it made before it was matched that created a
+	// generated name (align.Keyer.Like), by position, with their live
+	// paths: once matched, each is mapped to its recorded name.
+	generated map[int]string
 }
 
 // unmatched reports whether the thread has been found to match no
@@ -91,9 +95,11 @@ func (b *binder) procEvent(e *trace.ProcEvent) {
 }
 
 // thread returns the live thread making call c, whose key is key, matched
-// if it can be. It returns fed true when matching fed the call to the
-// thread's stream already (the call that decided the match).
-func (b *binder) thread(c *trace.Call, key align.Key) (lt *liveThread, fed align.Fed, ok bool) {
+// if it can be. like, when not nil, accepts recorded keys that differ from
+// key in a generated name (align.Keyer.Like). It returns fed true when
+// matching fed the call to the thread's stream already (the call that
+// decided the match).
+func (b *binder) thread(c *trace.Call, key align.Key, like func(align.Key) bool) (lt *liveThread, fed align.Fed, ok bool) {
 	lt = b.threads[c.Thread]
 	if lt == nil {
 		lt = &liveThread{id: c.Thread, proc: c.Proc}
@@ -109,9 +115,15 @@ func (b *binder) thread(c *trace.Call, key align.Key) (lt *liveThread, fed align
 	// Keep the candidates whose call at this position has this key.
 	kept := lt.cands[:0]
 	for _, rt := range lt.cands {
-		if !b.taken[rt.id] && lt.seen < len(rt.keys) && rt.keys[lt.seen] == key {
+		if !b.taken[rt.id] && lt.seen < len(rt.keys) && (rt.keys[lt.seen] == key || like != nil && like(rt.keys[lt.seen])) {
 			kept = append(kept, rt)
 		}
+	}
+	if like != nil {
+		if lt.generated == nil {
+			lt.generated = make(map[int]string)
+		}
+		lt.generated[lt.seen] = c.Path
 	}
 	lt.cands = kept
 	lt.seen++
@@ -135,7 +147,7 @@ func (b *binder) thread(c *trace.Call, key align.Key) (lt *liveThread, fed align
 	for _, k := range pick.keys[:lt.seen-1] {
 		lt.stream.Feed(k)
 	}
-	return lt, lt.stream.Feed(key), true
+	return lt, lt.stream.FeedLike(key, like), true
 }
 
 // bind matches live thread lt with recorded thread rt.

@@ -83,7 +83,7 @@ func TestBinderByWhatThreadsDo(t *testing.T) {
 		if nr == nrOpenat {
 			c.Args[0] = atFDCWDReg
 		}
-		lt, f, fed := b.thread(c, k.Key(c))
+		lt, f, fed := b.thread(c, k.Key(c), nil)
 		if lt.rec != nil && !fed {
 			f = lt.stream.Feed(k.Key(c))
 		}

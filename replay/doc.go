@@ -26,6 +26,17 @@
 // numbers in the arguments do not matter; the path of an fd is what the
 // program believes it refers to (the recorded path of a replayed open).
 //
+// The one exception is a generated name (align's Keyer.Like): a live call
+// that creates a temporary file or directory whose name differs from the
+// recorded one only in a part a generator made (an open with
+// O_CREAT|O_EXCL, a mkdir: systable's Generated rows) matches that
+// recorded call, in the stream and in the binder alike, and the engine's
+// keyer, one per run and shared by all its processes, keys the live name
+// and the paths under it as the recorded name from then on
+// (Keyer.MapName): the shell's "> $f", cat's open of it in another
+// process and the unlink match their recorded calls. A call the binder
+// saw before its thread was matched is mapped once it is.
+//
 // # Applying the plan
 //
 // The decision goes to the ptrace engine as a ptrace.Decision:

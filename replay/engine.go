@@ -57,7 +57,8 @@ func (e *engine) Event(ev trace.Event) {
 func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	row := e.tab.ByNr(int(c.Nr))
 	key := liveKey(e.keyer, row, &e.stdio, c)
-	lt, f, fed := e.bind.thread(c, key)
+	like := e.keyer.Like(c, key)
+	lt, f, fed := e.bind.thread(c, key, like)
 	if lt.rec == nil {
 		if lt.unmatched() && !lt.reported {
 			lt.reported = true
@@ -68,13 +69,17 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		return ptrace.Decision{Verb: ptrace.Execute}
 	}
 	if !fed {
-		f = lt.stream.Feed(key)
+		f = lt.stream.FeedLike(key, like)
 	} else {
 		// Matched just now: the calls it made while it could still be
-		// one of several recorded threads had their recorded keys, and
-		// happened (a vfork child's execve of a program run twice).
-		for _, rc := range lt.rec.calls[:lt.seen-1] {
+		// one of several recorded threads had their recorded keys (or
+		// names generated in their place), and happened (a vfork
+		// child's execve of a program run twice).
+		for i, rc := range lt.rec.calls[:lt.seen-1] {
 			e.execSeen(e.tab.ByNr(int(rc.Nr)), rc)
+			if live, ok := lt.generated[i]; ok && live != rc.Path {
+				e.keyer.MapName(live, rc.Path)
+			}
 		}
 	}
 	switch f.Verdict {
@@ -99,6 +104,11 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	}
 	e.res.Unmatched += f.Skipped
 	rc := lt.rec.calls[f.Rec]
+	if f.Generated {
+		// A name made anew in each run (mkstemp's): the later calls on
+		// the live name are the recorded name's.
+		e.keyer.MapName(c.Path, rc.Path)
+	}
 	e.execSeen(row, rc)
 	action := e.plan.Action(rc.Seq)
 	verb := ptrace.Execute

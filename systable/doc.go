@@ -23,7 +23,11 @@
 // data), the fd a two-fd call writes, the object a call makes (socket,
 // epoll, pipe, socketpair), what it does to a socket, unmapping, and
 // whether an exec can be replayed by running the image the trace stores
-// (ServesImage, with ImageArgs naming its argv and envp).
+// (ServesImage, with ImageArgs naming its argv and envp), and which
+// creations make a name a generator may have made (Generated: an open
+// with O_CREAT|O_EXCL, a mkdir may hold mkstemp's random run or a pid;
+// generated.go says with NameGen.Matches whether two names differ only
+// there), so that align matches a temporary file's calls across runs.
 // Multiplexing calls (fcntl, ioctl, prctl) have request rows
 // (requests.go): each request's size, direction, flag set and effect
 // (sets close-on-exec, changes the open file description, names the

@@ -87,6 +87,15 @@ func amd64Rows() []Syscall {
 			ifBits(flagsArg, amd64.O_TRUNC, ModifiesFile),
 		}
 	}
+	// A fresh name an open makes: O_CREAT|O_EXCL (mkstemp, tempfile,
+	// mktemp, sem_open's sem.XXXXXX) may hold random characters or a pid;
+	// O_CREAT alone (a shell's "> /tmp/out.$$") a pid.
+	openNames := func(flagsArg uint8) []GeneratedName {
+		return []GeneratedName{
+			genIfFlags(flagsArg, amd64.O_CREAT|amd64.O_EXCL, GenRandom),
+			genIfFlags(flagsArg, amd64.O_CREAT, GenPID),
+		}
+	}
 	const newNS = amd64.CLONE_NEWNS | amd64.CLONE_NEWUTS | amd64.CLONE_NEWIPC | amd64.CLONE_NEWUSER |
 		amd64.CLONE_NEWPID | amd64.CLONE_NEWNET | amd64.CLONE_NEWCGROUP
 	sigset := func(name string, sizeArg uint8) Arg { return inb(name, byArg(sizeArg), "sigset_t") }
@@ -105,7 +114,7 @@ func amd64Rows() []Syscall {
 		// Files: data.
 		sc(0, "read", Int, fdEff, fd("fd"), outb("buf", byRetUpTo(2), ""), i64("count")).also(MovesOffset).contentOnly(0).readsData(),
 		sc(1, "write", Int, writeEff, fd("fd"), inb("buf", byArg(2), ""), i64("count")).also(MovesOffset).holds(1, HoldsFileData),
-		sc(2, "open", FD, CreatesFD|pathEff, path("pathname"), flg("flags", OpenFlags), mode("mode")).when(openConds(1)...),
+		sc(2, "open", FD, CreatesFD|pathEff, path("pathname"), flg("flags", OpenFlags), mode("mode")).when(openConds(1)...).generates(openNames(1)...),
 		sc(3, "close", Int, ClosesFD, fd("fd")).contentOnly(0),
 		sc(4, "stat", Int, pathEff, path("pathname"), stat("statbuf")).metadata(),
 		sc(5, "fstat", Int, fdEff, fd("fd"), stat("statbuf")).contentOnly(0).metadata(),
@@ -192,9 +201,9 @@ func amd64Rows() []Syscall {
 		sc(80, "chdir", Int, pathEff|ChangesCwd, path("path")).also(ActsOnDirectory),
 		sc(81, "fchdir", Int, UsesFD|ChangesCwd, fd("fd")).also(ActsOnDirectory),
 		sc(82, "rename", Int, renameEff, path("oldpath"), path("newpath")),
-		sc(83, "mkdir", Int, createEff, path("pathname"), mode("mode")).also(ActsOnDirectory),
+		sc(83, "mkdir", Int, createEff, path("pathname"), mode("mode")).also(ActsOnDirectory).generates(genAlways(GenRandom | GenPID)),
 		sc(84, "rmdir", Int, removeEff, path("pathname")).also(ActsOnDirectory),
-		sc(85, "creat", FD, CreatesFD|createEff|ModifiesFile, path("pathname"), mode("mode")),
+		sc(85, "creat", FD, CreatesFD|createEff|ModifiesFile, path("pathname"), mode("mode")).generates(genAlways(GenPID)),
 		sc(86, "link", Int, createEff, path("oldpath"), path("newpath")),
 		sc(87, "unlink", Int, removeEff, path("pathname")),
 		sc(88, "symlink", Int, createEff, str("target"), path("linkpath")),
@@ -247,7 +256,7 @@ func amd64Rows() []Syscall {
 		sc(131, "sigaltstack", Int, ChangesSignals, inb("ss", fixed(stackTSize), "stack_t"), outb("old_ss", fixed(stackTSize), "stack_t")).always(),
 
 		sc(132, "utime", Int, chattrEff, path("filename"), inb("times", fixed(utimbufSize), "struct utimbuf")),
-		sc(133, "mknod", Int, createEff, path("pathname"), flg("mode", FileTypes), hex("dev")),
+		sc(133, "mknod", Int, createEff, path("pathname"), flg("mode", FileTypes), hex("dev")).generates(genAlways(GenRandom | GenPID)),
 		unknown(134, "uselib"),
 		sc(135, "personality", Int, ChangesProcess|envEff, hex("persona")),
 		sc(136, "ustat", Int, envEff, hex("dev"), outb("ubuf", fixed(ustatSize), "struct ustat")),
@@ -392,9 +401,9 @@ func amd64Rows() []Syscall {
 		unknown(256, "migrate_pages"),
 
 		// The *at family.
-		sc(257, "openat", FD, CreatesFD|UsesFD|pathEff, dirfd("dirfd"), path("pathname"), flg("flags", OpenFlags), mode("mode")).when(openConds(2)...),
-		sc(258, "mkdirat", Int, UsesFD|createEff, dirfd("dirfd"), path("pathname"), mode("mode")).also(ActsOnDirectory),
-		sc(259, "mknodat", Int, UsesFD|createEff, dirfd("dirfd"), path("pathname"), flg("mode", FileTypes), hex("dev")),
+		sc(257, "openat", FD, CreatesFD|UsesFD|pathEff, dirfd("dirfd"), path("pathname"), flg("flags", OpenFlags), mode("mode")).when(openConds(2)...).generates(openNames(2)...),
+		sc(258, "mkdirat", Int, UsesFD|createEff, dirfd("dirfd"), path("pathname"), mode("mode")).also(ActsOnDirectory).generates(genAlways(GenRandom | GenPID)),
+		sc(259, "mknodat", Int, UsesFD|createEff, dirfd("dirfd"), path("pathname"), flg("mode", FileTypes), hex("dev")).generates(genAlways(GenRandom | GenPID)),
 		sc(260, "fchownat", Int, UsesFD|chattrEff, dirfd("dirfd"), path("pathname"), i32("owner"), i32("group"), flg("flags", AtFlags)),
 		sc(261, "futimesat", Int, UsesFD|chattrEff, dirfd("dirfd"), path("pathname"), inb("times", fixed(2*timevalSize), "struct timeval[2]")),
 		sc(262, "newfstatat", Int, UsesFD|pathEff, dirfd("dirfd"), path("pathname"), stat("statbuf"), flg("flags", AtFlags)).contentOnly(0).metadata(),

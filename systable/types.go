@@ -217,6 +217,11 @@ type Syscall struct {
 	// locate names the open or the read, and such a call only when
 	// nothing the program reads from the object differs.
 	Metadata bool
+	// Generated: when the path the call creates may be a generated name
+	// (mkstemp's O_CREAT|O_EXCL open, mkdtemp's mkdir), and of which kinds
+	// its generated part is (generated.go; GeneratedIn). align matches
+	// such a call by its name modulo that part.
+	Generated []GeneratedName
 	// ReadsData: the call reads the bytes of the file behind its first fd
 	// into the program's memory, and a return of 0 means the end of the
 	// file (read, pread64, readv, preadv, preadv2). replay reads it: a
