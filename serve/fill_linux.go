@@ -58,7 +58,9 @@ func (s *Store) Fill(pid, fd int, id uint32, readOnly bool) error {
 }
 
 // isEmptyStandIn checks that dst is what the tracer made for Fill: an
-// empty memfd that allows sealing and has no seal yet. Anything else
+// empty memfd that allows sealing and has no seal yet (but F_SEAL_EXEC,
+// which the kernel adds to every memfd made under memfd_noexec or with
+// MFD_NOEXEC_SEAL). Anything else
 // means the fd is not the stand-in (the tracer's view of the process
 // went out of step with it, or the process replaced the fd), and
 // filling it would write the good file's bytes, mode, owner and mtime
@@ -72,7 +74,7 @@ func isEmptyStandIn(dst *os.File) error {
 		return fmt.Errorf("it is %s, not a stand-in memfd", link)
 	}
 	seals, err := unix.FcntlInt(dst.Fd(), unix.F_GET_SEALS, 0)
-	if err != nil || seals != 0 {
+	if err != nil || seals&^unix.F_SEAL_EXEC != 0 {
 		return fmt.Errorf("%s is not a stand-in (seals %#x, %v)", link, seals, err)
 	}
 	var st unix.Stat_t

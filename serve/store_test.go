@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/envbisect/envbisect/internal/testutil"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -181,5 +182,21 @@ func TestFillRefusesWhatIsNotAStandIn(t *testing.T) {
 	}
 	if st, err := os.Stat(real); err != nil || st.Mode().Perm() != 0o600 {
 		t.Errorf("the real file's mode is %v (%v), want 600", st.Mode().Perm(), err)
+	}
+}
+
+// TestFillUnderMemfdNoexec: a stand-in the kernel sealed against exec
+// (vm.memfd_noexec, MFD_NOEXEC_SEAL: Linux 6.3) is still a stand-in.
+func TestFillUnderMemfdNoexec(t *testing.T) {
+	testutil.Require(t, testutil.File("/proc/sys/vm/memfd_noexec"))
+	s := NewStore(newMemSource([]byte("good library bytes\n")))
+	defer s.Close()
+	fd, err := unix.MemfdCreate("stand-in", unix.MFD_CLOEXEC|unix.MFD_ALLOW_SEALING|unix.MFD_NOEXEC_SEAL)
+	if err != nil {
+		t.Fatalf("memfd_create MFD_NOEXEC_SEAL: %v", err)
+	}
+	defer unix.Close(fd)
+	if err := s.Fill(os.Getpid(), fd, 1, true); err != nil {
+		t.Errorf("a stand-in sealed against exec only: %v, want it filled", err)
 	}
 }
