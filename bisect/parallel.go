@@ -115,7 +115,7 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 		}
 	}
 
-	lo, atLo := 0, fail.out
+	lo, atLo, passEnd := 0, fail.out, hi
 	skipped := map[int]bool{}
 	var final *decided // the final repeatability run, when it went with the last round
 	for hi-lo > 1 {
@@ -173,7 +173,10 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 			return r, err
 		}
 	}
-	found := s.located(hi-1, atLo)
+	found, err := s.confirm(ctx, s.located(hi-1, atLo), hi-1, passEnd, atLo)
+	if err != nil {
+		return nil, err
+	}
 	if final != nil {
 		return s.endsRepeatable(found, final.v), nil
 	}

@@ -1,0 +1,289 @@
+package bisect
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/render"
+)
+
+// Confirmation and every cause. A bisection ends at the unit whose
+// replay, with every unit before it, makes the command pass; that is a
+// suspect, not yet a cause. Before it is named:
+//
+//   - replaying the suspect alone (the set of causes found so far) on top
+//     of the fail end must pass; when it fails, the suspect is one cause
+//     of several: it stays replayed and the units not yet causes are
+//     bisected again, from that set (failing) to every unit of the pass
+//     end (passing), for the next cause; and so on until the set passes
+//     (at most maxCauses causes);
+//   - a set of several causes is made 1-minimal: a cause whose removal
+//     still passes is dropped;
+//   - replaying everything the pass end replays but one cause must fail,
+//     for every cause.
+//
+// A request the search already decided is not run again (search.memo):
+// with one candidate the confirmation costs no run at all. A check that
+// disagrees (or is skipped twice) ends the search as Unconfirmed, with
+// the steps that disagreed. Over every call (the fallback) a unit is one
+// call: its resource (dependency group) alone must pass and every call
+// but that resource's must fail; no further cause is searched for there.
+
+// maxCauses bounds the causes searched for: each costs about log2 of the
+// units left.
+const maxCauses = 8
+
+// decideSet decides the run of req as a step of its own with role, or
+// returns the decision the search already took for the same request.
+func (s *search) decideSet(ctx context.Context, req Request, units int, role string) (decided, error) {
+	s.mu.Lock()
+	d, ok := s.memo[req.key()]
+	s.mu.Unlock()
+	if ok {
+		return d, nil
+	}
+	s.est++
+	if s.o.jobs() > 1 {
+		s.mu.Lock()
+		s.round++ // a round of its own
+		s.mu.Unlock()
+	}
+	d, err := s.decideRequest(ctx, units, req, 0, s.newStep(), role)
+	if err == nil && d.v == Skip {
+		d, err = s.decideRequest(ctx, units, req, 0, s.newStep(), role)
+	}
+	return d, err
+}
+
+// setRequest is the run that replays exactly the units set of the space
+// of what differs here (indexes, start items first), and nothing else.
+func (s *search) setRequest(set []int) Request {
+	var r Request
+	in := map[int]bool{}
+	for _, u := range slices.Sorted(slices.Values(set)) {
+		if u < s.start {
+			in[u] = true
+			r.Start = u + 1
+			continue
+		}
+		r.Groups = append(r.Groups, s.sp.groups[u-s.start].ID)
+	}
+	for j := range r.Start {
+		if !in[j] {
+			r.StartExcept = append(r.StartExcept, j)
+		}
+	}
+	return r
+}
+
+// confirm confirms found, the report of a search that ended at unit k of
+// the space with pass end top (index top passed) and atLo the outcome of
+// the failing run next to k. It returns found with every cause, or an
+// Unconfirmed report.
+func (s *search) confirm(ctx context.Context, found *Report, k, top int, atLo Outcome) (*Report, error) {
+	if found.Status != Located {
+		return found, nil
+	}
+	if s.sp.over != render.SpaceDiffering {
+		return s.confirmCall(ctx, found, k)
+	}
+	causes, lows := []int{k}, []Outcome{atLo}
+	upTo := make([]int, top) // every unit of the pass end
+	for i := range upTo {
+		upTo[i] = i
+	}
+	for {
+		a, err := s.decideSet(ctx, s.setRequest(causes), len(causes), render.RoleConfirm)
+		if err != nil {
+			return nil, err
+		}
+		if a.v == Pass {
+			break
+		}
+		if a.v == Skip {
+			return s.unconfirmed(found, "the run that replays "+s.unitsText(causes)+" alone was skipped twice: it cannot be confirmed", a), nil
+		}
+		if len(causes) >= maxCauses {
+			return s.unconfirmed(found, fmt.Sprintf("replaying %s still fails, and the search stops at %d causes", s.unitsText(causes), maxCauses), a), nil
+		}
+		u, at, r, err := s.nextCause(ctx, found, causes, upTo, a)
+		if err != nil || r != nil {
+			return r, err
+		}
+		causes, lows = append(causes, u), append(lows, at)
+	}
+	for i := 0; len(causes) > 1 && i < len(causes); {
+		without := slices.Delete(slices.Clone(causes), i, i+1)
+		d, err := s.decideSet(ctx, s.setRequest(without), len(without), render.RoleCause)
+		if err != nil {
+			return nil, err
+		}
+		if d.v == Pass { // not needed once the others are replayed
+			causes, lows = without, slices.Delete(lows, i, i+1)
+			continue
+		}
+		i++
+	}
+	for _, c := range causes {
+		but := slices.DeleteFunc(slices.Clone(upTo), func(u int) bool { return u == c })
+		d, err := s.decideSet(ctx, s.setRequest(but), len(but), render.RoleConfirm)
+		if err != nil {
+			return nil, err
+		}
+		if d.v != Fail {
+			return s.unconfirmed(found, fmt.Sprintf("replaying everything but %s does not fail (%s): it is not needed",
+				s.unitsText([]int{c}), d.v), d), nil
+		}
+	}
+	return s.withCauses(found, causes, lows), nil
+}
+
+// nextCause bisects the units of upTo not in causes, from causes alone
+// (a, failing) to every unit of upTo (the pass end), for the next cause.
+// It returns the unit and the outcome of the failing run next to it, or
+// the report to end with.
+func (s *search) nextCause(ctx context.Context, found *Report, causes, upTo []int, a decided) (int, Outcome, *Report, error) {
+	var rest []int
+	for _, u := range upTo {
+		if !slices.Contains(causes, u) {
+			rest = append(rest, u)
+		}
+	}
+	set := func(j int) []int { return append(slices.Clone(causes), rest[:j]...) }
+	end, err := s.decideSet(ctx, s.setRequest(set(len(rest))), len(causes)+len(rest), render.RoleCause)
+	if err != nil {
+		return 0, Outcome{}, nil, err
+	}
+	if len(rest) == 0 || end.v != Pass {
+		return 0, Outcome{}, s.unconfirmed(found, "replaying "+s.unitsText(causes)+" alone fails, and the run that "+
+			"replays every candidate with them does not pass", a, end), nil
+	}
+	lo, hi, atLo := 0, len(rest), a.out
+	skipped := map[int]bool{}
+	for hi-lo > 1 {
+		mid, ok := pick(lo, hi, skipped)
+		if !ok {
+			return 0, Outcome{}, s.unconfirmed(found, "replaying "+s.unitsText(causes)+" alone fails, and the runs that "+
+				"would tell which other candidate is needed were all skipped", a), nil
+		}
+		d, err := s.decideSet(ctx, s.setRequest(set(mid)), len(causes)+mid, render.RoleCause)
+		if err != nil {
+			return 0, Outcome{}, nil, err
+		}
+		switch d.v {
+		case Pass:
+			hi = mid
+		case Fail:
+			lo, atLo = mid, d.out
+		default:
+			skipped[mid] = true
+		}
+	}
+	return rest[hi-1], atLo, nil, nil
+}
+
+// confirmCall confirms the call at unit k of the space of every call: its
+// resource alone must pass, every call but its resource's must fail. A
+// start item, or a call in no group, is left as the search found it.
+func (s *search) confirmCall(ctx context.Context, found *Report, k int) (*Report, error) {
+	if k < s.start {
+		return found, nil
+	}
+	gr := s.g.GroupOf(s.sp.calls[k-s.start])
+	if gr == nil {
+		return found, nil
+	}
+	alone := Request{Start: s.start, Groups: []depgraph.GroupID{gr.ID}}
+	d, err := s.decideSet(ctx, alone, 1, render.RoleConfirm)
+	if err != nil {
+		return nil, err
+	}
+	if d.v != Pass {
+		return s.unconfirmed(found, fmt.Sprintf("the search ended at call %d, but replaying %s alone does not make the "+
+			"command pass (%s)", found.Culprit.Seq, gr.Title(), d.v), d), nil
+	}
+	but := Request{Start: s.start, Prefix: All, Except: []depgraph.GroupID{gr.ID}}
+	d, err = s.decideSet(ctx, but, s.sp.size(), render.RoleConfirm)
+	if err != nil {
+		return nil, err
+	}
+	if d.v != Fail {
+		return s.unconfirmed(found, fmt.Sprintf("the search ended at call %d, but replaying every call except those of %s "+
+			"does not fail (%s): it is not needed", found.Culprit.Seq, gr.Title(), d.v), d), nil
+	}
+	found.Causes = []*Culprit{found.Culprit}
+	return found, nil
+}
+
+// withCauses is found naming every cause (units of the space of what
+// differs, lows the failing runs next to each).
+func (s *search) withCauses(found *Report, causes []int, lows []Outcome) *Report {
+	var named []*Report
+	for i, u := range causes {
+		r := s.located(u, lows[i])
+		if r.Status != Located {
+			// Its answers here are the same as recorded.
+			r.Status, r.Suspect, r.Culprit, r.Group = Unconfirmed, found.Culprit, nil, nil
+			return r
+		}
+		named = append(named, r)
+	}
+	out := named[0]
+	for _, r := range named {
+		out.Causes = append(out.Causes, r.Culprit)
+	}
+	if len(named) > 1 {
+		out.Message = fmt.Sprintf("%d causes, each needed: replaying %s makes the command pass here, and leaving out "+
+			"any one of them fails; the first: %s", len(named), s.unitsText(causes), out.Message)
+	}
+	return out
+}
+
+// unconfirmed is the report of a suspect that the confirmation runs
+// disagreed with.
+func (s *search) unconfirmed(found *Report, why string, disagree ...decided) *Report {
+	r := s.report(Unconfirmed, "unconfirmed: "+why+"; no cause is named")
+	r.Suspect = found.Culprit
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range disagree {
+		if d.at < len(s.steps) && !slices.Contains(r.Disagreeing, s.steps[d.at].Step) {
+			r.Disagreeing = append(r.Disagreeing, s.steps[d.at].Step)
+		}
+	}
+	return r
+}
+
+// unitsText names units of the space: "the start item env LANG and
+// file /etc/app.conf".
+func (s *search) unitsText(units []int) string {
+	var names []string
+	for _, u := range slices.Sorted(slices.Values(units)) {
+		switch {
+		case u < s.start:
+			names = append(names, "the start item "+s.o.Start[u].Label())
+		case s.sp.over == render.SpaceDiffering:
+			names = append(names, s.sp.groups[u-s.start].Title())
+		default:
+			names = append(names, fmt.Sprintf("call %d", s.sp.calls[u-s.start]))
+		}
+	}
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// roleRuns counts the runs of steps with role.
+func roleRuns(steps []Step, role string) int {
+	n := 0
+	for _, st := range steps {
+		if st.Role == role {
+			n++
+		}
+	}
+	return n
+}
