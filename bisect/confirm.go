@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/render"
@@ -56,6 +57,62 @@ func (s *search) decideSet(ctx context.Context, req Request, units int, role str
 		d, err = s.decideRequest(ctx, units, req, 0, s.newStep(), role)
 	}
 	return d, err
+}
+
+// decideSets decides the runs of reqs (units: how many units each asks
+// for, the steps' Index) with role, as decideSet does; in a parallel
+// search (Options.Jobs > 1) the runs not decided yet go in one round.
+func (s *search) decideSets(ctx context.Context, reqs []Request, units []int, role string) ([]decided, error) {
+	out := make([]decided, len(reqs))
+	if s.o.jobs() <= 1 {
+		for i, r := range reqs {
+			d, err := s.decideSet(ctx, r, units[i], role)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = d
+		}
+		return out, nil
+	}
+	var todo []int
+	s.mu.Lock()
+	for i, r := range reqs {
+		if d, ok := s.memo[r.key()]; ok {
+			out[i] = d
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	s.round++
+	s.est++
+	s.mu.Unlock()
+	errs := make([]error, len(reqs))
+	var wg sync.WaitGroup
+	for j, i := range todo {
+		step := s.newStep()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[i], errs[i] = s.decideRequest(ctx, units[i], reqs[i], j%s.o.jobs(), step, role)
+		}()
+	}
+	wg.Wait()
+	for _, i := range todo {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		if out[i].v == Skip { // as decideSet: a skipped run once more
+			s.mu.Lock()
+			s.round++
+			s.mu.Unlock()
+			d, err := s.decideRequest(ctx, units[i], reqs[i], 0, s.newStep(), role)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = d
+		}
+	}
+	return out, nil
 }
 
 // setRequest is the run that replays exactly the units set of the space
@@ -197,20 +254,16 @@ func (s *search) confirmCall(ctx context.Context, found *Report, k int) (*Report
 		return found, nil
 	}
 	alone := Request{Start: s.start, Groups: []depgraph.GroupID{gr.ID}}
-	d, err := s.decideSet(ctx, alone, 1, render.RoleConfirm)
+	but := Request{Start: s.start, Prefix: All, Except: []depgraph.GroupID{gr.ID}}
+	ds, err := s.decideSets(ctx, []Request{alone, but}, []int{1, s.sp.size()}, render.RoleConfirm)
 	if err != nil {
 		return nil, err
 	}
-	if d.v != Pass {
+	if d := ds[0]; d.v != Pass {
 		return s.unconfirmed(found, fmt.Sprintf("the search ended at call %d, but replaying %s alone does not make the "+
 			"command pass (%s)", found.Culprit.Seq, gr.Title(), d.v), d), nil
 	}
-	but := Request{Start: s.start, Prefix: All, Except: []depgraph.GroupID{gr.ID}}
-	d, err = s.decideSet(ctx, but, s.sp.size(), render.RoleConfirm)
-	if err != nil {
-		return nil, err
-	}
-	if d.v != Fail {
+	if d := ds[1]; d.v != Fail {
 		return s.unconfirmed(found, fmt.Sprintf("the search ended at call %d, but replaying every call except those of %s "+
 			"does not fail (%s): it is not needed", found.Culprit.Seq, gr.Title(), d.v), d), nil
 	}
