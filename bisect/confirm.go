@@ -11,27 +11,30 @@ import (
 	"github.com/envbisect/envbisect/render"
 )
 
-// Confirmation and every cause. A bisection ends at the unit whose
-// replay, with every unit before it, makes the command pass; that is a
-// suspect, not yet a cause. Before it is named:
+// Confirmation and every cause. A bisection ends at unit k: units 0..k
+// replayed pass, 0..k-1 fail. Unit k is a suspect, not yet a cause.
+// Before it is named:
 //
 //   - replaying the suspect alone (the set of causes found so far) on top
 //     of the fail end must pass; when it fails, the suspect is one cause
-//     of several: it stays replayed and the units not yet causes are
-//     bisected again, from that set (failing) to every unit of the pass
-//     end (passing), for the next cause; and so on until the set passes
-//     (at most maxCauses causes);
+//     of several: it stays replayed and the other units of 0..k are
+//     bisected again, from that set (failing) to all of 0..k (passing),
+//     for the next cause; and so on until the set passes (at most
+//     maxCauses causes);
 //   - a set of several causes is made 1-minimal: a cause whose removal
 //     still passes is dropped;
-//   - replaying everything the pass end replays but one cause must fail,
-//     for every cause.
+//   - replaying every unit of 0..k but one cause must fail, for every
+//     cause. Units after k are left out of these runs: they may be
+//     consequences of a cause (the modes of files created under another
+//     umask), whose replay would stand in for it.
 //
 // A request the search already decided is not run again (search.memo):
-// with one candidate the confirmation costs no run at all. A check that
+// a suspect that is the first unit costs no run at all. A check that
 // disagrees (or is skipped twice) ends the search as Unconfirmed, with
 // the steps that disagreed. Over every call (the fallback) a unit is one
 // call: its resource (dependency group) alone must pass and every call
-// but that resource's must fail; no further cause is searched for there.
+// up to it but that resource's must fail; no further cause is searched
+// for there.
 
 // maxCauses bounds the causes searched for: each costs about log2 of the
 // units left.
@@ -137,10 +140,10 @@ func (s *search) setRequest(set []int) Request {
 }
 
 // confirm confirms found, the report of a search that ended at unit k of
-// the space with pass end top (index top passed) and atLo the outcome of
-// the failing run next to k. It returns found with every cause, or an
-// Unconfirmed report.
-func (s *search) confirm(ctx context.Context, found *Report, k, top int, atLo Outcome) (*Report, error) {
+// the space (units 0..k replayed passed, 0..k-1 failed), with atLo the
+// outcome of the failing run next to k. It returns found with every
+// cause, or an Unconfirmed report.
+func (s *search) confirm(ctx context.Context, found *Report, k int, atLo Outcome) (*Report, error) {
 	if found.Status != Located {
 		return found, nil
 	}
@@ -148,7 +151,11 @@ func (s *search) confirm(ctx context.Context, found *Report, k, top int, atLo Ou
 		return s.confirmCall(ctx, found, k)
 	}
 	causes, lows := []int{k}, []Outcome{atLo}
-	upTo := make([]int, top) // every unit of the pass end
+	// Every unit up to k: the passing set the search found. Units after
+	// it are not searched: they may be consequences of a cause (the modes
+	// of files created under another umask), and replaying them could
+	// stand in for it.
+	upTo := make([]int, k+1)
 	for i := range upTo {
 		upTo[i] = i
 	}
@@ -191,7 +198,7 @@ func (s *search) confirm(ctx context.Context, found *Report, k, top int, atLo Ou
 			return nil, err
 		}
 		if d.v != Fail {
-			return s.unconfirmed(found, fmt.Sprintf("replaying everything but %s does not fail (%s): it is not needed",
+			return s.unconfirmed(found, fmt.Sprintf("replaying everything up to it but %s does not fail (%s): it is not needed",
 				s.unitsText([]int{c}), d.v), d), nil
 		}
 	}
@@ -254,8 +261,8 @@ func (s *search) confirmCall(ctx context.Context, found *Report, k int) (*Report
 		return found, nil
 	}
 	alone := Request{Start: s.start, Groups: []depgraph.GroupID{gr.ID}}
-	but := Request{Start: s.start, Prefix: All, Except: []depgraph.GroupID{gr.ID}}
-	ds, err := s.decideSets(ctx, []Request{alone, but}, []int{1, s.sp.size()}, render.RoleConfirm)
+	but := Request{Start: s.start, Prefix: s.sp.calls[k-s.start], Except: []depgraph.GroupID{gr.ID}}
+	ds, err := s.decideSets(ctx, []Request{alone, but}, []int{1, k + 1}, render.RoleConfirm)
 	if err != nil {
 		return nil, err
 	}
@@ -264,7 +271,7 @@ func (s *search) confirmCall(ctx context.Context, found *Report, k int) (*Report
 			"command pass (%s)", found.Culprit.Seq, gr.Title(), d.v), d), nil
 	}
 	if d := ds[1]; d.v != Fail {
-		return s.unconfirmed(found, fmt.Sprintf("the search ended at call %d, but replaying every call except those of %s "+
+		return s.unconfirmed(found, fmt.Sprintf("the search ended at call %d, but replaying every call up to it except those of %s "+
 			"does not fail (%s): it is not needed", found.Culprit.Seq, gr.Title(), d.v), d), nil
 	}
 	found.Causes = []*Culprit{found.Culprit}

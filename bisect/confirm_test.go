@@ -82,26 +82,29 @@ func TestConfirmFirstUnitCostsNothing(t *testing.T) {
 	}
 }
 
-// TestConfirmFails: the command passes only when at least two resources
-// are replayed, the configuration among them (an artifact of replay, not
-// a cause). The search ends at the configuration; it alone fails, so a
-// second cause is searched for, and then replaying everything but that
-// second one passes: nothing is named, the status is unconfirmed, and
-// the disagreeing step is listed with the confirm role.
+// TestConfirmFails: nothing is seen to differ, the search falls back to
+// every call and ends at the configuration's fstat (every call before it
+// replayed too), but the run replaying the configuration file alone
+// fails (what made the prefix pass is elsewhere too): nothing is named,
+// the status is unconfirmed with the fstat as the suspect, and the
+// disagreeing step is listed with the confirm role.
 func TestConfirmFails(t *testing.T) {
 	b := standard(t)
 	g := b.graph()
-	conf := b.l("conf.read")
-	_, run := judged(g, differingFiles(t, b, g, "ld.", "conf.", "motd."), func(r Request) bool {
-		return r.Asks(g)(conf) && len(r.Groups) >= 2
-	})
-	rep, err := Locate(context.Background(), g, run, Options{Events: b.Events})
+	fstat := b.l("conf.fstat")
+	f := &fake{g: g, culprit: fstat, verdict: func(r Request, _ int) (Outcome, bool) {
+		if len(r.Groups) == 1 {
+			return Outcome{Verdict: Fail, Detail: "exit status 1"}, true
+		}
+		return Outcome{}, false
+	}}
+	rep, err := Locate(context.Background(), g, f, Options{Events: b.Events})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Status != Unconfirmed || rep.Culprit != nil || len(rep.Causes) != 0 || rep.Suspect == nil || rep.Suspect.Seq != conf {
+	if rep.Status != Unconfirmed || rep.Culprit != nil || len(rep.Causes) != 0 || rep.Suspect == nil || rep.Suspect.Seq != fstat {
 		t.Fatalf("got %s (%s), culprit %+v, causes %v, suspect %+v; want unconfirmed at call %d", rep.Status, rep.Message,
-			rep.Culprit, rep.Causes, rep.Suspect, conf)
+			rep.Culprit, rep.Causes, rep.Suspect, fstat)
 	}
 	if rep.ExitCode() != 3 {
 		t.Errorf("exit code %d, want 3", rep.ExitCode())
@@ -110,8 +113,8 @@ func TestConfirmFails(t *testing.T) {
 		t.Fatalf("disagreeing steps %v, want one", rep.Disagreeing)
 	}
 	for _, st := range rep.Steps {
-		if st.Step == rep.Disagreeing[0] && (st.Role != render.RoleConfirm || st.Verdict != Pass || st.Resources != 2) {
-			t.Errorf("disagreeing step %+v: want a confirmation run of the two resources but the second cause, passing", st)
+		if st.Step == rep.Disagreeing[0] && (st.Role != render.RoleConfirm || st.Verdict != Fail || st.Resources != 1) {
+			t.Errorf("disagreeing step %+v: want the confirmation run of the file alone, failing", st)
 		}
 	}
 	var text bytes.Buffer
@@ -120,6 +123,30 @@ func TestConfirmFails(t *testing.T) {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, text.String())
 		}
+	}
+}
+
+// TestConfirmSkipped: the run that would confirm the suspect (its file
+// alone) exits 125 twice: it cannot be confirmed, and is not named.
+func TestConfirmSkipped(t *testing.T) {
+	b := standard(t)
+	g := b.graph()
+	conf := b.l("conf.read")
+	_, run := judged(g, differingFiles(t, b, g, "ld.", "conf.", "motd."), func(r Request) bool { return r.Asks(g)(conf) })
+	skipAlone := RunnerFunc(func(ctx context.Context, r Request) (Outcome, error) {
+		out, err := run.Run(ctx, r)
+		if len(r.Groups) == 1 && r.Asks(g)(conf) {
+			out.Verdict, out.Detail = Skip, "exit status 125"
+		}
+		return out, err
+	})
+	rep, err := Locate(context.Background(), g, skipAlone, Options{Events: b.Events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != Unconfirmed || rep.Culprit != nil || rep.Suspect == nil || rep.Suspect.Seq != conf || rep.ConfirmRuns != 2 {
+		t.Errorf("got %s (%s), culprit %+v, suspect %+v, %d confirmation runs; want unconfirmed at call %d after 2",
+			rep.Status, rep.Message, rep.Culprit, rep.Suspect, rep.ConfirmRuns, conf)
 	}
 }
 
@@ -247,7 +274,7 @@ func TestConfirmCallInFallback(t *testing.T) {
 			"with 2 confirmation runs", rep.Status, rep.Message, rep.Culprit, rep.ConfirmRuns, rep.Space, fstat)
 	}
 	last := f.runs[len(f.runs)-2:]
-	if len(last[0].Groups) != 1 || last[1].Prefix != All || len(last[1].Except) != 1 {
-		t.Errorf("confirmation runs %+v, want its resource alone, then every call but its resource", last)
+	if len(last[0].Groups) != 1 || last[1].Prefix != fstat || len(last[1].Except) != 1 {
+		t.Errorf("confirmation runs %+v, want its resource alone, then every call up to it but its resource", last)
 	}
 }

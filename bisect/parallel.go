@@ -115,7 +115,7 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 		}
 	}
 
-	lo, atLo, passEnd := 0, fail.out, hi
+	lo, atLo := 0, fail.out
 	skipped := map[int]bool{}
 	var final *decided // the final repeatability run, when it went with the last round
 	for hi-lo > 1 {
@@ -173,7 +173,7 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 			return r, err
 		}
 	}
-	found, err := s.confirm(ctx, s.located(hi-1, atLo), hi-1, passEnd, atLo)
+	found, err := s.confirm(ctx, s.located(hi-1, atLo), hi-1, atLo)
 	if err != nil {
 		return nil, err
 	}

@@ -142,7 +142,7 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 		}
 	}
 
-	lo, atLo, passEnd := 0, fail.out, hi
+	lo, atLo := 0, fail.out
 	skipped := map[int]bool{}
 	for hi-lo > 1 {
 		mid, ok := pick(lo, hi, skipped)
@@ -163,7 +163,7 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 			skipped[mid] = true
 		}
 	}
-	found, err := s.confirm(ctx, s.located(hi-1, atLo), hi-1, passEnd, atLo)
+	found, err := s.confirm(ctx, s.located(hi-1, atLo), hi-1, atLo)
 	if err != nil {
 		return nil, err
 	}
