@@ -79,29 +79,30 @@
 //     run as recorded is not named (Inconclusive) once the search had seen
 //     differing groups: the difference is not in it.
 //
-//  5. The unit found is a suspect until confirmed (confirm.go). Over what
-//     differs here: the set of causes found so far replayed alone (and
-//     nothing else, start items included) must pass; when it fails, the
-//     suspect is one cause of several, stays replayed, and the units of
-//     the pass end not yet causes are bisected again, from that set
-//     (failing) to all of them (passing), for the next cause, until the
-//     set passes (at most maxCauses). A set of several is made 1-minimal
-//     (a cause whose removal still passes is dropped), and for each cause
-//     the run replaying every unit of the pass end but it must fail.
-//     Runs are described by unit sets (setRequest: Request.StartExcept
-//     leaves start items out), and a request the search already decided
-//     is not run again (search.memo): a suspect that is the first unit
-//     and the last costs nothing. Over every call (the fallback) the
-//     suspect call's resource alone must pass and every call but that
-//     resource's (Request.Except) must fail; no further cause is
-//     searched for there, and a call that gave here exactly the recorded
-//     return value and bytes (identicalHere), its resource answering as
-//     recorded, is never named. A check that disagrees ends the search as
-//     Unconfirmed, with the suspect and the steps that disagreed. The
-//     report lists every cause (Report.Causes, the first is the Culprit)
-//     and counts the confirmation runs (ConfirmRuns, steps with role
-//     confirm) and those of the search for further causes (CauseRuns,
-//     role cause) apart from Runs.
+//  5. The unit found, k, is a suspect until confirmed (confirm.go). Over
+//     what differs here: the set of causes found so far replayed alone
+//     (and nothing else, start items included) must pass; when it fails,
+//     the suspect is one cause of several, stays replayed, and the other
+//     units of 0..k are bisected again, from that set (failing) to all of
+//     0..k (passing), for the next cause, until the set passes (at most
+//     maxCauses). A set of several is made 1-minimal (a cause whose
+//     removal still passes is dropped), and for each cause the run
+//     replaying every unit of 0..k but it must fail. Units after k are
+//     left out: they may be consequences of a cause (files created under
+//     another umask) and stand in for it. Runs are described by unit sets
+//     (setRequest: Request.StartExcept leaves start items out), and a
+//     request the search already decided is not run again (search.memo):
+//     a suspect that is the first unit costs nothing. Over every call
+//     (the fallback) the suspect call's resource alone must pass and
+//     every call up to it but that resource's (Request.Except) must fail;
+//     no further cause is searched for there, and a call that gave here
+//     exactly the recorded return value and bytes (identicalHere), its
+//     resource answering as recorded, is never named. A check that
+//     disagrees ends the search as Unconfirmed, with the suspect and the
+//     steps that disagreed. The report lists every cause (Report.Causes,
+//     the first is the Culprit) and counts the confirmation runs
+//     (ConfirmRuns, steps with role confirm) and those of the search for
+//     further causes (CauseRuns, role cause) apart from Runs.
 //
 // With one run per step and no skips this takes at most 2 + ceil(log2 C)
 // runs for C units (plus one per widening), against 2 + ceil(log2 M) for
