@@ -3,6 +3,7 @@ package bisect
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/envbisect/envbisect/depgraph"
@@ -124,5 +125,11 @@ func (s *search) everyCall(why string) *space {
 
 // key identifies what a request replays (not its slot).
 func (r Request) key() string {
-	return fmt.Sprint(r.Start, "/", r.Prefix, "/", r.Groups)
+	groups := slices.Clone(r.Groups)
+	slices.Sort(groups)
+	except := slices.Clone(r.Except)
+	slices.Sort(except)
+	startExcept := slices.Clone(r.StartExcept)
+	slices.Sort(startExcept)
+	return fmt.Sprint(r.Start, "/", r.Prefix, "/", groups, "/", startExcept, "/", except)
 }

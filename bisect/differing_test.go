@@ -71,7 +71,7 @@ func TestDifferingIdenticalNeverCulprit(t *testing.T) {
 	b := standard(t)
 	g := b.graph()
 	read, hosts := b.l("conf.read"), b.l("hosts.read")
-	f := &fake{g: g, culprit: hosts, here: map[uint64]*trace.Call{read: changed(call(t, g, read), 10, 1, "key value\n")}}
+	f := &fake{g: g, culprit: hosts, same: true, here: map[uint64]*trace.Call{read: changed(call(t, g, read), 10, 1, "key value\n")}}
 	rep, err := Locate(context.Background(), g, f, Options{Events: b.Events})
 	if err != nil {
 		t.Fatal(err)

@@ -45,6 +45,7 @@
 //  1. The fail end: with nothing replayed the run must fail; if it passes
 //     there is no failure here (NoFailure). With no candidate at all the
 //     failure cannot be located in the trace (ReplayStillFails).
+//
 //  2. The pass end of what differs: every start item and differing group
 //     replayed. When it fails: with start items and groups, the start
 //     items alone are tried (a run that replays resources too can fail for
@@ -60,12 +61,14 @@
 //     that run's divergences. An end whose step comes out Skip is run
 //     once more; Skip again ends the search (Inconclusive). No culprit is
 //     ever named when the ends did not hold.
+//
 //  3. Binary search with the invariant "index lo fails, index hi passes",
 //     from lo = 0 and hi the pass end: test mid = (lo+hi)/2; a pass moves
 //     hi, a fail moves lo. A skipped index is left alone and the nearest
 //     untested index in (lo, hi) is tried instead, above before below
 //     (mid+1, mid-1, mid+2, ...). When every index in (lo, hi) was skipped
 //     the search ends Inconclusive, naming units lo..hi-1.
+//
 //  4. When hi = lo+1 the culprit is unit hi-1: a start item, a group or a
 //     call. A group is named by one call (named): the first that reads the
 //     resource and answered otherwise in the failing run at index lo
@@ -76,29 +79,35 @@
 //     run as recorded is not named (Inconclusive) once the search had seen
 //     differing groups: the difference is not in it.
 //
-// # Explanations (explain.go)
-//
-// A located culprit gets render.Facts and a sentence (render.Explain)
-// from what the runs showed, with no run of their own: the live calls of
-// the failing run next to it, completed with the fail end's (where every
-// call executed, so a call the failing run replayed still has a live
-// answer). For ENOENT, the calls on the path's parents before it: a call
-// that succeeded on a path shows its parents exist here, an ENOENT on a
-// parent itself shows it missing; the shallowest missing one whose parent
-// exists is the component (else the report says it is not known). For
-// EACCES and EPERM, the struct stat or statx buffers of calls on the path
-// and its parents (mode, owner, group) in both runs, the credentials
-// start items (Options.Recorded, Options.Here), the last call of the
-// culprit's process that changed its ids (systable's ChangesCreds), and
-// the umask item for a call that may create its path. For EADDRINUSE, the
-// address the call passed and Options.AddressHolder's answer, looked up
-// once the runs have ended. Content differences are the data diff
-// (a unified diff by go-udiff for text; sizes, first offset and both
-// SHA-256 for binary data).
+//  5. The unit found, k, is a suspect until confirmed (confirm.go). Over
+//     what differs here: the set of causes found so far replayed alone
+//     (and nothing else, start items included) must pass; when it fails,
+//     the suspect is one cause of several, stays replayed, and the other
+//     units of 0..k are bisected again, from that set (failing) to all of
+//     0..k (passing), for the next cause, until the set passes (at most
+//     maxCauses). A set of several is made 1-minimal (a cause whose
+//     removal still passes is dropped), and for each cause the run
+//     replaying every unit of 0..k but it must fail. Units after k are
+//     left out: they may be consequences of a cause (files created under
+//     another umask) and stand in for it. Runs are described by unit sets
+//     (setRequest: Request.StartExcept leaves start items out), and a
+//     request the search already decided is not run again (search.memo):
+//     a suspect that is the first unit costs nothing. Over every call
+//     (the fallback) the suspect call's resource alone must pass and
+//     every call up to it but that resource's (Request.Except) must fail;
+//     no further cause is searched for there, and a call that gave here
+//     exactly the recorded return value and bytes (identicalHere), its
+//     resource answering as recorded, is never named. A check that
+//     disagrees ends the search as Unconfirmed, with the suspect and the
+//     steps that disagreed. The report lists every cause (Report.Causes,
+//     the first is the Culprit) and counts the confirmation runs
+//     (ConfirmRuns, steps with role confirm) and those of the search for
+//     further causes (CauseRuns, role cause) apart from Runs.
 //
 // With one run per step and no skips this takes at most 2 + ceil(log2 C)
 // runs for C units (plus one per widening), against 2 + ceil(log2 M) for
-// the M replayable calls of the fallback.
+// the M replayable calls of the fallback; confirmation adds at most 2 per
+// cause, each further cause about log2 of the units left.
 //
 // # Steps, repeats and divergences
 //
@@ -130,4 +139,24 @@
 // (the runner's error, wrapped with the run: "run with calls up to 21
 // replayed: ...") or when ctx is done (wrapping ctx.Err()); a command that
 // fails is a verdict, never an error.
+//
+// # Explanations (explain.go)
+//
+// A located culprit gets render.Facts and a sentence (render.Explain)
+// from what the runs showed, with no run of their own: the live calls of
+// the failing run next to it, completed with the fail end's (where every
+// call executed, so a call the failing run replayed still has a live
+// answer). For ENOENT, the calls on the path's parents before it: a call
+// that succeeded on a path shows its parents exist here, an ENOENT on a
+// parent itself shows it missing; the shallowest missing one whose parent
+// exists is the component (else the report says it is not known). For
+// EACCES and EPERM, the struct stat or statx buffers of calls on the path
+// and its parents (mode, owner, group) in both runs, the credentials
+// start items (Options.Recorded, Options.Here), the last call of the
+// culprit's process that changed its ids (systable's ChangesCreds), and
+// the umask item for a call that may create its path. For EADDRINUSE, the
+// address the call passed and Options.AddressHolder's answer, looked up
+// once the runs have ended. Content differences are the data diff
+// (a unified diff by go-udiff for text; sizes, first offset and both
+// SHA-256 for binary data).
 package bisect

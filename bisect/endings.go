@@ -151,6 +151,16 @@ func (s *search) located(k int, atLo Outcome) *Report {
 		s.listUnits(r, k, k+1)
 		return r
 	}
+	if s.identicalHere(seq, atLo.Live) && s.sameHere(seq, atLo.Live) {
+		// This call gave here exactly what it gave in the recording, and
+		// its resource answered as recorded: replaying it flips the
+		// verdict, but it is not a cause a user can act on.
+		r := s.report(Unconfirmed, fmt.Sprintf("unconfirmed: replaying call %d makes the command pass here, but it gave "+
+			"exactly the recorded return value and data here, and every other call on its resource the same answers; "+
+			"the difference is in state no compared result shows, or the run passes because of replay itself; no cause is named", seq))
+		r.Suspect, _ = s.culprit(seq, atLo.Live)
+		return r
+	}
 	r := s.report(Located, fmt.Sprintf("call %d of %d recorded: replaying its recorded result makes the command pass here",
 		seq, len(s.g.Calls())))
 	r.Culprit, r.Group = s.culprit(seq, atLo.Live)

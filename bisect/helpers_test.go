@@ -94,10 +94,14 @@ func (b *tb) l(label string) uint64 {
 // fake is a Runner whose verdict is a function of the prefix: pass when
 // the culprit is asked to be replayed. Its live results are the
 // recorded ones of the calls after the prefix, with here's results for
-// the calls it names.
+// the calls it names; the culprit, when here does not name it, did not
+// happen here (the program failed before it), unless same is set: then
+// it gave exactly its recorded result, and is never named (a flip on an
+// identical call).
 type fake struct {
 	g       *depgraph.Graph
 	culprit uint64
+	same    bool
 	here    map[uint64]*trace.Call // live results that differ from the recording; nil value: the call did not happen
 	// verdict, when set, overrides the verdict: n counts the runs of this
 	// prefix so far (1 for the first). ok false keeps the default.
@@ -114,9 +118,13 @@ func (f *fake) Run(ctx context.Context, r Request) (Outcome, error) {
 	if f.count == nil {
 		f.count = map[uint64]int{}
 	}
-	f.count[r.Prefix]++
+	n := 0 // a confirmation run (groups, or all but some) is not counted
+	if len(r.Groups) == 0 && len(r.Except) == 0 && len(r.StartExcept) == 0 {
+		f.count[r.Prefix]++
+		n = f.count[r.Prefix]
+	}
 	if f.verdict != nil {
-		if out, ok := f.verdict(r, f.count[r.Prefix]); ok {
+		if out, ok := f.verdict(r, n); ok {
 			return out, nil
 		}
 	}
@@ -131,6 +139,7 @@ func (f *fake) Run(ctx context.Context, r Request) (Outcome, error) {
 		}
 		live, differs := f.here[c.Seq]
 		switch {
+		case c.Seq == f.culprit && !differs && !f.same:
 		case !differs:
 			out.Live[c.Seq] = c
 		case live != nil:
@@ -139,6 +148,11 @@ func (f *fake) Run(ctx context.Context, r Request) (Outcome, error) {
 	}
 	return out, nil
 }
+
+// allRuns is every run rep counts: the search's, the repeatability
+// checks', the confirmations' and those of the search for further
+// causes.
+func allRuns(rep *Report) int { return rep.Runs + rep.RepeatRuns + rep.ConfirmRuns + rep.CauseRuns }
 
 // changed returns a copy of c with its Out buffer of argument arg holding
 // data and its return value ret.
@@ -168,10 +182,14 @@ func call(t *testing.T, g *depgraph.Graph, seq uint64) *trace.Call {
 	return c
 }
 
-// verdicts lists the steps as "index:verdict" strings.
+// verdicts lists the search's steps as "index:verdict" strings (not
+// the confirmation runs after it, which confirm_test.go checks).
 func verdicts(steps []Step) []string {
 	var out []string
 	for _, s := range steps {
+		if s.Role != "" {
+			continue
+		}
 		out = append(out, fmt.Sprintf("%d:%s", s.Index, s.Verdict))
 	}
 	return out

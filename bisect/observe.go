@@ -1,6 +1,7 @@
 package bisect
 
 import (
+	"bytes"
 	"cmp"
 	"sort"
 
@@ -249,4 +250,37 @@ func (s *search) groupSameHere(gr *depgraph.Group, live map[uint64]*trace.Call) 
 		}
 	}
 	return ran
+}
+
+// identicalHere reports whether call seq gave, in the run whose live
+// results are live, exactly what it gave in the recording: the same
+// return value and, byte for byte, the same data in every output
+// buffer (no field left out, unlike the observer's comparison: a stat
+// whose modification time differs is not identical). Such a call is
+// never named as a cause (endings.go).
+func (s *search) identicalHere(seq uint64, live map[uint64]*trace.Call) bool {
+	rec, ok := s.g.Call(seq)
+	l := live[seq]
+	if !ok || l == nil || rec.Ret != l.Ret || rec.NoReturn != l.NoReturn {
+		return false
+	}
+	out := func(c *trace.Call) []trace.Mem {
+		var ms []trace.Mem
+		for _, m := range c.Mem {
+			if m.Dir == trace.Out {
+				ms = append(ms, m)
+			}
+		}
+		return ms
+	}
+	a, b := out(rec), out(l)
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Arg != b[i].Arg || a[i].Part != b[i].Part || a[i].Entry != b[i].Entry || !bytes.Equal(a[i].Data, b[i].Data) {
+			return false
+		}
+	}
+	return true
 }

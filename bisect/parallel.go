@@ -173,7 +173,10 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 			return r, err
 		}
 	}
-	found := s.located(hi-1, atLo)
+	found, err := s.confirm(ctx, s.located(hi-1, atLo), hi-1, atLo)
+	if err != nil {
+		return nil, err
+	}
 	if final != nil {
 		return s.endsRepeatable(found, final.v), nil
 	}

@@ -48,8 +48,9 @@ func TestParallelSameAnswer(t *testing.T) {
 				rounds = max(rounds, st.Round)
 			}
 			// The ends and the repeat go in round 1; then ⌈log_(k+1) M⌉ rounds
-			// at most, and the final check.
-			if limit := 2 + roundsFor(len(cands), jobs); rounds > limit {
+			// at most, the confirmation's (its two runs at once), and the
+			// final check.
+			if limit := 3 + roundsFor(len(cands), jobs); rounds > limit {
 				t.Errorf("jobs %d, culprit %d: %d rounds, want at most %d", jobs, culprit, rounds, limit)
 			}
 			for _, r := range f.runs {

@@ -44,7 +44,7 @@ func TestRepeatabilityCheck(t *testing.T) {
 			if f.count[0] != c.runs0 {
 				t.Errorf("%d runs with nothing replayed, want %d", f.count[0], c.runs0)
 			}
-			if rep.Isolation != "isolated" || rep.Runs+rep.RepeatRuns != len(f.runs) || rep.RepeatRuns != c.runs0-1 {
+			if rep.Isolation != "isolated" || allRuns(rep) != len(f.runs) || rep.RepeatRuns != c.runs0-1 {
 				t.Errorf("isolation %q, runs %d + %d repeat runs of %d", rep.Isolation, rep.Runs, rep.RepeatRuns, len(f.runs))
 			}
 			if last := rep.Steps[len(rep.Steps)-1]; last.Note != repeatNote {
@@ -123,7 +123,7 @@ func TestRepeatabilityCheckTakesTheMajority(t *testing.T) {
 	if rep.Status != Located || rep.Culprit.Seq != culprit {
 		t.Fatalf("status %s (%s), want located at %d", rep.Status, rep.Message, culprit)
 	}
-	if rep.Runs+rep.RepeatRuns != len(f.runs) || rep.RepeatRuns != 6 {
+	if allRuns(rep) != len(f.runs) || rep.RepeatRuns != 6 {
 		t.Errorf("runs %d + %d repeat runs of %d; want 6 repeat runs (two checks of 3)", rep.Runs, rep.RepeatRuns, len(f.runs))
 	}
 }

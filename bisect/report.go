@@ -47,4 +47,7 @@ const (
 	Inconclusive = render.Inconclusive
 	// NotRepeatable: runs that replay nothing disagreed; no call is named.
 	NotRepeatable = render.NotRepeatable
+	// Unconfirmed: the search ended at a suspect that the confirmation
+	// runs disagreed with; no call is named (Report.Suspect).
+	Unconfirmed = render.Unconfirmed
 )

@@ -61,7 +61,7 @@ func TestReportJSON(t *testing.T) {
 			t.Errorf("%s members %v, want %v", what, got, want)
 		}
 	}
-	check("report", m, "status", "message", "command", "culprit", "group", "runs", "recorded_calls",
+	check("report", m, "status", "message", "command", "culprit", "causes", "group", "runs", "recorded_calls",
 		"replayable_calls", "space", "steps", "seconds")
 	check("space", m["space"], "over", "candidates", "resources")
 	check("space resource", m["space"].(map[string]any)["resources"].([]any)[0], "group", "title", "first", "differs", "calls")
@@ -170,14 +170,6 @@ func TestReportResults(t *testing.T) {
 			},
 			[]string{"\nhere      = 10   data differs: 10 bytes in both, first difference at offset 3\n",
 				"            good: \"=value\\n\"\n            here: \"\\x00\\x01lue\\n\\xff\"\n"}},
-		{"same", func(c *trace.Call) *trace.Call { return c },
-			nil,
-			func(t *testing.T, d *DataDiff) {
-				if d != nil {
-					t.Errorf("diff %+v", d)
-				}
-			},
-			[]string{"\nhere      = 10   (the same as recorded)\n"}},
 		{"missing", func(*trace.Call) *trace.Call { return nil },
 			func(t *testing.T, r Result) {
 				if !r.Missing || r.Ret != nil {
@@ -275,7 +267,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestReportTextWriteError(t *testing.T) {
-	rep := locateConf(t, func(c *trace.Call) *trace.Call { return c })
+	rep := locateConf(t, func(c *trace.Call) *trace.Call { return changed(c, 10, 1, "key value\n") })
 	if err := rep.WriteText(failWriter{}); err == nil || err.Error() != "disk full" {
 		t.Errorf("got %v", err)
 	}

@@ -2,10 +2,11 @@ package bisect
 
 import (
 	"context"
-
 	"fmt"
-	"github.com/envbisect/envbisect/depgraph"
+	"slices"
 	"strconv"
+
+	"github.com/envbisect/envbisect/depgraph"
 
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/trace"
@@ -31,6 +32,12 @@ type Request struct {
 	// that differ here replays whole resources, so that no run shows the
 	// program the recorded answer about an object and then the live one.
 	Groups []depgraph.GroupID `json:",omitempty"`
+	// StartExcept are start items (indexes into Options.Start, below
+	// Start) not replayed after all, and Except dependency groups whose
+	// calls are not asked for whatever Prefix says: a confirmation run
+	// (confirm.go) asks for everything but one cause.
+	StartExcept []int              `json:",omitempty"`
+	Except      []depgraph.GroupID `json:",omitempty"`
 	// Job is the parallel slot the run has, 0 to Options.Jobs-1; runs of
 	// one round have different slots (a runner pins each slot to a CPU of
 	// its own). Always 0 in a sequential search.
@@ -40,33 +47,63 @@ type Request struct {
 // Asks returns whether the request asks for call seq of g to be
 // replayed; it is the question to pass to g's Closure.
 func (r Request) Asks(g *depgraph.Graph) func(seq uint64) bool {
-	if len(r.Groups) == 0 {
+	if len(r.Groups) == 0 && len(r.Except) == 0 {
 		return func(seq uint64) bool { return seq <= r.Prefix }
 	}
 	in := make(map[depgraph.GroupID]bool, len(r.Groups))
 	for _, id := range r.Groups {
 		in[id] = true
 	}
+	out := make(map[depgraph.GroupID]bool, len(r.Except))
+	for _, id := range r.Except {
+		out[id] = true
+	}
 	return func(seq uint64) bool {
+		gr := g.GroupOf(seq)
+		if gr != nil && out[gr.ID] {
+			return false
+		}
 		if seq <= r.Prefix {
 			return true
 		}
-		gr := g.GroupOf(seq)
 		return gr != nil && in[gr.ID]
 	}
+}
+
+// StartOf returns the start items of items (Options.Start, or the
+// runner's own form of them) that request r replays: the first r.Start,
+// less r.StartExcept.
+func StartOf[T any](r Request, items []T) []T {
+	out := items[:min(r.Start, len(items))]
+	if len(r.StartExcept) == 0 {
+		return out
+	}
+	kept := make([]T, 0, len(out))
+	for i, it := range out {
+		if !slices.Contains(r.StartExcept, i) {
+			kept = append(kept, it)
+		}
+	}
+	return kept
 }
 
 // String says what the request replays, as the report's step table does:
 // "none", "all", "up to 21", "start 1-2 + 3 resources".
 func (r Request) String() string {
+	var s string
 	if len(r.Groups) > 0 && r.Prefix == 0 {
-		return render.ResourcesText(r.Start, len(r.Groups))
+		s = render.ResourcesText(r.Start, len(r.Groups))
+	} else {
+		s = render.ReplayedText(r.Start, r.Prefix)
 	}
-	return render.ReplayedText(r.Start, r.Prefix)
+	return s + render.ExceptText(len(r.StartExcept), len(r.Except))
 }
 
 // describe names the run of the request in an error message.
 func (r Request) describe() string {
+	if len(r.StartExcept) > 0 || len(r.Except) > 0 {
+		return "run with " + r.String() + " replayed"
+	}
 	if len(r.Groups) > 0 && r.Prefix == 0 {
 		return "run with " + r.String() + " replayed"
 	}

@@ -30,6 +30,10 @@ type search struct {
 	// ends are the decided ends, by request (endpoint), so that a
 	// search that falls back does not run one twice.
 	ends map[string]decided
+	// memo is every decided step, by request, for the confirmation runs
+	// (confirm.go): a request the search already decided is not run
+	// again.
+	memo map[string]decided
 
 	// mu guards what the runs of a parallel round share (Options.Jobs).
 	mu      sync.Mutex
@@ -54,7 +58,7 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 		return nil, errors.New("locate: no dependency graph or no runner")
 	}
 	start := time.Now()
-	s := &search{g: g, run: run, o: o, cands: Candidates(g), start: len(o.Start), ends: map[string]decided{}}
+	s := &search{g: g, run: run, o: o, cands: Candidates(g), start: len(o.Start), ends: map[string]decided{}, memo: map[string]decided{}}
 	s.sp = s.everyCall("")
 	s.obs = s.newObserver()
 	if calls := g.Calls(); len(calls) > 0 {
@@ -79,7 +83,9 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 		sort.SliceStable(s.steps, func(i, j int) bool { return s.steps[i].Step < s.steps[j].Step })
 	}
 	rep.RepeatRuns = repeatRuns(s.steps)
-	rep.Runs = len(s.steps) - rep.RepeatRuns
+	rep.ConfirmRuns = roleRuns(s.steps, render.RoleConfirm)
+	rep.CauseRuns = roleRuns(s.steps, render.RoleCause)
+	rep.Runs = len(s.steps) - rep.RepeatRuns - rep.ConfirmRuns - rep.CauseRuns
 	rep.Steps = s.steps
 	rep.RecordedCalls = len(g.Calls())
 	rep.ReplayableCalls = len(s.cands)
@@ -157,7 +163,11 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 			skipped[mid] = true
 		}
 	}
-	return s.recheckAtEnd(ctx, s.located(hi-1, atLo))
+	found, err := s.confirm(ctx, s.located(hi-1, atLo), hi-1, atLo)
+	if err != nil {
+		return nil, err
+	}
+	return s.recheckAtEnd(ctx, found)
 }
 
 // startAloneNeeded reports whether the pass end (everything replayed)

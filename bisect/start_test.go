@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -24,7 +25,7 @@ func TestLocateStartItem(t *testing.T) {
 	var runs []Request
 	run := RunnerFunc(func(_ context.Context, r Request) (Outcome, error) {
 		runs = append(runs, r)
-		if r.Start >= 2 {
+		if slices.ContainsFunc(StartOf(r, items), func(it StartItem) bool { return it.Name == "LANG" }) {
 			return Outcome{Verdict: Pass, Detail: "exit status 0"}, nil
 		}
 		return Outcome{Verdict: Fail, Detail: "exit status 1"}, nil

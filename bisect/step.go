@@ -32,10 +32,19 @@ func (s *search) decide(ctx context.Context, i int) (decided, error) {
 // (Request.Job); rounds of parallel runs call it from several goroutines
 // at once.
 func (s *search) decideAs(ctx context.Context, i, job, step int) (decided, error) {
+	return s.decideRequest(ctx, i, s.request(i), job, step, "")
+}
+
+// decideRequest is decideAs for any request: req is the run of prefix
+// index i of the space searched, or, with a role (render.RoleConfirm,
+// render.RoleCause), a run outside the search proper. Every decision is
+// kept by request (search.memo), so that a confirmation does not make a
+// run the search already made.
+func (s *search) decideRequest(ctx context.Context, i int, req Request, job, step int, role string) (decided, error) {
 	var runs []Outcome
 	at := 0 // the index in s.steps of the step's last run
 	more := func() error {
-		out, k, err := s.runOnce(ctx, i, step, job)
+		out, k, err := s.runOnce(ctx, i, req, step, job, role)
 		runs = append(runs, out)
 		at = k
 		return err
@@ -72,10 +81,14 @@ func (s *search) decideAs(ctx context.Context, i, job, step int) (decided, error
 	if note == "" && len(runs) > 1 {
 		note = fmt.Sprintf("%d of %d runs", count(runs, v), len(runs))
 	}
+	d := decided{v: v, out: representative(runs, v), at: at}
 	s.mu.Lock()
 	s.steps[at].Taken, s.steps[at].Note = v, note
+	if s.memo != nil {
+		s.memo[req.key()] = d
+	}
 	s.mu.Unlock()
-	return decided{v: v, out: representative(runs, v), at: at}, nil
+	return d, nil
 }
 
 // majority returns the verdict more runs gave than any other, false on a
@@ -152,11 +165,10 @@ func (s *search) newStep() int {
 	return s.step
 }
 
-// runOnce makes one run of prefix index i for search step step, in
-// parallel slot job, and adds it to the steps; it returns the run's index
-// in s.steps.
-func (s *search) runOnce(ctx context.Context, i, step, job int) (Outcome, int, error) {
-	req := s.request(i)
+// runOnce makes one run of req (prefix index i, or a run with a role)
+// for search step step, in parallel slot job, and adds it to the steps;
+// it returns the run's index in s.steps.
+func (s *search) runOnce(ctx context.Context, i int, req Request, step, job int, role string) (Outcome, int, error) {
 	req.Job = job
 	if err := ctx.Err(); err != nil {
 		return Outcome{}, 0, fmt.Errorf("%s: %w", req.describe(), err)
@@ -185,6 +197,7 @@ func (s *search) runOnce(ctx context.Context, i, step, job int) (Outcome, int, e
 		out.Seconds = time.Since(start).Seconds()
 	}
 	st := Step{Step: step, Round: p.Round, Index: i, Start: req.Start, Prefix: req.Prefix, Resources: len(req.Groups), Verdict: out.Verdict,
+		Except: len(req.StartExcept) + len(req.Except), Role: role,
 		Detail: out.Detail, Seconds: out.Seconds, Divergences: out.Divergences, Taint: out.Taint}
 	if req.Prefix == All {
 		st.Prefix, st.All = s.lastSeq, true

@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/trace"
@@ -19,6 +20,15 @@ type LocateReport struct {
 	// Culprit and Group are set when Status is Located.
 	Culprit *Culprit      `json:"culprit,omitempty"`
 	Group   *CulpritGroup `json:"group,omitempty"`
+	// Causes are, when Status is Located, every cause in the order found,
+	// each confirmed: a 1-minimal set whose replay makes the command pass
+	// here. Culprit is Causes[0].
+	Causes []*Culprit `json:"causes,omitempty"`
+	// Suspect is, when Status is Unconfirmed, what the search ended at;
+	// Disagreeing are the steps (LocateStep.Step) whose verdicts did not
+	// confirm it.
+	Suspect     *Culprit `json:"suspect,omitempty"`
+	Disagreeing []int    `json:"disagreeing,omitempty"`
 	// Candidates are, when Status is Inconclusive after the ends held,
 	// the calls one of which makes the difference: the search could not
 	// narrow them down further.
@@ -33,7 +43,14 @@ type LocateReport struct {
 	Runs int `json:"runs"`
 	// RepeatRuns are the runs of the repeatability check, made on top of
 	// Runs (steps noted "repeatability check").
-	RepeatRuns      int `json:"repeat_runs,omitempty"`
+	RepeatRuns int `json:"repeat_runs,omitempty"`
+	// ConfirmRuns are the runs that confirmed the causes (steps with
+	// Role "confirm"), at most 2 per cause, and CauseRuns those of the
+	// search for further causes and of the check that they are
+	// 1-minimal (Role "cause"); both on top of Runs. A run the search had
+	// already made for the same request is not made again.
+	ConfirmRuns     int `json:"confirm_runs,omitempty"`
+	CauseRuns       int `json:"cause_runs,omitempty"`
 	RecordedCalls   int `json:"recorded_calls"`
 	ReplayableCalls int `json:"replayable_calls"`
 	// StartItems is how many start items (environment variables, umask,
@@ -112,6 +129,12 @@ type LocateStep struct {
 	// replayed: the first Resources of SearchSpace.Resources, every call
 	// of each. Prefix is 0 then.
 	Resources int `json:"resources,omitempty"`
+	// Except is how many start items and resources a confirmation run
+	// left out of what it replays (all but the cause it confirms).
+	Except int `json:"except,omitempty"`
+	// Role is "" for a run of the search proper, RoleConfirm or
+	// RoleCause.
+	Role string `json:"role,omitempty"`
 	// Verdict, Detail, Seconds and Divergences are the run's Outcome.
 	Verdict     verdict.Verdict `json:"verdict"`
 	Detail      string          `json:"detail"`
@@ -131,13 +154,17 @@ type LocateStep struct {
 // Replayed says what the step asked to be replayed: "none", "all",
 // "up to 21".
 func (s *LocateStep) Replayed() string {
+	but := ""
+	if s.Except > 0 {
+		but = fmt.Sprintf(" but %d", s.Except)
+	}
 	if s.All {
-		return ReplayedText(0, AllCalls)
+		return ReplayedText(0, AllCalls) + but
 	}
 	if s.Resources > 0 {
-		return ResourcesText(s.Start, s.Resources)
+		return ResourcesText(s.Start, s.Resources) + but
 	}
-	return ReplayedText(s.Start, s.Prefix)
+	return ReplayedText(s.Start, s.Prefix) + but
 }
 
 // Culprit is the located call, with what it gave in the good environment

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // LocateStatus is how a search ended.
@@ -26,7 +27,40 @@ const (
 	// run twice, or again at the end of the search): the command is flaky
 	// or depends on state outside the sandbox, and no call is named.
 	NotRepeatable LocateStatus = "not-repeatable"
+	// Unconfirmed: the search ended at a suspect, but the runs that
+	// confirm a culprit disagreed (replaying it alone did not make the
+	// command pass, or replaying everything but it did), or its results
+	// here were the same as recorded; LocateReport.Suspect is what the
+	// search ended at and Disagreeing the steps that disagreed.
+	Unconfirmed LocateStatus = "unconfirmed"
 )
+
+// Roles of a step that is not part of the search proper
+// (LocateStep.Role).
+const (
+	// RoleConfirm: a run that confirms a cause (its resource alone, or
+	// everything but it).
+	RoleConfirm = "confirm"
+	// RoleCause: a run of the search for a further cause, or of the
+	// check that the set of causes is 1-minimal.
+	RoleCause = "cause"
+)
+
+// ExceptText is what a run leaves out of what it replays, appended to
+// ResourcesText or ReplayedText: " but 1 start item and 1 resource".
+func ExceptText(start, resources int) string {
+	var parts []string
+	if start > 0 {
+		parts = append(parts, plural(uint64(start), "1 start item", fmt.Sprintf("%d start items", start)))
+	}
+	if resources > 0 {
+		parts = append(parts, plural(uint64(resources), "1 resource", fmt.Sprintf("%d resources", resources)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " but " + strings.Join(parts, " and ")
+}
 
 // AllCalls is the prefix that asks for every recorded call to be
 // replayed (bisect.All).

@@ -32,6 +32,8 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 		t.stillFails(r)
 	case Inconclusive:
 		t.inconclusive(r)
+	case Unconfirmed:
+		t.unconfirmed(r)
 	case NotRepeatable:
 		t.heading(r, "not repeatable")
 		t.para(notRepeatableAdvice)
@@ -105,6 +107,12 @@ func runsAndTime(r *LocateReport) string {
 	if r.RepeatRuns > 0 {
 		checks = fmt.Sprintf(" and %d repeatability checks", r.RepeatRuns)
 	}
+	if r.ConfirmRuns > 0 {
+		checks += fmt.Sprintf(", %d confirming", r.ConfirmRuns)
+	}
+	if r.CauseRuns > 0 {
+		checks += fmt.Sprintf(", %d for further causes", r.CauseRuns)
+	}
 	return fmt.Sprintf("%d %s%s, %.1f s", r.Runs, runs, checks, r.Seconds)
 }
 
@@ -117,6 +125,7 @@ func (t *textWriter) located(r *LocateReport) {
 		return
 	}
 	if it := c.Start; it != nil {
+		defer t.causes(r)
 		t.printf("located: start item %s (%s)\n\n", it.Label(), runsAndTime(r))
 		t.printf("culprit   %s, as the command starts\n", it.Label())
 		t.printf("good      %s\n", StartValue(it.Good))
@@ -133,6 +142,7 @@ func (t *textWriter) located(r *LocateReport) {
 		t.para(startConclusion(it))
 		return
 	}
+	defer t.causes(r)
 	t.printf("located: call %d of %d recorded (%s)\n\n", c.Seq, r.RecordedCalls, runsAndTime(r))
 	who := c.Who
 	if c.Exe != "" {
@@ -280,6 +290,9 @@ func (t *textWriter) steps(steps []LocateStep) {
 		detail := s.Detail
 		if s.Note != "" {
 			detail += " [" + s.Note + "]"
+		}
+		if s.Role != "" {
+			detail += " [" + s.Role + "]"
 		}
 		if s.Taken != 0 && s.Taken != s.Verdict {
 			detail += " -> " + s.Taken.String()

@@ -76,10 +76,10 @@ job's $GITHUB_STEP_SUMMARY) alone, CMD's output then going to stderr.
 commands.
 
 Exit status:
-  0    located: the culprit is printed
+  0    located: the culprit (every cause, each confirmed) is printed
   3    could not locate: CMD passes here without replay, still fails with
-       everything replayed, is not repeatable, or the search was
-       inconclusive (see the message)
+       everything replayed, is not repeatable, the search was inconclusive,
+       or its answer was unconfirmed (see the message)
   1    an error (unreadable trace, CMD not found, no ptrace permission, ...)
   2    bad usage`,
 		Example: `  envbisect locate good.envb -- ./app --config app.conf
@@ -269,7 +269,7 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 		defer done()
 		res, err := rec.Run(ctx, replay.Options{
 			Sandbox: box,
-			Argv:    argv, Plan: plan, Start: start[:r.Start], Judge: o.verdict.spec, Window: o.window, CPU: cpus[r.Job%len(cpus)],
+			Argv:    argv, Plan: plan, Start: bisect.StartOf(r, start), Judge: o.verdict.spec, Window: o.window, CPU: cpus[r.Job%len(cpus)],
 			Join: site.join, Env: site.env, Dir: site.dir, Serve: store,
 			Stdout:    cmdStdout(reportFormat(o.format).machineOutput()),
 			Interrupt: interrupt,

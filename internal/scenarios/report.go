@@ -9,16 +9,20 @@ import (
 
 // LocateReport is the object `envbisect locate --json` prints.
 type LocateReport struct {
-	Status          string          `json:"status"` // located, no-failure, replay-still-fails, inconclusive
-	Message         string          `json:"message"`
-	Culprit         *ReportCulprit  `json:"culprit"`
-	Group           json.RawMessage `json:"group"`
-	Runs            int             `json:"runs"`
-	RepeatRuns      int             `json:"repeat_runs"` // the repeatability checks, on top of Runs
-	RecordedCalls   int             `json:"recorded_calls"`
-	ReplayableCalls int             `json:"replayable_calls"`
-	Steps           []LocateStep    `json:"steps"`
-	Seconds         float64         `json:"seconds"`
+	Status      string          `json:"status"` // located, no-failure, replay-still-fails, inconclusive, not-repeatable, unconfirmed
+	Message     string          `json:"message"`
+	Culprit     *ReportCulprit  `json:"culprit"`
+	Group       json.RawMessage `json:"group"`
+	Runs        int             `json:"runs"`
+	RepeatRuns  int             `json:"repeat_runs"`  // the repeatability checks, on top of Runs
+	ConfirmRuns int             `json:"confirm_runs"` // the runs confirming the causes, on top of Runs
+	CauseRuns   int             `json:"cause_runs"`   // the runs searching for further causes, on top of Runs
+	// Causes are every cause located (the first is Culprit).
+	Causes          []*ReportCulprit `json:"causes"`
+	RecordedCalls   int              `json:"recorded_calls"`
+	ReplayableCalls int              `json:"replayable_calls"`
+	Steps           []LocateStep     `json:"steps"`
+	Seconds         float64          `json:"seconds"`
 	// Space describes what the search ran over, when locate says so (a
 	// search over differing resources); see SpaceCandidates.
 	Space json.RawMessage `json:"space"`

@@ -26,15 +26,15 @@ type row struct {
 // writeTable prints the rows as a Markdown table, then the notes and the
 // errors of the cases that could not run.
 func writeTable(w io.Writer, rows []*row) {
-	fmt.Fprintln(w, "| case | recorded calls | replayable calls | candidates | runs | repeat runs | bound ⌈log2 N⌉+3 | status | culprit | locate |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---|---|---:|")
+	fmt.Fprintln(w, "| case | recorded calls | replayable calls | candidates | runs | repeat runs | confirm runs | cause runs | bound ⌈log2 N⌉+3 | status | culprit | locate |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|")
 	for _, r := range rows {
 		name := r.name
 		if r.kind == "case study" {
 			name += " (case study)"
 		}
 		if r.rep == nil {
-			fmt.Fprintf(w, "| %s | — | — | — | — | — | — | could not run | — | — |\n", cell(name))
+			fmt.Fprintf(w, "| %s | — | — | — | — | — | — | — | — | could not run | — | — |\n", cell(name))
 			continue
 		}
 		rep := r.rep
@@ -43,11 +43,11 @@ func writeTable(w io.Writer, rows []*row) {
 			candidates = scenarios.Thousands(n)
 			bound += fmt.Sprintf(" (C: %d)", scenarios.RunBound(n))
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %d | %s | %s | %s | %.1f s |\n",
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %d | %d | %d | %d | %s | %s | %s | %.1f s |\n",
 			cell(name), scenarios.Thousands(rep.RecordedCalls), scenarios.Thousands(rep.ReplayableCalls), candidates,
-			rep.Runs, rep.RepeatRuns, bound, cell(rep.Status), cell(culpritText(rep, r.shorten)), r.locate.Seconds())
+			rep.Runs, rep.RepeatRuns, rep.ConfirmRuns, rep.CauseRuns, bound, cell(rep.Status), cell(culpritText(rep, r.shorten)), r.locate.Seconds())
 	}
-	fmt.Fprintln(w, "\nN: recorded calls; C: candidates, when locate reports them (`space.candidates`); runs: the ends and the search; repeat runs: the repeatability checks, on top; locate: wall time of the locate command.")
+	fmt.Fprintln(w, "\nN: recorded calls; C: candidates, when locate reports them (`space.candidates`); runs: the ends and the search; repeat runs: the repeatability checks, on top; confirm runs: those confirming the causes, and cause runs: those searching for further causes, on top too; locate: wall time of the locate command.")
 	for _, r := range rows {
 		if r.err != nil {
 			fmt.Fprintf(w, "\n%s could not run: %s\n", r.name, clip(r.err.Error(), 20))
@@ -68,6 +68,17 @@ func culpritText(rep *scenarios.LocateReport, shorten *strings.Replacer) string 
 	case c == nil:
 		return "—"
 	case c.Start != nil:
+		return "start " + strings.TrimSpace(c.Start.Kind+" "+c.Start.Name)
+	}
+	if len(rep.Causes) > 1 {
+		return fmt.Sprintf("%d causes, the first %s", len(rep.Causes), causeText(c, shorten))
+	}
+	return causeText(c, shorten)
+}
+
+// causeText is one cause in a few words (culpritText).
+func causeText(c *scenarios.ReportCulprit, shorten *strings.Replacer) string {
+	if c.Start != nil {
 		return "start " + strings.TrimSpace(c.Start.Kind+" "+c.Start.Name)
 	}
 	what := c.Path

@@ -47,11 +47,11 @@ func TestWriteTable(t *testing.T) {
 	writeTable(&out, rows)
 	got := out.String()
 	for _, want := range []string{
-		"| fig79-config | 29 | 12 | — | 7 | 2 | 8 | located | #26 read WORK/env/app.conf | 2.3 s |\n",
-		"| lighttpd (case study) | 2,676 | 1,331 | 5 | 4 | 2 | 15 (C: 6) | located | #81 bind tcp 127.0.0.1:PORT | 6.2 s |\n",
-		"| env-var | 30 | 10 | — | 3 | 0 | 8 | located | start env APP_PROFILE | 1.0 s |\n",
-		"| no-failure | 20 | 8 | — | 1 | 0 | 8 | no-failure | — | 1.0 s |\n",
-		"| mpd (case study) | — | — | — | — | — | — | could not run | — | — |\n",
+		"| fig79-config | 29 | 12 | — | 7 | 2 | 0 | 0 | 8 | located | #26 read WORK/env/app.conf | 2.3 s |\n",
+		"| lighttpd (case study) | 2,676 | 1,331 | 5 | 4 | 2 | 0 | 0 | 15 (C: 6) | located | #81 bind tcp 127.0.0.1:PORT | 6.2 s |\n",
+		"| env-var | 30 | 10 | — | 3 | 0 | 0 | 0 | 8 | located | start env APP_PROFILE | 1.0 s |\n",
+		"| no-failure | 20 | 8 | — | 1 | 0 | 0 | 0 | 8 | no-failure | — | 1.0 s |\n",
+		"| mpd (case study) | — | — | — | — | — | — | — | — | could not run | — | — |\n",
 		"\nmpd could not run: missing the program mpd\n",
 		"\nno-failure, not what its test wants:\n- status \"no-failure\", want \"located\"\n",
 	} {

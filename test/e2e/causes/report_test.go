@@ -1,0 +1,111 @@
+package causes_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/envbisect/envbisect/internal/testutil"
+)
+
+// report is the part of locate's JSON report these tests read.
+type report struct {
+	Status      string   `json:"status"`
+	Message     string   `json:"message"`
+	Runs        int      `json:"runs"`
+	ConfirmRuns int      `json:"confirm_runs"`
+	CauseRuns   int      `json:"cause_runs"`
+	Culprit     *cause   `json:"culprit"`
+	Causes      []*cause `json:"causes"`
+	Suspect     *cause   `json:"suspect"`
+	Disagreeing []int    `json:"disagreeing"`
+	Space       *struct {
+		Over       string `json:"over"`
+		Candidates int    `json:"candidates"`
+	} `json:"space"`
+	Steps []struct {
+		Step    int    `json:"step"`
+		Role    string `json:"role"`
+		Verdict string `json:"verdict"`
+	} `json:"steps"`
+	raw string
+}
+
+// cause is a cause of the report (culprit, causes, suspect): a call, or
+// a start item.
+type cause struct {
+	Seq      uint64 `json:"seq"`
+	Syscall  string `json:"syscall"`
+	Path     string `json:"path"`
+	Resource string `json:"resource"`
+	Start    *struct {
+		Kind string `json:"kind"`
+		Name string `json:"name"`
+	} `json:"start"`
+}
+
+// names says what c is about: "env MODE", or its path and resource.
+func (c *cause) names() string {
+	if c == nil {
+		return ""
+	}
+	if c.Start != nil {
+		return c.Start.Kind + " " + c.Start.Name
+	}
+	return c.Path + " " + c.Resource
+}
+
+// readReport reads $OUT/report.json.
+func readReport(t *testing.T, out string) report {
+	t.Helper()
+	path := filepath.Join(out, "report.json")
+	var r report
+	testutil.ReadJSON(t, path, &r)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.raw = string(b)
+	return r
+}
+
+// assertCauses fails t unless r is located with exactly the causes
+// want (each a substring of one cause's names(), in any order), the
+// culprit being the first cause, and the confirmation runs at most 2 per
+// cause.
+func assertCauses(t *testing.T, r report, want ...string) {
+	t.Helper()
+	var got []string
+	for _, c := range r.Causes {
+		got = append(got, c.names())
+	}
+	t.Logf("status %s, causes %q, %d runs + %d confirming + %d for causes", r.Status, got, r.Runs, r.ConfirmRuns, r.CauseRuns)
+	if r.Status != "located" || len(r.Causes) != len(want) || r.Culprit == nil || r.Culprit.Seq != r.Causes[0].Seq {
+		t.Fatalf("status %s (%s), culprit %q, causes %q; want located with %d causes %q\n%s", r.Status, r.Message,
+			r.Culprit.names(), got, len(want), want, r.raw)
+	}
+	for _, w := range want {
+		found := false
+		for _, g := range got {
+			found = found || strings.Contains(g, w)
+		}
+		if !found {
+			t.Errorf("no cause names %q: causes %q", w, got)
+		}
+	}
+	if r.ConfirmRuns > 2*len(want) {
+		t.Errorf("%d confirmation runs for %d causes, want at most 2 per cause", r.ConfirmRuns, len(want))
+	}
+}
+
+// indent re-indents a JSON report for a message.
+func indent(raw string) string {
+	var v any
+	if json.Unmarshal([]byte(raw), &v) != nil {
+		return raw
+	}
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return string(b)
+}
