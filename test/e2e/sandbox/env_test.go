@@ -22,8 +22,12 @@ type report struct {
 	Message    string `json:"message"`
 	Runs       int    `json:"runs"`
 	RepeatRuns int    `json:"repeat_runs"`
-	Isolation  string `json:"isolation"`
-	Steps      []struct {
+	// ConfirmRuns, CauseRuns: the runs that confirmed the culprit and
+	// searched for further causes, counted apart from Runs.
+	ConfirmRuns int    `json:"confirm_runs"`
+	CauseRuns   int    `json:"cause_runs"`
+	Isolation   string `json:"isolation"`
+	Steps       []struct {
 		Round int `json:"round"`
 	} `json:"steps"`
 	Culprit *struct {

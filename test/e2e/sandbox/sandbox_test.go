@@ -122,8 +122,9 @@ wc -l < log/runs > "$OUT/lines"
 `)
 	r := readReport(t, filepath.Join(out, "report.json"))
 	b, _ := os.ReadFile(filepath.Join(out, "lines"))
-	if n, _ := strconv.Atoi(strings.TrimSpace(string(b))); n < 3 || n != r.Runs+r.RepeatRuns {
-		t.Errorf("%d lines in the persisted log after %d runs and %d repeats (%s), want one per run (effects kept)", n, r.Runs, r.RepeatRuns, r.Status)
+	if n, _ := strconv.Atoi(strings.TrimSpace(string(b))); n < 3 || n != r.Runs+r.RepeatRuns+r.ConfirmRuns+r.CauseRuns {
+		t.Errorf("%d lines in the persisted log after %d runs, %d repeats, %d confirmation and %d cause runs (%s), want one per run (effects kept)",
+			n, r.Runs, r.RepeatRuns, r.ConfirmRuns, r.CauseRuns, r.Status)
 	}
 	if !strings.Contains(r.Isolation, "--persist") {
 		t.Errorf("isolation %q, want the persisted path named", r.Isolation)
