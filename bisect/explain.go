@@ -301,26 +301,8 @@ func (s *search) ranAs(seq uint64) *render.Creds {
 			}
 		}
 	}
-	for _, e := range s.o.Recorded {
-		if e.Kind == trace.StartCreds {
-			switch e.Name {
-			case trace.CredsUID:
-				r.GoodUID = e.Value
-			case trace.CredsGID:
-				r.GoodGID = e.Value
-			}
-		}
-	}
-	for _, e := range s.o.Here {
-		if e.Kind == trace.StartCreds {
-			switch e.Name {
-			case trace.CredsUID:
-				r.UID = e.Value
-			case trace.CredsGID:
-				r.GID = e.Value
-			}
-		}
-	}
+	r.GoodUID, r.GoodGID = startIDs(s.o.Recorded)
+	r.UID, r.GID = startIDs(s.o.Here)
 	if r.UID == "" && len(r.Changed) == 0 {
 		return nil
 	}
@@ -341,4 +323,21 @@ func (s *search) umaskItem(seq uint64) *render.StartItem {
 		}
 	}
 	return nil
+}
+
+// startIDs returns the uid and gid among the credentials start items of
+// events ("" where there is none).
+func startIDs(events []trace.StartEvent) (uid, gid string) {
+	for _, e := range events {
+		if e.Kind != trace.StartCreds {
+			continue
+		}
+		switch e.Name {
+		case trace.CredsUID:
+			uid = e.Value
+		case trace.CredsGID:
+			gid = e.Value
+		}
+	}
+	return uid, gid
 }
