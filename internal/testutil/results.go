@@ -21,6 +21,18 @@ func ReadJSON(t testing.TB, path string, v any) {
 	}
 }
 
+// ReadJSONText is ReadJSON that also returns the file's text, for
+// assertions on what a user reads in the raw report.
+func ReadJSONText(t testing.TB, path string, v any) string {
+	t.Helper()
+	ReadJSON(t, path, v)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 // ReadText returns file name under dir (a result a test's script left in
 // $OUT), trimmed of surrounding white space.
 func ReadText(t testing.TB, dir, name string) string {

@@ -2,7 +2,6 @@ package causes_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,14 +59,8 @@ func (c *cause) names() string {
 // readReport reads $OUT/report.json.
 func readReport(t *testing.T, out string) report {
 	t.Helper()
-	path := filepath.Join(out, "report.json")
 	var r report
-	testutil.ReadJSON(t, path, &r)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.raw = string(b)
+	r.raw = testutil.ReadJSONText(t, filepath.Join(out, "report.json"), &r)
 	return r
 }
 

@@ -3,7 +3,6 @@ package resources_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -73,14 +72,8 @@ type space struct {
 // readReport reads locate's JSON report from file name in dir ($OUT).
 func readReport(t *testing.T, dir, name string) report {
 	t.Helper()
-	path := filepath.Join(dir, name)
 	var r report
-	testutil.ReadJSON(t, path, &r)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.raw = string(b)
+	r.raw = testutil.ReadJSONText(t, filepath.Join(dir, name), &r)
 	return r
 }
 
