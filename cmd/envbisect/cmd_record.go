@@ -309,7 +309,7 @@ func runObserve(s streams, opts recordOptions, join *trace.Join, ringSize int, m
 		if opts.duration > 0 {
 			until = opts.duration.String()
 		}
-		fmt.Fprintf(s.err, "envbisect: observing %s until %s\n", join.Name, until)
+		fmt.Fprintf(s.err, "envbisect: observing %s until %s\n", render.Visible(join.Name), until)
 	}
 	sum, err := record.Observe(record.ObserveOptions{
 		Output: opts.output, Join: join, PID: opts.where.pid, Duration: opts.duration, RingSize: ringSize,
