@@ -1,7 +1,6 @@
 package launch
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -133,7 +132,7 @@ func helperConfigFor(cfg *Config, seccompAllow []string) helperConfig {
 
 // release sends the helper its configuration: it then execs the command.
 func (h *helperProc) release(hc helperConfig) error {
-	b, err := json.Marshal(hc)
+	b, err := encodeHelperConfig(hc)
 	if err == nil {
 		_, err = h.cfgW.Write(b)
 	}
