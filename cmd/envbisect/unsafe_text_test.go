@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,5 +50,60 @@ func TestTraceTextPrintedEscaped(t *testing.T) {
 				t.Errorf("%s prints %q from the trace raw; output:\n%s", cmd, bad, out)
 			}
 		}
+	}
+}
+
+// TestShowJSONKeepsNonUTF8Path records cat of a file whose name is not
+// valid UTF-8 (Latin-1 "é"): show --json gives the name's exact bytes in
+// path_base64 and in the path argument's base64 buffer, so a program
+// reading the JSON can open the very file. (It also checks that record
+// hands cat the name unchanged: the helper's configuration was JSON and
+// turned the byte into U+FFFD, so cat looked for another file.)
+func TestShowJSONKeepsNonUTF8Path(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "caf\xe9.conf")
+	if err := os.WriteFile(file, []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr := filepath.Join(dir, "t.envb")
+	if code, _, errs := runCLI("record", "-q", "-o", tr, "--", "cat", file); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errs)
+	}
+	code, out, errs := runCLI("show", "--json", "-e", "trace=openat", tr)
+	if code != 0 {
+		t.Fatalf("show --json: exit %d: %s", code, errs)
+	}
+	found := false
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var c struct {
+			Event      string `json:"event"`
+			Path       string `json:"path"`
+			PathBase64 []byte `json:"path_base64"`
+			Args       []json.RawMessage
+		}
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatalf("show --json line %q: %v", line, err)
+		}
+		if c.Event != "call" || !strings.HasPrefix(c.Path, dir+"/caf") {
+			continue
+		}
+		found = true
+		if string(c.PathBase64) != file {
+			t.Errorf("path_base64 = %q, want the exact bytes %q (path %q)", c.PathBase64, file, c.Path)
+		}
+		var arg struct {
+			Data     string `json:"data"`
+			Encoding string `json:"encoding"`
+		}
+		if err := json.Unmarshal(c.Args[1], &arg); err != nil || arg.Encoding != "base64" {
+			t.Fatalf("openat's path argument %s: want a base64 buffer (%v)", c.Args[1], err)
+		}
+		if b, err := base64.StdEncoding.DecodeString(arg.Data); err != nil || string(b) != file {
+			t.Errorf("openat's path argument decodes to %q (%v), want %q", b, err, file)
+		}
+	}
+	if !found {
+		t.Fatalf("no openat of %q in show --json:\n%s", file, out)
 	}
 }
