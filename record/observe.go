@@ -15,8 +15,9 @@ import (
 // ObserveOptions says what to observe: every process of a container, for
 // a while, with the eBPF recorder, without starting anything.
 type ObserveOptions struct {
-	Output string
-	Join   *trace.Join // the container: its cgroup is what is recorded
+	Output  string
+	Replace bool        // replace Output even when it is not a trace (record --force)
+	Join    *trace.Join // the container: its cgroup is what is recorded
 	// PID, when set, records that process, its threads and descendants
 	// instead of Join's cgroup (record --pid PID --attach).
 	PID        int
@@ -40,7 +41,7 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 	hdr := newHeader(table, opts.Exclude, ebpfrec.MaxCapture(opts.MaxCapture), opts.Join)
 	hdr.Backend, hdr.RingSize, hdr.Observed = trace.BackendEBPF, uint64(ebpfrec.RingSize(opts.RingSize)), true
 	hdr.ASLR = true // processes started by others: their randomisation is theirs
-	w, err := tracefile.Create(opts.Output, hdr)
+	w, err := tracefile.Options{Replace: opts.Replace}.Create(opts.Output, hdr)
 	if err != nil {
 		return nil, err
 	}
@@ -51,9 +52,10 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 	}, ebpfrec.Options{RingSize: opts.RingSize})
 	written, writeErr := b.close()
 	if runErr != nil {
-		w.Abort()
 		if written == 0 {
-			os.Remove(opts.Output)
+			w.Discard()
+		} else {
+			w.Abort()
 		}
 		return nil, runErr
 	}

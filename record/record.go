@@ -25,6 +25,7 @@ const Version = "envbisect 0.1.0"
 // Options says what to record and where.
 type Options struct {
 	Output     string   // trace file path
+	Replace    bool     // replace Output even when it is not a trace (record --force)
 	Argv       []string // the command
 	Env        []string // its environment; nil: envbisect's own
 	Dir        string   // its working directory; "": envbisect's own
@@ -146,7 +147,7 @@ func Run(opts Options) (*Summary, error) {
 		hdr.MaxCapture = ebpfrec.MaxCapture(opts.MaxCapture)
 		hdr.RingSize = uint64(ebpfrec.RingSize(opts.RingSize))
 	}
-	w, err := tracefile.Create(opts.Output, hdr)
+	w, err := tracefile.Options{Replace: opts.Replace}.Create(opts.Output, hdr)
 	if err != nil {
 		return nil, err
 	}
@@ -172,8 +173,7 @@ func Run(opts Options) (*Summary, error) {
 		}
 		if content, err = newContentStore(w, opts.Exclude, maxContent, cache); err != nil {
 			b.close()
-			w.Abort()
-			os.Remove(opts.Output)
+			w.Discard()
 			return nil, err
 		}
 	}
@@ -218,11 +218,13 @@ func Run(opts Options) (*Summary, error) {
 		}
 	}
 	if runErr != nil {
-		w.Abort()
 		var ee *launch.ExecError
 		if written == 0 || errors.As(runErr, &ee) {
-			// Nothing ran: leave no empty trace behind.
-			os.Remove(opts.Output)
+			// Nothing ran: leave no empty trace behind, and an
+			// earlier trace at the output as it was.
+			w.Discard()
+		} else {
+			w.Abort()
 		}
 		return nil, runErr
 	}

@@ -61,7 +61,7 @@ type textWriter struct {
 
 func (t *textWriter) printf(format string, args ...any) {
 	if t.err == nil {
-		_, t.err = fmt.Fprintf(t.w, format, args...)
+		_, t.err = fmt.Fprintf(t.w, format, visibleArgs(args)...)
 	}
 }
 
@@ -75,7 +75,9 @@ func (t *textWriter) heading(r *LocateReport, status string) {
 }
 
 // para writes a paragraph after an empty line, wrapped.
-func (t *textWriter) para(s string) { t.printf("\n%s\n", wrap(s, textWidth)) }
+func (t *textWriter) para(s string) {
+	t.printf("\n%s\n", preformatted(wrap(Visible(s), textWidth)))
+}
 
 // wrap breaks s into lines of at most width bytes at spaces (a longer
 // word gets a line of its own).

@@ -35,6 +35,7 @@ type recordOptions struct {
 	cacheDir  string
 	cacheSize string
 	quiet     bool
+	force     bool
 	verdict   verdictFlags
 	backend   string
 	ringSize  string
@@ -53,6 +54,12 @@ func newRecordCommand(s streams) *cobra.Command {
 processes and threads make, with the data each call read or wrote, into a
 trace file (created with mode 0600: it can hold file contents; keep secrets
 out with --exclude-content).
+
+The trace is written beside FILE (as .FILE.RANDOM.partial) and renamed to FILE
+when the recording ends, so FILE is never half-written and a symbolic link is
+never followed: a link at FILE is refused, and an existing FILE is replaced
+only when it is an envbisect trace, or with --force. If record itself is
+killed (SIGKILL), the trace up to then stays at the partial name.
 
 CMD's standard input, output and error pass through. Address randomisation
 is turned off for CMD (recorded in the trace) unless --aslr is given.
@@ -122,6 +129,7 @@ Exit status:
 	f := cmd.Flags()
 	f.SetInterspersed(false)
 	f.StringVarP(&opts.output, "output", "o", "trace.envb", "trace file to write")
+	f.BoolVar(&opts.force, "force", false, "replace the output file even when it is not an envbisect trace")
 	f.BoolVar(&opts.aslr, "aslr", false, "leave address space randomisation on")
 	f.BoolVar(&opts.noSeccomp, "no-seccomp", false, "stop at every system call instead of using a seccomp filter (slower)")
 	f.StringArrayVar(&opts.exclude, "exclude-content", nil, "keep the data of paths matching `GLOB` out of the trace (repeatable; DIR/** matches below DIR)")
@@ -236,6 +244,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		Backend: opts.backend, RingSize: ringSize,
 		Join: join, Env: env, Dir: dir,
 		Output:       opts.output,
+		Replace:      opts.force,
 		Argv:         argv,
 		ASLR:         opts.aslr,
 		NoSeccomp:    opts.noSeccomp,
@@ -309,10 +318,10 @@ func runObserve(s streams, opts recordOptions, join *trace.Join, ringSize int, m
 		if opts.duration > 0 {
 			until = opts.duration.String()
 		}
-		fmt.Fprintf(s.err, "envbisect: observing %s until %s\n", join.Name, until)
+		fmt.Fprintf(s.err, "envbisect: observing %s until %s\n", render.Visible(join.Name), until)
 	}
 	sum, err := record.Observe(record.ObserveOptions{
-		Output: opts.output, Join: join, PID: opts.where.pid, Duration: opts.duration, RingSize: ringSize,
+		Output: opts.output, Replace: opts.force, Join: join, PID: opts.where.pid, Duration: opts.duration, RingSize: ringSize,
 		MaxCapture: maxCapture, Exclude: opts.exclude, Interrupt: sigs,
 	})
 	if err != nil {
