@@ -1,6 +1,10 @@
 package render
 
-import "testing"
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
 
 // TestFlipAndCauseTitle: the flip kept as evidence and the line that
 // leads a cause, for each kind of flip and of difference.
@@ -38,5 +42,36 @@ func TestFlipAndCauseTitle(t *testing.T) {
 				t.Errorf("CauseTitle = %q, want %q", got, tt.title)
 			}
 		})
+	}
+}
+
+// TestSeveralCausesConclusion: with several causes, the first cause's
+// conclusion says it is one of them (replayed alone it does not pass),
+// in the text and the Markdown alike, never the one-cause sentence that
+// replaying it makes the command pass.
+func TestSeveralCausesConclusion(t *testing.T) {
+	r := markdownReports()["located_content"]
+	second := &Culprit{Seq: 61, Who: "[1]", Syscall: "openat", Call: "openat(AT_FDCWD, \"/etc/hosts\", O_RDONLY) = -1 ENOENT",
+		Path: "/etc/hosts", Resource: "file /etc/hosts", Differs: DiffersErrno, Good: CallResult{Return: "3"},
+		Bad: CallResult{Errno: "ENOENT", Return: "-1 ENOENT (No such file or directory)"}}
+	r.Causes = []*Culprit{r.Culprit, second}
+	var text, md bytes.Buffer
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	want := "is one of 2 causes: replaying it alone does not make the command pass here; replaying both together does"
+	for name, out := range map[string]string{"text": strings.Join(strings.Fields(text.String()), " "), "markdown": md.String()} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the %s lacks %q:\n%s", name, want, out)
+		}
+		if strings.Contains(out, "the command passes here; with this environment's answers, it fails") {
+			t.Errorf("the %s says the first of two causes alone makes the command pass:\n%s", name, out)
+		}
+	}
+	if !strings.Contains(text.String(), "\ncause     file /srv/app|v2/<conf>`x`.conf (content differs)\n") {
+		t.Errorf("the text does not lead with the resource and how it differs:\n%s", text.String())
 	}
 }
