@@ -262,7 +262,7 @@ func (s *search) confirmCall(ctx context.Context, found *Report, k int) (*Report
 	}
 	flip := s.sp.calls[k-s.start] // the culprit named is the first call of its resource that differs
 	alone := Request{Start: s.start, Groups: []depgraph.GroupID{gr.ID}}
-	but := Request{Start: s.start, Prefix: s.sp.calls[k-s.start], Except: []depgraph.GroupID{gr.ID}}
+	but := Request{Start: s.start, Prefix: flip, Except: []depgraph.GroupID{gr.ID}}
 	ds, err := s.decideSets(ctx, []Request{alone, but}, []int{1, k + 1}, render.RoleConfirm)
 	if err != nil {
 		return nil, err
