@@ -141,11 +141,12 @@ func (t *textWriter) located(r *LocateReport) {
 		if c.Explanation != "" {
 			t.para(c.Explanation)
 		}
-		t.para(startConclusion(it))
+		t.para(firstConclusion(r, c))
 		return
 	}
 	defer t.causes(r)
 	t.printf("located: call %d of %d recorded (%s)\n\n", c.Seq, r.RecordedCalls, runsAndTime(r))
+	t.printf("cause     %s\n", CauseTitle(c))
 	who := c.Who
 	if c.Exe != "" {
 		who += " " + c.Exe + ":"
@@ -170,11 +171,14 @@ func (t *textWriter) located(r *LocateReport) {
 	if im := c.Image; im != nil {
 		t.printf("image     %s\n", imageText(im))
 	}
+	if c.Flip != nil {
+		t.printf("flip      %s\n", FlipText(c))
+	}
 	if c.Explanation != "" {
 		t.para(c.Explanation)
 	}
 	t.cause(r)
-	t.para(locatedConclusion(r, c))
+	t.para(firstConclusion(r, c))
 }
 
 // here prints the live result of the culprit and how its data differs.
