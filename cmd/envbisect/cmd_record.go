@@ -177,6 +177,10 @@ func (opts recordOptions) checkBackend() (ringSize int, err error) {
 }
 
 func runRecord(s streams, opts recordOptions, argv []string) error {
+	if opts.output == "-" {
+		return usageError("-o -: a trace cannot go to standard output, where the command's own output goes; " +
+			"give a file name (./- for a file named '-')")
+	}
 	maxCapture, err := parseSize(opts.maxCapture)
 	if err != nil {
 		return usageError("--max-capture: %v", err)
