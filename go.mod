@@ -13,6 +13,7 @@ require (
 	golang.org/x/net v0.46.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/term v0.36.0
+	gopkg.in/yaml.v3 v3.0.1
 )
 
 require (
