@@ -23,6 +23,7 @@ import (
 
 type recordOptions struct {
 	output     string
+	owner      ownerFlag // --chown
 	aslr       bool
 	noSeccomp  bool
 	exclude    []string
@@ -52,7 +53,8 @@ func newRecordCommand(s streams) *cobra.Command {
 		Long: `Run CMD under the tracer and record every system call it and its child
 processes and threads make, with the data each call read or wrote, into a
 trace file (created with mode 0600: it can hold file contents; keep secrets
-out with --exclude-content).
+out with --exclude-content). --chown USER gives it to USER once written, so
+that a trace recorded with sudo is readable by the user's next step.
 
 CMD's standard input, output and error pass through. Address randomisation
 is turned off for CMD (recorded in the trace) unless --aslr is given.
@@ -122,6 +124,7 @@ Exit status:
 	f := cmd.Flags()
 	f.SetInterspersed(false)
 	f.StringVarP(&opts.output, "output", "o", "trace.envb", "trace file to write")
+	opts.owner.add(f)
 	f.BoolVar(&opts.aslr, "aslr", false, "leave address space randomisation on")
 	f.BoolVar(&opts.noSeccomp, "no-seccomp", false, "stop at every system call instead of using a seccomp filter (slower)")
 	f.StringArrayVar(&opts.exclude, "exclude-content", nil, "keep the data of paths matching `GLOB` out of the trace (repeatable; DIR/** matches below DIR)")
@@ -181,6 +184,10 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		return usageError("-o -: a trace cannot go to standard output, where the command's own output goes; " +
 			"give a file name (./- for a file named '-')")
 	}
+	traceOwner, err := opts.owner.resolve()
+	if err != nil {
+		return err
+	}
 	maxCapture, err := parseSize(opts.maxCapture)
 	if err != nil {
 		return usageError("--max-capture: %v", err)
@@ -230,7 +237,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		if opts.box.mode != "off" {
 			return usageError("--sandbox runs a command in a throwaway file system; --attach starts none")
 		}
-		return runObserve(s, opts, join, ringSize, maxCapture, sigs)
+		return runObserve(s, opts, traceOwner, join, ringSize, maxCapture, sigs)
 	}
 	box, _, err := opts.box.spec(s, runSite{join: join, env: env, dir: dir}, true)
 	if err != nil {
@@ -264,6 +271,9 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	}
 	if err != nil {
 		return withCode(exitError, fmt.Errorf("record: %w", err))
+	}
+	if err := traceOwner.apply(opts.output); err != nil {
+		return withCode(exitError, err)
 	}
 	if !opts.quiet {
 		fmt.Fprintf(s.err, "envbisect: recorded %d calls in %d processes (%d threads) to %s (%s, %s)\n",
@@ -307,7 +317,7 @@ func parseCPU(s string) (int, error) {
 }
 
 // runObserve records an observation trace of a container (--attach).
-func runObserve(s streams, opts recordOptions, join *trace.Join, ringSize int, maxCapture uint64, sigs <-chan os.Signal) error {
+func runObserve(s streams, opts recordOptions, traceOwner owner, join *trace.Join, ringSize int, maxCapture uint64, sigs <-chan os.Signal) error {
 	if !opts.quiet {
 		until := "Ctrl-C"
 		if opts.duration > 0 {
@@ -321,6 +331,9 @@ func runObserve(s streams, opts recordOptions, join *trace.Join, ringSize int, m
 	})
 	if err != nil {
 		return withCode(exitError, fmt.Errorf("record: %w", err))
+	}
+	if err := traceOwner.apply(opts.output); err != nil {
+		return withCode(exitError, err)
 	}
 	if !opts.quiet {
 		fmt.Fprintf(s.err, "envbisect: observed %d calls in %d processes (%d threads) to %s (%s, %s)\n",
