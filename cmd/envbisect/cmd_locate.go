@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/bisect"
@@ -330,6 +331,16 @@ func writeRoundProgress(s streams, p bisect.Progress) {
 	}
 	fmt.Fprintf(s.err, "envbisect: round %d, step %d of about %d: replaying %s: %s (%s, %.1f s)\n",
 		p.Round, p.Step, p.Steps, p.Request, p.Outcome.Verdict, p.Outcome.Detail, p.Outcome.Seconds)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 // addressHolderIn finds the process that holds an address in the network
