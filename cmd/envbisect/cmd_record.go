@@ -53,13 +53,16 @@ func newRecordCommand(s streams) *cobra.Command {
 		Long: `Run CMD under the tracer and record every system call it and its child
 processes and threads make, with the data each call read or wrote, into a
 trace file (created with mode 0600: it can hold file contents; keep secrets
-out with --exclude-content). --chown USER gives it to USER once written, so
-that a trace recorded with sudo is readable by the user's next step.
+out with --exclude-content).
 
 CMD's standard input, output and error pass through. Address randomisation
 is turned off for CMD (recorded in the trace) unless --aslr is given.
 Ctrl-C reaches CMD as usual; the trace is complete up to its exit. A second
 Ctrl-C kills CMD and everything it started.
+
+--chown USER[:GROUP] gives the trace file to USER once written, so that a
+trace recorded with sudo is readable by the user's next step (a CI job's
+artifact upload). -o - is refused: CMD's own output goes to stdout.
 
 --sandbox records CMD in a throwaway copy of the file system, as locate runs
 it (see 'envbisect locate --help'): nothing CMD writes outside --persist
@@ -180,14 +183,6 @@ func (opts recordOptions) checkBackend() (ringSize int, err error) {
 }
 
 func runRecord(s streams, opts recordOptions, argv []string) error {
-	if opts.output == "-" {
-		return usageError("-o -: a trace cannot go to standard output, where the command's own output goes; " +
-			"give a file name (./- for a file named '-')")
-	}
-	traceOwner, err := opts.owner.resolve()
-	if err != nil {
-		return err
-	}
 	maxCapture, err := parseSize(opts.maxCapture)
 	if err != nil {
 		return usageError("--max-capture: %v", err)
@@ -195,6 +190,14 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	maxContent, err := parseSize(opts.maxContent)
 	if err != nil {
 		return usageError("--max-content: %v", err)
+	}
+	if opts.output == "-" {
+		return usageError("-o -: a trace cannot go to standard output, where the command's own output goes; " +
+			"give a file name (./- for a file named '-')")
+	}
+	traceOwner, err := opts.owner.resolve()
+	if err != nil {
+		return err
 	}
 	cacheSize, err := parseSize(opts.cacheSize)
 	if err != nil || cacheSize == 0 {
