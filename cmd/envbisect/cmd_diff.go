@@ -52,7 +52,8 @@ results differ, thread by thread:
   - #420 [1] read(4, "a=1\nb=2\n", 4096) = 8
   + #406 [1] read(4, "a=1\nb=9\n", 4096) = 8
       buf: 8 bytes in both, first difference at offset 6
-      @@ line 2 @@
+      @@ -1,2 +1,2 @@
+       a=1
       -b=2
       +b=9
   # 1234 calls compared, 2 differ, 1 only in GOOD, 1 only in BAD; ...

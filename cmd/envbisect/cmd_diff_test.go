@@ -184,7 +184,7 @@ func TestDiffCommand(t *testing.T) {
 				`- #8 [1] read(3, "name=app\nport=80\nuser=www\n", 4096) = 26`,
 				`+ #8 [1] read(3, "name=app\nport=8080\nuser=www\n", 4096) = 28`,
 				`    buf: 26 bytes -> 28 bytes, first difference at offset 16`,
-				`    @@ line 1 @@`, `     name=app`, `    -port=80`, `    +port=8080`, `     user=www`,
+				`    @@ -1,3 +1,3 @@`, `     name=app`, `    -port=80`, `    +port=8080`, `     user=www`,
 				`# 8 calls compared, 1 differs, 0 only in GOOD, 0 only in BAD; 1 thread matched; 0 start events differ`,
 			},
 		},

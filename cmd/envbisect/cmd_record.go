@@ -23,6 +23,7 @@ import (
 
 type recordOptions struct {
 	output     string
+	owner      ownerFlag // --chown
 	aslr       bool
 	noSeccomp  bool
 	exclude    []string
@@ -65,6 +66,10 @@ CMD's standard input, output and error pass through. Address randomisation
 is turned off for CMD (recorded in the trace) unless --aslr is given.
 Ctrl-C reaches CMD as usual; the trace is complete up to its exit. A second
 Ctrl-C kills CMD and everything it started.
+
+--chown USER[:GROUP] gives the trace file to USER once written, so that a
+trace recorded with sudo is readable by the user's next step (a CI job's
+artifact upload). -o - is refused: CMD's own output goes to stdout.
 
 --sandbox records CMD in a throwaway copy of the file system, as locate runs
 it (see 'envbisect locate --help'): nothing CMD writes outside --persist
@@ -130,6 +135,7 @@ Exit status:
 	f.SetInterspersed(false)
 	f.StringVarP(&opts.output, "output", "o", "trace.envb", "trace file to write")
 	f.BoolVar(&opts.force, "force", false, "replace the output file even when it is not an envbisect trace")
+	opts.owner.add(f)
 	f.BoolVar(&opts.aslr, "aslr", false, "leave address space randomisation on")
 	f.BoolVar(&opts.noSeccomp, "no-seccomp", false, "stop at every system call instead of using a seccomp filter (slower)")
 	f.StringArrayVar(&opts.exclude, "exclude-content", nil, "keep the data of paths matching `GLOB` out of the trace (repeatable; DIR/** matches below DIR)")
@@ -193,6 +199,14 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if err != nil {
 		return usageError("--max-content: %v", err)
 	}
+	if opts.output == "-" {
+		return usageError("-o -: a trace cannot go to standard output, where the command's own output goes; " +
+			"give a file name (./- for a file named '-')")
+	}
+	traceOwner, err := opts.owner.resolve()
+	if err != nil {
+		return err
+	}
 	cacheSize, err := parseSize(opts.cacheSize)
 	if err != nil || cacheSize == 0 {
 		return usageError("--content-cache-size %q: give a size such as 512M or 2G (--no-content-cache turns the cache off)", opts.cacheSize)
@@ -234,7 +248,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		if opts.box.mode != "off" {
 			return usageError("--sandbox runs a command in a throwaway file system; --attach starts none")
 		}
-		return runObserve(s, opts, join, ringSize, maxCapture, sigs)
+		return runObserve(s, opts, traceOwner, join, ringSize, maxCapture, sigs)
 	}
 	box, _, err := opts.box.spec(s, runSite{join: join, env: env, dir: dir}, true)
 	if err != nil {
@@ -269,6 +283,9 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	}
 	if err != nil {
 		return withCode(exitError, fmt.Errorf("record: %w", err))
+	}
+	if err := traceOwner.apply(opts.output); err != nil {
+		return withCode(exitError, err)
 	}
 	if !opts.quiet {
 		fmt.Fprintf(s.err, "envbisect: recorded %d calls in %d processes (%d threads) to %s (%s, %s)\n",
@@ -312,7 +329,7 @@ func parseCPU(s string) (int, error) {
 }
 
 // runObserve records an observation trace of a container (--attach).
-func runObserve(s streams, opts recordOptions, join *trace.Join, ringSize int, maxCapture uint64, sigs <-chan os.Signal) error {
+func runObserve(s streams, opts recordOptions, traceOwner owner, join *trace.Join, ringSize int, maxCapture uint64, sigs <-chan os.Signal) error {
 	if !opts.quiet {
 		until := "Ctrl-C"
 		if opts.duration > 0 {
@@ -326,6 +343,9 @@ func runObserve(s streams, opts recordOptions, join *trace.Join, ringSize int, m
 	})
 	if err != nil {
 		return withCode(exitError, fmt.Errorf("record: %w", err))
+	}
+	if err := traceOwner.apply(opts.output); err != nil {
+		return withCode(exitError, err)
 	}
 	if !opts.quiet {
 		fmt.Fprintf(s.err, "envbisect: observed %d calls in %d processes (%d threads) to %s (%s, %s)\n",
