@@ -369,16 +369,19 @@ func (s *search) fileStat(c *trace.Call) (*render.FileStat, bool) {
 
 // ranAs is who the command started as: the credentials start items of
 // the recording (good) and of here, when the caller gave them; and the
-// recorded calls before call seq by which its process changed its ids
-// or capabilities (systable's ChangesCreds).
+// recorded calls before call seq by which its process, or an ancestor
+// before it forked the next one down, changed its ids or capabilities
+// (systable's ChangesCreds): a process inherits its parent's ids.
 func (s *search) ranAs(seq uint64) *render.Creds {
 	var r render.Creds
 	if cu, ok := s.g.Call(seq); ok {
+		inherits := s.credsLineage(cu.Proc, seq)
 		for _, c := range s.g.Calls() {
 			if c.Seq >= seq {
 				break
 			}
-			if c.Proc == cu.Proc && !c.NoReturn && c.Errno() == 0 && s.rows().ByNr(int(c.Nr)).Effects&systable.ChangesCreds != 0 {
+			if last, ok := inherits[c.Proc]; ok && c.Seq <= last && !c.NoReturn && c.Errno() == 0 &&
+				s.rows().ByNr(int(c.Nr)).Effects&systable.ChangesCreds != 0 {
 				r.Changed = append(r.Changed, "call "+strconv.FormatUint(c.Seq, 10)+" "+callString(s.rows(), c))
 			}
 		}
@@ -389,6 +392,35 @@ func (s *search) ranAs(seq uint64) *render.Creds {
 		return nil
 	}
 	return &r
+}
+
+// credsLineage maps proc and its ancestors to the last recorded call
+// whose effect on the ids proc inherits: proc's own calls before seq,
+// each parent's up to the fork of the child on the way down.
+func (s *search) credsLineage(proc uint32, seq uint64) map[uint32]uint64 {
+	type spawn struct {
+		parent uint32
+		at     uint64
+	}
+	spawns := map[uint32]spawn{}
+	for _, ev := range s.o.Events {
+		if ev.Call != nil && ev.Call.Seq >= seq {
+			break
+		}
+		if e := ev.Proc; e != nil && e.Kind == trace.Spawn && e.Parent != 0 {
+			spawns[e.Proc] = spawn{e.Parent, e.Seq}
+		}
+	}
+	out := map[uint32]uint64{proc: seq - 1}
+	for p := proc; len(out) <= len(spawns); {
+		sp, ok := spawns[p]
+		if _, seen := out[sp.parent]; !ok || seen {
+			break
+		}
+		out[sp.parent] = sp.at
+		p = sp.parent
+	}
+	return out
 }
 
 // umaskItem is the umask start item, when it differs here and call seq

@@ -136,8 +136,9 @@ type Creds struct {
 	GID     string `json:"gid"`
 	GoodUID string `json:"good_uid,omitempty"`
 	GoodGID string `json:"good_gid,omitempty"`
-	// Changed are the calls before the culprit by which its process
-	// changed its ids or capabilities ("call 12 setresuid(65534, 65534,
+	// Changed are the calls before the culprit by which its process, or
+	// an ancestor before the fork on the way down to it, changed its ids
+	// or capabilities ("call 12 setresuid(65534, 65534,
 	// 65534) = 0"), in order: the culprit ran with what they set, not
 	// with the ids the command started with.
 	Changed []string `json:"changed,omitempty"`
@@ -234,9 +235,9 @@ func accessSentence(c *Culprit, f *Facts) string {
 	if r := f.RanAs; r != nil && len(r.Changed) > 0 {
 		short := make([]string, len(r.Changed))
 		for i, c := range r.Changed {
-			short[i], _, _ = strings.Cut(c, "(")
+			short[i] = changeText(c)
 		}
-		s += ", after its process changed its ids (" + strings.Join(short, ", ") + ")"
+		s += ", after its ids were changed (" + strings.Join(short, ", ") + ")"
 	} else if r != nil && r.UID != "" {
 		s += " to uid " + firstID(r.UID) + " gid " + firstID(r.GID)
 		if r.GoodUID != "" && (firstID(r.GoodUID) != firstID(r.UID) || firstID(r.GoodGID) != firstID(r.GID)) {
@@ -271,6 +272,18 @@ func accessSentence(c *Culprit, f *Facts) string {
 		s += fmt.Sprintf(" The umask is %s here, %s in the good run.", valueOr(u.Here, "?"), valueOr(u.Good, "?"))
 	}
 	return s
+}
+
+// changeText is a call that changed ids, "call 4 setresuid(65534,
+// 65534, 65534) = 0", as an access sentence gives it: without its
+// result, and without its arguments when they are structures
+// ("call 3 capset").
+func changeText(c string) string {
+	c = strings.TrimSuffix(c, " = 0")
+	if name, args, ok := strings.Cut(c, "("); ok && (strings.Contains(args, "{") || len(args) > 60) {
+		return name
+	}
+	return c
 }
 
 // firstID is the first of /proc's "real effective saved fs" ids: the

@@ -41,16 +41,35 @@ type report struct {
 				Path string `json:"path"`
 				Good *struct {
 					Mode uint32 `json:"mode"`
+					From string `json:"from"`
 				} `json:"good"`
 				Here *struct {
 					Mode uint32 `json:"mode"`
+					From string `json:"from"`
 				} `json:"here"`
 			} `json:"paths"`
 			RanAs *struct {
 				Changed []string `json:"changed"`
 			} `json:"ran_as"`
+			Package *struct {
+				Path string   `json:"path"`
+				Good *pkgJSON `json:"good"`
+				Here *pkgJSON `json:"here"`
+			} `json:"package"`
+			Holder *struct {
+				Address string `json:"address"`
+				PID     int    `json:"pid"`
+				Exe     string `json:"exe"`
+			} `json:"holder"`
 		} `json:"facts"`
 	} `json:"culprit"`
+}
+
+// pkgJSON is a package owner as the report gives it.
+type pkgJSON struct {
+	Manager string `json:"manager"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
 }
 
 func readReport(t *testing.T, out string) report {
