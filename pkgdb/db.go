@@ -16,13 +16,18 @@ import (
 var ErrRPM = errors.New("rpm database (/var/lib/rpm) not read: it takes an SQLite or Berkeley DB reader")
 
 // DB is the package database of one file system root, indexed at the
-// first Owner call.
+// first Owner call: first the paths with a usual name of a library or
+// program (Usual), then, at the first lookup of another path, all.
 type DB struct {
 	root string
 
 	once sync.Once
 	idx  *index
 	err  error
+
+	allOnce sync.Once
+	all     *index
+	allErr  error
 }
 
 // index maps owned paths to packages.
@@ -46,34 +51,64 @@ func Open(root string) *DB {
 // links followed): nil, nil when the root has no package database; a
 // Package with no Name when the database holds no owner of it.
 func (d *DB) Owner(path, resolved string) (*trace.Package, error) {
-	d.once.Do(func() { d.idx, d.err = load(d.root) })
+	d.once.Do(func() { d.idx, d.err = load(d.root, Usual) })
 	if d.err != nil {
 		return nil, d.err
 	}
 	if d.idx == nil {
 		return nil, nil
 	}
+	var names []string
+	usual := true
 	for _, p := range []string{path, resolved} {
-		if p == "" {
-			continue
-		}
-		for _, q := range aliases(filepath.Clean(p)) {
-			if i, ok := d.idx.owners[q]; ok {
-				pk := d.idx.pkgs[i]
-				return &pk, nil
-			}
+		if p != "" {
+			names = append(names, aliases(filepath.Clean(p))...)
+			usual = usual && Usual(p)
 		}
 	}
-	return &trace.Package{Manager: d.idx.manager}, nil
+	if pk, ok := d.idx.lookup(names); ok || usual {
+		return pk, nil
+	}
+	d.allOnce.Do(func() { d.all, d.allErr = load(d.root, nil) })
+	if d.allErr != nil {
+		return nil, d.allErr
+	}
+	pk, _ := d.all.lookup(names)
+	return pk, nil
+}
+
+// lookup returns the owner of the first of names idx holds; ok false
+// (and a Package with no Name) when it holds none.
+func (idx *index) lookup(names []string) (pk *trace.Package, ok bool) {
+	for _, q := range names {
+		if i, ok := idx.owners[q]; ok {
+			pk := idx.pkgs[i]
+			return &pk, true
+		}
+	}
+	return &trace.Package{Manager: idx.manager}, false
+}
+
+// Usual reports whether path has the usual name of a shared library
+// (Wants) or is in a bin or sbin directory: the paths the first index
+// holds (a tenth of a Debian system's: the rest are documentation,
+// headers, data and modules).
+func Usual(path string) bool {
+	i := strings.LastIndexByte(path, '/')
+	if i < 0 {
+		return sharedObjectName(path)
+	}
+	dir := path[strings.LastIndexByte(path[:i], '/')+1 : i]
+	return dir == "bin" || dir == "sbin" || sharedObjectName(path[i+1:])
 }
 
 // load reads the database root holds: dpkg's, else apk's; nil when there
-// is none.
-func load(root string) (*index, error) {
+// is none. keep, when not nil, says which of dpkg's paths to index.
+func load(root string, keep func(string) bool) (*index, error) {
 	in := func(p string) string { return filepath.Join(root, p) }
 	switch {
 	case exists(in(dpkgStatus)):
-		idx, err := loadDpkg(in(dpkgInfo), in(dpkgStatus), maxListBytes)
+		idx, err := loadDpkg(in(dpkgInfo), in(dpkgStatus), maxListBytes, keep)
 		if err != nil {
 			return nil, fmt.Errorf("dpkg database in %s: %w", root, err)
 		}
@@ -121,7 +156,12 @@ func Wants(path string, mode uint32) bool {
 	if mode&0o170000 == 0o100000 && mode&0o111 != 0 {
 		return true
 	}
-	base := filepath.Base(path)
+	return sharedObjectName(filepath.Base(path))
+}
+
+// sharedObjectName reports whether base ends in ".so" or in ".so" and a
+// version ("libz.so.1.2.13").
+func sharedObjectName(base string) bool {
 	i := strings.LastIndex(base, ".so")
 	for i > 0 {
 		if strings.Trim(base[i+3:], "0123456789.") == "" {

@@ -8,7 +8,10 @@
 // A DB is opened on a root ("/" or a container's /proc/PID/root) and
 // reads nothing until the first Owner call, which builds an index of the
 // owned paths once (sync.Once, safe for the content goroutines of a
-// recording):
+// recording). That first index holds only the paths with the usual name
+// of a library or program (Usual: ".so", ".so.N", or in a bin or sbin
+// directory; a tenth of a Debian system's); the first lookup of another
+// path builds the whole index, once. Directories are not indexed.
 //
 //   - dpkg: every /var/lib/dpkg/info/*.list (one owned path a line; the
 //     file's name is the package, "zlib1g:amd64" for a Multi-Arch one)
@@ -31,7 +34,8 @@
 // has an Owner with no Name ("not owned by a package"); a root with no
 // database has none (nil).
 //
-// On this project's VM (847 packages, 7.3 MB of .list files) the index
-// takes about 45 ms and 20 MB to build, once per process (see
-// docs/performance.md, BenchmarkDpkgIndex).
+// On this project's VM (847 packages, 7.3 MB of .list files) the first
+// index takes 50-65 ms of CPU and 39 MB to build, the whole one about
+// twice that (docs/performance.md, BenchmarkDpkgIndex and
+// BenchmarkDpkgIndexAll).
 package pkgdb

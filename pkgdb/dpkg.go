@@ -20,9 +20,10 @@ const (
 // desktop Debian's (about 30 MB for 3,000 packages).
 const maxListBytes = 256 << 20
 
-// loadDpkg indexes the .list files of info and the versions status
-// gives, reading at most max bytes of .list files.
-func loadDpkg(info, status string, max int64) (*index, error) {
+// loadDpkg indexes the paths of the .list files of info that keep
+// accepts (nil: all) and the versions status gives, reading at most max
+// bytes of .list files.
+func loadDpkg(info, status string, max int64, keep func(string) bool) (*index, error) {
 	f, err := os.Open(status)
 	if err != nil {
 		return nil, err
@@ -36,7 +37,11 @@ func loadDpkg(info, status string, max int64) (*index, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx := &index{manager: trace.PackageDpkg, owners: make(map[string]int32, 1<<16)}
+	size := 1 << 16
+	if keep != nil {
+		size = 1 << 12
+	}
+	idx := &index{manager: trace.PackageDpkg, owners: make(map[string]int32, size)}
 	var read int64
 	for _, e := range ents {
 		key, ok := strings.CutSuffix(e.Name(), ".list")
@@ -49,7 +54,7 @@ func loadDpkg(info, status string, max int64) (*index, error) {
 			pk = trace.Package{Name: name, Arch: arch} // listed, but not installed per status
 		}
 		pk.Manager = trace.PackageDpkg
-		n, err := readDpkgList(filepath.Join(info, e.Name()), idx, pk, max-read)
+		n, err := readDpkgList(filepath.Join(info, e.Name()), idx, pk, max-read, keep)
 		read += n
 		if err != nil {
 			return nil, err
@@ -58,10 +63,11 @@ func loadDpkg(info, status string, max int64) (*index, error) {
 	return idx, nil
 }
 
-// readDpkgList adds the paths of one .list file, owned by pk, to idx;
+// readDpkgList adds the paths of one .list file that keep accepts (nil:
+// all), owned by pk, to idx;
 // it fails when the file is longer than left bytes. A line followed by
 // a path under it is a directory, shared by many packages, and left out.
-func readDpkgList(name string, idx *index, pk trace.Package, left int64) (int64, error) {
+func readDpkgList(name string, idx *index, pk trace.Package, left int64, keep func(string) bool) (int64, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return 0, err
@@ -95,7 +101,9 @@ func readDpkgList(name string, idx *index, pk trace.Package, left int64) (int64,
 		if len(rest) > len(line) && rest[len(line)] == '/' && strings.HasPrefix(rest, line) {
 			continue // a directory: the next line is under it
 		}
-		idx.owners[line] = i
+		if keep == nil || keep(line) {
+			idx.owners[line] = i
+		}
 	}
 	return n, nil
 }
