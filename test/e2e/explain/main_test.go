@@ -1,9 +1,11 @@
 // Package explain_test checks the explanation locate gives of its culprit
 // (issue 14, deliver 5) with real programs in environments the tests
 // build (testutil.InWorkNS): which component of a path is missing here,
-// the mode of a directory that denies a creation here, and the value of
-// a start item the command itself had here (the open-files limit, which
-// envbisect's own Go runtime raises for itself).
+// the mode of a directory that denies a creation here (stat'ed by the
+// program, or only by the recorder), the value of a start item the
+// command itself had here (the open-files limit, which envbisect's own
+// Go runtime raises for itself), the package and version that own a
+// library on each side, and the process that holds an address here.
 package explain_test
 
 import (
