@@ -158,10 +158,15 @@
 // parent itself shows it missing; the shallowest missing one whose parent
 // exists is the component (else the report says it is not known). For
 // EACCES and EPERM, the struct stat or statx buffers of calls on the path
-// and its parents (mode, owner, group) in both runs, the credentials
-// start items (Options.Recorded, Options.Here), the last call of the
-// culprit's process that changed its ids (systable's ChangesCreds), and
-// the umask item for a call that may create its path. For EADDRINUSE, the
+// and its parents (mode, owner, group) in both runs, completed for the
+// parents no call stat'ed with the stats record stored (Call.Dirs) and
+// Options.StatHere's after the runs; the credentials start items
+// (Options.Recorded, Options.Here), the calls of the culprit's process or
+// its ancestors (up to the fork on the way down) that changed its ids
+// (systable's ChangesCreds); and the umask item for a call that may
+// create its path. For a library or executable whose content differs or
+// that is missing here, the package record found owning it
+// (FileObject.Package) and Options.PackageOwner's answer here. For EADDRINUSE, the
 // address the call passed and Options.AddressHolder's answer, looked up
 // once the runs have ended. Content differences are the data diff
 // (a unified diff by go-udiff for text; sizes, first offset and both

@@ -11,6 +11,7 @@ import (
 
 	"github.com/envbisect/envbisect/ebpfrec"
 	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/pkgdb"
 	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/systable"
@@ -171,7 +172,7 @@ func Run(opts Options) (*Summary, error) {
 				opts.Warn(fmt.Sprintf("record: %v; recording without it", err))
 			}
 		}
-		if content, err = newContentStore(w, opts.Exclude, maxContent, cache); err != nil {
+		if content, err = newContentStore(w, opts.Exclude, maxContent, cache, pkgdb.Open(opts.Join.Root())); err != nil {
 			b.close()
 			w.Discard()
 			return nil, err
@@ -189,7 +190,7 @@ func Run(opts Options) (*Summary, error) {
 			Table: table, ASLR: opts.ASLR, Sandbox: opts.Sandbox,
 			MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, CPU: opts.CPU,
 			Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
-			Observer: b, Interrupt: opts.Interrupt, Warn: opts.Warn,
+			Observer: newParentStats(b, table), Interrupt: opts.Interrupt, Warn: opts.Warn,
 		},
 		NoSeccomp: opts.NoSeccomp, NoVDSO: opts.NoVDSO,
 	}
@@ -215,6 +216,9 @@ func Run(opts Options) (*Summary, error) {
 		over, err = content.close()
 		if writeErr == nil {
 			writeErr = err
+		}
+		if content.ownerErr != nil && opts.Warn != nil {
+			opts.Warn(fmt.Sprintf("record: the packages owning the libraries and executables are not in the trace: %v", content.ownerErr))
 		}
 	}
 	if runErr != nil {
