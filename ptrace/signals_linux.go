@@ -3,36 +3,64 @@ package ptrace
 import (
 	"os"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
 
+// InterruptGrace is how long a command has to end after the first
+// signal envbisect passes on (Ctrl-C): then it gets SIGTERM, and after as
+// long again every traced process is killed. A command that ignores
+// SIGINT and SIGTERM still ends within twice this.
+const InterruptGrace = 3 * time.Second
+
 // forwardSignals passes the first signal envbisect receives on to the
 // command and makes a second one kill every traced process. A Ctrl-C
 // typed at the terminal already reached the command (it is in our
-// foreground process group), so it is not sent twice.
+// foreground process group), so it is not sent twice. A command that
+// does not end within InterruptGrace of the first signal gets SIGTERM
+// (its process group too, when it leads one), and InterruptGrace later
+// everything is killed, as by a second signal.
 func (s *session) forwardSignals(pid int) (stop func()) {
 	quit := make(chan struct{})
 	go func() {
 		n := 0
+		var escalate <-chan time.Time
+		terminated := false
+		killAll := func() {
+			s.killAll.Store(true)
+			unix.Kill(pid, unix.SIGKILL)
+		}
 		for {
 			select {
 			case <-quit:
 				return
+			case <-escalate:
+				if terminated {
+					killAll()
+					escalate = nil
+					continue
+				}
+				terminated = true
+				unix.Kill(pid, unix.SIGTERM)
+				if pg, err := unix.Getpgid(pid); err == nil && pg == pid {
+					unix.Kill(-pid, unix.SIGTERM)
+				}
+				escalate = time.After(InterruptGrace)
 			case sig := <-s.cfg.Interrupt:
 				n++
 				s.interrupt.Store(true)
-				if n == 1 {
-					if sig == os.Interrupt && foregroundTTY() {
-						continue
-					}
-					if ss, ok := sig.(syscall.Signal); ok {
-						unix.Kill(pid, ss)
-					}
+				if n > 1 {
+					killAll()
 					continue
 				}
-				s.killAll.Store(true)
-				unix.Kill(pid, unix.SIGKILL)
+				escalate = time.After(InterruptGrace)
+				if sig == os.Interrupt && foregroundTTY() {
+					continue
+				}
+				if ss, ok := sig.(syscall.Signal); ok {
+					unix.Kill(pid, ss)
+				}
 			}
 		}
 	}()

@@ -64,8 +64,9 @@ killed (SIGKILL), the trace up to then stays at the partial name.
 
 CMD's standard input, output and error pass through. Address randomisation
 is turned off for CMD (recorded in the trace) unless --aslr is given.
-Ctrl-C reaches CMD as usual; the trace is complete up to its exit. A second
-Ctrl-C kills CMD and everything it started.
+Ctrl-C reaches CMD as usual; the trace is complete up to its exit. A CMD
+still running 3 s later gets SIGTERM, and 3 s after that CMD and everything it
+started are killed, as by a second Ctrl-C.
 
 --chown USER[:GROUP] gives the trace file to USER once written, so that a
 trace recorded with sudo is readable by the user's next step (a CI job's
