@@ -143,6 +143,9 @@ func (s *session) exec(t *task) error {
 		p.exe = t.replay.exec.exe
 	}
 	t.exec = img
+	if msg := launch.UnhonouredPrivilege(p.pid); msg != "" {
+		s.warnOnce(msg) // setuid, setgid, file capabilities withheld
+	}
 	if s.cfg.NoVDSO {
 		if err := hideVDSO(t.tid, auxv); err != nil {
 			return fmt.Errorf("hide the vDSO from %s: %w", p.exe, err)

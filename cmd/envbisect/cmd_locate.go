@@ -19,8 +19,10 @@ import (
 	"github.com/envbisect/envbisect/bisect"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/replay"
+	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/serve"
+	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/verdict"
 )
@@ -223,6 +225,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 			return withCode(exitError, errors.New("interrupted: no culprit"))
 		}
 		return runError(err)
+	}
+	if tab, err := systable.New(t.Header.Arch); err == nil {
+		rep.Unseen = render.UnseenIn(tab, t.Events) // io_uring, nested ptrace
 	}
 	if err := format.writeReport(s.out, rep); err != nil {
 		return withCode(exitError, err)
