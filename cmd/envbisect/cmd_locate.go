@@ -18,8 +18,8 @@ import (
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/bisect"
 	"github.com/envbisect/envbisect/launch"
-	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/serve"
 	"github.com/envbisect/envbisect/systable"
@@ -262,6 +262,7 @@ func runWorker(ctx context.Context, s streams, o locateOptions, path string, arg
 // with the trace's file contents served from store (nil: none).
 func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Store, site runSite, box *sandbox.Spec, start []align.StartDiff,
 	argv []string, cpus []int, sigs *runInterrupts) bisect.Runner {
+	warn := warnOnce(s.warn)
 	return bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
@@ -278,7 +279,7 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 			Join: site.join, Env: site.env, Dir: site.dir, Serve: store,
 			Stdout:    cmdStdout(reportFormat(o.format).machineOutput()),
 			Interrupt: interrupt,
-			Warn:      s.warn,
+			Warn:      warn,
 		})
 		if ee, refused := launch.ExecRefused(err); refused && ctx.Err() == nil {
 			// The environment here does not let the command start: that
