@@ -17,7 +17,9 @@
 //     its data diff, its start item and the Facts bisect gathered (the
 //     missing component of a path, the modes and ids of a denied one, who
 //     holds an address): a function of one culprit, so each cause of a
-//     report is explained alike.
+//     report is explained alike. What the recorded run did that envbisect
+//     cannot see (io_uring, a ptrace of its own) is found in its calls by
+//     UnseenFinder (locate_unseen.go), which record also warns with.
 //
 // render imports the stages whose results it prints (align, depgraph) and
 // never the search: bisect imports render, to print calls into its report
