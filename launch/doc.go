@@ -21,7 +21,8 @@
 // asks for, turns address randomisation off with
 // personality(ADDR_NO_RANDOMIZE) unless ASLR is set, installs the
 // seccomp filter of TraceAllBut if asked (on its own thread only: its
-// other Go threads must not stop), and execs the command. An exec that
+// other Go threads must not stop; a call of another ABI than the native
+// one traps, nativeOnly), and execs the command. An exec that
 // fails is reported on a second, close-on-exec pipe ("127 exec ...":
 // ExecError); a successful exec closes it, so the caller reads EOF.
 // ExecRefused tells an exec the kernel refused (the environment does not

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unsafe"
 
-	seccomp "github.com/elastic/go-seccomp-bpf"
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/trace"
@@ -31,12 +30,19 @@ import (
 func becomeTarget(cfg *helperConfig) error {
 	spec := cfg.Exec
 	if spec == nil {
-		if cfg.Seccomp {
-			if err := seccomp.LoadFilter(seccompFilter(cfg.Allow, cfg.NoPrivs)); err != nil {
-				return fmt.Errorf("install seccomp filter: %w", err)
+		if !cfg.Seccomp {
+			return nil
+		}
+		ours, err := tracingProgram(cfg.Allow)
+		if err != nil {
+			return err
+		}
+		if cfg.NoPrivs {
+			if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+				return fmt.Errorf("set no_new_privs: %w", err)
 			}
 		}
-		return nil
+		return installFilters([]trace.BPFProgram{ours})
 	}
 	var ours trace.BPFProgram
 	if cfg.Seccomp {

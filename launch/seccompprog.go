@@ -16,6 +16,9 @@ const (
 	seccompRetAllow      = 0x7fff0000
 	seccompRetTrace      = 0x7ff00000
 	seccompRetErrno      = 0x00050000
+	seccompRetTrap       = 0x00030000
+	bpfLdWAbs            = 0x20 // BPF_LD | BPF_W | BPF_ABS
+	bpfJEqK              = 0x15 // BPF_JMP | BPF_JEQ | BPF_K
 	bpfRetK              = 0x06 // BPF_RET | BPF_K
 	bpfJA                = 0x05 // BPF_JMP | BPF_JA
 	bpfMaxInsns          = 4096 // BPF_MAXINSNS
@@ -104,7 +107,8 @@ func chain(first, second trace.BPFProgram) (trace.BPFProgram, bool) {
 }
 
 // tracingProgram assembles our own tracing filter (seccompFilter) as a
-// program.
+// program, behind nativeOnly: a call made through another ABI than the
+// native one traps instead of stopping as a native call would.
 func tracingProgram(allow []string) (trace.BPFProgram, error) {
 	f := seccompFilter(allow, false)
 	insts, err := f.Policy.Assemble()
@@ -119,5 +123,22 @@ func tracingProgram(allow []string) (trace.BPFProgram, error) {
 	for i, r := range raw {
 		out[i] = trace.BPFInstruction{Code: r.Op, Jt: r.Jt, Jf: r.Jf, K: r.K}
 	}
-	return out, nil
+	return append(nativeOnly(), out...), nil
+}
+
+// nativeOnly is the head of our tracing filter: a call whose
+// seccomp_data.arch is not the native one (on x86-64: an i386 call, made through
+// int 0x80 or by a 32-bit program) returns SECCOMP_RET_TRAP. The filter
+// library would trace it like any other call, and at its stop the
+// tracer, which reads a native register file, would take its i386
+// number and arguments for an x86-64 call (i386 open, 5, for fstat).
+// The trap costs the tracer nothing per native call: the thread gets a
+// SIGSYS whose siginfo names the architecture (si_arch), and the engine
+// refuses the run at its signal-delivery stop (ptrace/compat_linux.go).
+func nativeOnly() trace.BPFProgram {
+	return trace.BPFProgram{
+		{Code: bpfLdWAbs, K: 4},                           // ld [4]: seccomp_data.arch
+		{Code: bpfJEqK, Jt: 1, Jf: 0, K: nativeAuditArch}, // native: go on
+		{Code: bpfRetK, K: seccompRetTrap},                // other: SIGSYS
+	}
 }

@@ -15,6 +15,13 @@ import (
 // order), so the data is written that way.
 func runFilter(t *testing.T, p trace.BPFProgram, nr int) uint32 {
 	t.Helper()
+	return runFilterArch(t, p, nr, unix.AUDIT_ARCH_X86_64)
+}
+
+// runFilterArch runs p on the seccomp_data of a call nr made through the
+// ABI arch (an AUDIT_ARCH_ value).
+func runFilterArch(t *testing.T, p trace.BPFProgram, nr int, arch uint32) uint32 {
+	t.Helper()
 	raw := make([]bpf.RawInstruction, len(p))
 	for i, in := range p {
 		raw[i] = bpf.RawInstruction{Op: in.Code, Jt: in.Jt, Jf: in.Jf, K: in.K}
@@ -29,7 +36,7 @@ func runFilter(t *testing.T, p trace.BPFProgram, nr int) uint32 {
 	}
 	data := make([]byte, 64)
 	binary.BigEndian.PutUint32(data[0:], uint32(nr))
-	binary.BigEndian.PutUint32(data[4:], 0xc000003e) // AUDIT_ARCH_X86_64
+	binary.BigEndian.PutUint32(data[4:], arch)
 	out, err := vm.Run(data)
 	if err != nil {
 		t.Fatalf("run: %v", err)
@@ -86,5 +93,31 @@ func TestTracedPrograms(t *testing.T) {
 	}
 	if DeniedErrno(0) != 0 {
 		t.Errorf("our own plain trace stop taken for a denied call")
+	}
+}
+
+// TestTracingProgramTrapsOtherABIs: an i386 call (int 0x80, a 32-bit
+// program) traps, whatever its number, so that the tracer never reads it
+// as the x86-64 call of the same number; native calls are traced or
+// allowed as before, also when chained into a target's filter.
+func TestTracingProgramTrapsOtherABIs(t *testing.T) {
+	ours, err := tracingProgram([]string{"getpid"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chained := tracedPrograms(ours, []trace.BPFProgram{denyOne(unix.SYS_MKDIR)})[0]
+	for name, p := range map[string]trace.BPFProgram{"ours": ours, "chained": chained} {
+		if got := runFilterArch(t, p, 5 /* i386 open */, unix.AUDIT_ARCH_I386); got != seccompRetTrap {
+			t.Errorf("%s: i386 call: result %#x, want SECCOMP_RET_TRAP", name, got)
+		}
+		if got := runFilterArch(t, p, unix.SYS_GETPID, unix.AUDIT_ARCH_I386); got != seccompRetTrap {
+			t.Errorf("%s: i386 call numbered like an allowed x86-64 one: result %#x, want SECCOMP_RET_TRAP", name, got)
+		}
+		if got := runFilter(t, p, unix.SYS_OPENAT); got != seccompRetTrace {
+			t.Errorf("%s: x86-64 openat: result %#x, want SECCOMP_RET_TRACE", name, got)
+		}
+		if got := runFilter(t, p, unix.SYS_GETPID); got != seccompRetAllow {
+			t.Errorf("%s: x86-64 getpid: result %#x, want SECCOMP_RET_ALLOW", name, got)
+		}
 	}
 }

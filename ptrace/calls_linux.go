@@ -1,6 +1,8 @@
 package ptrace
 
 import (
+	"fmt"
+
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/systable"
@@ -52,6 +54,10 @@ func (s *session) syscallStop(t *task) error {
 		if s.seccomp || int64(r.Rax) != -int64(unix.ENOSYS) {
 			// Not an entry (a new child's return from fork): let it go on.
 			return s.resume(t, 0)
+		}
+		if arch, nr, ok := syscallInfoArch(t.tid); ok && arch != nativeAuditArch {
+			// No filter traps other ABIs in this mode (compat_linux.go).
+			return compatError(t, fmt.Sprintf("made %s system call %d", auditArchName(arch), nr))
 		}
 		skip := t.hidden() || s.table.ByNr(sysNr(&r)).NoStop
 		if s.cfg.Replayer != nil && !skip && t.proc.execd {

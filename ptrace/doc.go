@@ -17,7 +17,18 @@
 // randomisation off, installs the filter on that thread only, and execs
 // the target. The filter returns SECCOMP_RET_ALLOW for the calls the
 // syscall table marks NoStop and SECCOMP_RET_TRACE for all others, so the
-// tracee stops only for calls worth recording. The seize can land while
+// tracee stops only for calls worth recording. A call made through
+// another ABI (i386: a 32-bit program, int 0x80) returns SECCOMP_RET_TRAP
+// instead (launch's nativeOnly): its SIGSYS stop names the architecture
+// in si_arch, and the engine ends the run with a CompatError naming the
+// process (compat_linux.go) rather than read its i386 number and
+// registers as an x86-64 call; an exec into a 32-bit program is refused
+// at its exec stop (cs is the 32-bit code segment), and the fallback mode
+// asks PTRACE_GET_SYSCALL_INFO for each entry's architecture. At every
+// exec stop launch.UnhonouredPrivilege compares the new image's set-id
+// bits and file capabilities with the credentials the process got, and a
+// privilege withheld (ptrace without CAP_SYS_PTRACE, no_new_privs) is
+// warned about once per binary. The seize can land while
 // the helper is still in its own execve of envbisect (a vfork parent is
 // released before the exec event); that exec is recognised by the
 // helper's environment marker (launch.HelperMarker) and not recorded.

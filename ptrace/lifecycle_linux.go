@@ -97,6 +97,11 @@ func (s *session) exec(t *task) error {
 	var img *execImage
 	var auxv []auxvEntry
 	if err := getRegs(t.tid, &r); err == nil {
+		if runs32Bit(&r) {
+			// Its initial stack and every call it makes are i386 ones.
+			p.exe, _ = os.Readlink(fmt.Sprintf("/proc/%d/exe", p.pid))
+			return compatError(t, "is a 32-bit (i386) program")
+		}
 		img, auxv, _ = readInitialStack(memReader{pid: t.tid}, r.Rsp)
 	}
 	if img == nil {
@@ -138,6 +143,9 @@ func (s *session) exec(t *task) error {
 		p.exe = t.replay.exec.exe
 	}
 	t.exec = img
+	if msg := launch.UnhonouredPrivilege(p.pid); msg != "" {
+		s.warnOnce(msg) // setuid, setgid, file capabilities withheld
+	}
 	if s.cfg.NoVDSO {
 		if err := hideVDSO(t.tid, auxv); err != nil {
 			return fmt.Errorf("hide the vDSO from %s: %w", p.exe, err)

@@ -65,3 +65,15 @@ const (
 	nrClose       = unix.SYS_CLOSE
 	nrExecveat    = unix.SYS_EXECVEAT
 )
+
+// user32CS is the code segment selector of a thread running 32-bit code
+// (__USER32_CS): a process whose image is an i386 program.
+const user32CS = 0x23
+
+// runs32Bit reports whether a stopped thread executes 32-bit code.
+func runs32Bit(r *regs) bool { return r.Cs == user32CS }
+
+// nativeAuditArch is the architecture (AUDIT_ARCH_*) of the calls this
+// engine decodes; PTRACE_GET_SYSCALL_INFO and a seccomp SIGSYS name
+// another one for an i386 call.
+const nativeAuditArch = unix.AUDIT_ARCH_X86_64

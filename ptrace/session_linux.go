@@ -253,6 +253,10 @@ func (s *session) loop() error {
 			continue
 		}
 		if err := s.stopped(t, ws); err != nil && err != unix.ESRCH {
+			var compat *CompatError
+			if errors.As(err, &compat) {
+				return err // names the process itself
+			}
 			return fmt.Errorf("trace %d: %w", tid, err)
 		}
 	}
@@ -288,6 +292,11 @@ func (s *session) stopped(t *task, ws unix.WaitStatus) error {
 		return s.resume(t, 0)
 	default:
 		t.fresh = false
+		if unix.Signal(sig) == unix.SIGSYS {
+			if err := compatTrap(t); err != nil {
+				return err // an i386 call our filter trapped (compat_linux.go)
+			}
+		}
 		if t.holdSignal(sig) {
 			return s.resume(t, 0) // a served exec's argv is below the stack (serveexec_linux.go)
 		}

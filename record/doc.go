@@ -15,6 +15,11 @@
 // rlimits, uname, hostname, personality) are read at the command's first
 // exec, before its first call, and written as the trace's start frame.
 //
+// What the command does that envbisect cannot see or let it do is
+// warned about once per kind while it records (unseen.go, over
+// render.UnseenFinder, which locate's report uses on the same calls):
+// io_uring, a ptrace of its own refused with EPERM.
+//
 // # File contents
 //
 // With the ptrace backend the trace keeps the good environment's files

@@ -13,6 +13,7 @@ import (
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/pkgdb"
 	"github.com/envbisect/envbisect/ptrace"
+	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
@@ -183,6 +184,10 @@ func Run(opts Options) (*Summary, error) {
 	if opts.Judge != nil {
 		spec, watch = *opts.Judge, opts.Judge.Watch()
 	}
+	var observer launch.Observer = newParentStats(b, table)
+	if opts.Warn != nil {
+		observer = &unseenWarner{Observer: observer, find: render.NewUnseenFinder(table), warn: opts.Warn}
+	}
 	cfg := ptrace.Config{
 		Config: launch.Config{
 			Watch: watch,
@@ -190,7 +195,7 @@ func Run(opts Options) (*Summary, error) {
 			Table: table, ASLR: opts.ASLR, Sandbox: opts.Sandbox,
 			MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, CPU: opts.CPU,
 			Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
-			Observer: newParentStats(b, table), Interrupt: opts.Interrupt, Warn: opts.Warn,
+			Observer: observer, Interrupt: opts.Interrupt, Warn: opts.Warn,
 		},
 		NoSeccomp: opts.NoSeccomp, NoVDSO: opts.NoVDSO,
 	}

@@ -22,6 +22,9 @@
 //     differs)"), and keeps the search's flip as evidence (Flip,
 //     FlipText: "replaying up to #44 flips the verdict; file
 //     /etc/app.conf first differs at #40"; locate_firstdiff.go).
+//     What the recorded run did that envbisect
+//     cannot see (io_uring, a ptrace of its own) is found in its calls by
+//     UnseenFinder (locate_unseen.go), which record also warns with.
 //
 // render imports the stages whose results it prints (align, depgraph) and
 // never the search: bisect imports render, to print calls into its report

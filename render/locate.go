@@ -72,6 +72,9 @@ type LocateReport struct {
 	// them, so this environment's file is what the program read or ran
 	// there. Each says why and the record flag that would keep it.
 	NotServed []NotServed `json:"not_served,omitempty"`
+	// Unseen is what the recorded run did that envbisect cannot see or
+	// let it do: io_uring, a ptrace of its own (locate_unseen.go).
+	Unseen []UnseenUse `json:"unseen,omitempty"`
 	// Unapplied are the start items of the process's identity that differ
 	// here and that no run could give their good value (a capability
 	// outside envbisect's bounding set, a seccomp filter, a read-only

@@ -44,6 +44,7 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 		t.para(lostText(r))
 	}
 	t.notServed(r)
+	t.unseen(r)
 	t.unapplied(r)
 	if r.Isolation != "" {
 		t.para("Runs: " + r.Isolation + ".")

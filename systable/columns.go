@@ -33,6 +33,34 @@ const (
 	MadeSocketPair
 )
 
+// Unseen is a limit of tracing that a call reveals: what the program
+// does beyond what envbisect sees or can let it do.
+type Unseen uint8
+
+const (
+	// UnseenRingIO: the call sets up or drives an io_uring, through whose
+	// rings the program's file and socket I/O travels without system
+	// calls of its own: the tracer sees the ring, not the I/O.
+	UnseenRingIO Unseen = iota + 1
+	// UnseenNestedTrace: the call traces another process (ptrace). A
+	// process envbisect traces cannot be traced by another, and a child
+	// it starts is traced by envbisect already, so the request fails
+	// with EPERM (NestedTraceFailed): strace and gdb do not work under
+	// envbisect.
+	UnseenNestedTrace
+)
+
+// NestedTraceFailed reports whether a call of a row marked
+// UnseenNestedTrace returned ret because envbisect traces the program:
+// EPERM (PTRACE_TRACEME, PTRACE_ATTACH and PTRACE_SEIZE of a traced
+// process).
+func (s *Syscall) NestedTraceFailed(ret int64) bool {
+	return s.Unseen == UnseenNestedTrace && ret == -eperm
+}
+
+// eperm is EPERM, the same number on every architecture Linux has.
+const eperm = 1
+
 // WaitBy says how a wait call names the child it waits for.
 type WaitBy uint8
 

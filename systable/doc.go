@@ -21,7 +21,8 @@
 // and outputs, routine calls, how a wait names its child, what an
 // argument's memory holds (a path, a wait status, the environment, file
 // data), the fd a two-fd call writes, the object a call makes (socket,
-// epoll, pipe, socketpair), what it does to a socket, unmapping, and
+// epoll, pipe, socketpair), what it does to a socket, what it reveals
+// that envbisect cannot see or allow (Unseen: io_uring, ptrace), unmapping, and
 // whether an exec can be replayed by running the image the trace stores
 // (ServesImage, with ImageArgs naming its argv and envp), and which
 // creations make a name a generator may have made (Generated: an open

@@ -97,6 +97,9 @@ func (s Syscall) also(e Effect) Syscall { s.Effects |= e; return s }
 // holds (Syscall.Metadata).
 func (s Syscall) metadata() Syscall { s.Metadata = true; return s }
 
+// unseen marks a call that reveals a limit of tracing (Unseen).
+func (s Syscall) unseen(u Unseen) Syscall { s.Unseen = u; return s }
+
 // readsData marks a call that reads a file's bytes from its first fd
 // (Syscall.ReadsData).
 func (s Syscall) readsData() Syscall { s.ReadsData = true; return s }

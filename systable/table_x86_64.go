@@ -221,7 +221,7 @@ func amd64Rows() []Syscall {
 		sc(98, "getrusage", Int, envEff, enm("who", RusageWho), outb("usage", fixed(rusageSize), "struct rusage")).volatileOut(),
 		sc(99, "sysinfo", Int, envEff, outb("info", fixed(sysinfoSize), "struct sysinfo")).volatileOut(),
 		sc(100, "times", Int, envEff, outb("buf", fixed(tmsSize), "struct tms")).volatileRet().volatileOut(),
-		unknown(101, "ptrace"),
+		unknown(101, "ptrace").unseen(UnseenNestedTrace),
 		sc(102, "getuid", Int, envEff),
 		unknown(103, "syslog"),
 		sc(104, "getgid", Int, envEff),
@@ -487,11 +487,11 @@ func amd64Rows() []Syscall {
 
 		// 424 and up: numbers shared by every architecture.
 		sc(424, "pidfd_send_signal", Int, UsesFD|SignalsProcess, fd("pidfd"), sig("sig"), inb("info", fixed(siginfoSize), "siginfo_t"), i32("flags")).always(),
-		sc(425, "io_uring_setup", FD, CreatesFD, i32("entries"), inoutb("params", fixed(ioUringParamSize), "struct io_uring_params")).makes("io_uring", false),
+		sc(425, "io_uring_setup", FD, CreatesFD, i32("entries"), inoutb("params", fixed(ioUringParamSize), "struct io_uring_params")).makes("io_uring", false).unseen(UnseenRingIO),
 		// io_uring's requests and results travel through rings in
 		// shared memory that no row can describe: always executed.
-		sc(426, "io_uring_enter", Int, UsesFD, fd("fd"), i32("to_submit"), i32("min_complete"), hex("flags"), ptr("argp"), i64("argsz")).always(),
-		sc(427, "io_uring_register", Int, UsesFD, fd("fd"), i32("opcode"), ptr("arg"), i32("nr_args")).always(),
+		sc(426, "io_uring_enter", Int, UsesFD, fd("fd"), i32("to_submit"), i32("min_complete"), hex("flags"), ptr("argp"), i64("argsz")).always().unseen(UnseenRingIO),
+		sc(427, "io_uring_register", Int, UsesFD, fd("fd"), i32("opcode"), ptr("arg"), i32("nr_args")).always().unseen(UnseenRingIO),
 		unknown(428, "open_tree"),
 		unknown(429, "move_mount"),
 		unknown(430, "fsopen"),

@@ -227,6 +227,10 @@ type Syscall struct {
 	// file (read, pread64, readv, preadv, preadv2). replay reads it: a
 	// live read of nothing from an empty stand-in taints the run.
 	ReadsData bool
+	// Unseen: what the call tells of a program that envbisect cannot
+	// see or cannot do for it (io_uring's ring, a ptrace of its own);
+	// record warns of it and locate's report lists it (columns.go).
+	Unseen Unseen
 }
 
 // Object is a kind of kernel object that an fd refers to without a path.

@@ -19,9 +19,11 @@ import (
 	"github.com/envbisect/envbisect/bisect"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/pkgdb"
+	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/serve"
+	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/verdict"
 )
@@ -226,6 +228,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		}
 		return runError(err)
 	}
+	if tab, err := systable.New(t.Header.Arch); err == nil {
+		rep.Unseen = render.UnseenIn(tab, t.Events) // io_uring, nested ptrace
+	}
 	if err := format.writeReport(s.out, rep); err != nil {
 		return withCode(exitError, err)
 	}
@@ -259,6 +264,7 @@ func runWorker(ctx context.Context, s streams, o locateOptions, path string, arg
 // with the trace's file contents served from store (nil: none).
 func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Store, site runSite, box *sandbox.Spec, start []align.StartDiff,
 	argv []string, cpus []int, sigs *runInterrupts) bisect.Runner {
+	warn := warnOnce(s.warn)
 	return bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
@@ -275,7 +281,7 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 			Join: site.join, Env: site.env, Dir: site.dir, Serve: store,
 			Stdout:    cmdStdout(reportFormat(o.format).machineOutput()),
 			Interrupt: interrupt,
-			Warn:      s.warn,
+			Warn:      warn,
 		})
 		if ee, refused := launch.ExecRefused(err); refused && ctx.Err() == nil {
 			// The environment here does not let the command start: that
