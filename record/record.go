@@ -228,9 +228,12 @@ func Run(opts Options) (*Summary, error) {
 	}
 	if runErr != nil {
 		var ee *launch.ExecError
-		if written == 0 || errors.As(runErr, &ee) {
-			// Nothing ran: leave no empty trace behind, and an
-			// earlier trace at the output as it was.
+		var ce *ptrace.CompatError
+		if written == 0 || errors.As(runErr, &ee) || errors.As(runErr, &ce) {
+			// Nothing ran, or the run was refused (32-bit calls,
+			// which no trace can hold): leave no trace behind, and
+			// an earlier trace at the output as it was. A trace is
+			// only "cut short" when its recording was.
 			w.Discard()
 		} else {
 			w.Abort()
