@@ -3,6 +3,7 @@ package ptrace
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -188,10 +189,15 @@ func (s *session) gone(t *task, ws unix.WaitStatus) {
 	if p == s.root && t.tid == p.pid {
 		s.result.ExitCode, s.result.Signal = code, sig
 		if s.cfg.Watch.EndWithRoot && !s.killed {
-			// Background children the command left behind end with it.
+			// Background children the command left behind end with it,
+			// in record as in locate's runs; the user hears which.
 			s.killed = true
+			s.result.LeftRunning = s.leftRunning()
 			for tid := range s.tasks {
 				unix.Kill(tid, unix.SIGKILL)
+			}
+			if len(s.result.LeftRunning) > 0 && s.cfg.Warn != nil {
+				s.cfg.Warn(leftRunningMessage(s.result.LeftRunning))
 			}
 		}
 	}
@@ -212,4 +218,29 @@ func splitStrings(b []byte) []string {
 	all := string(b) // one copy; the strings share it
 	all = strings.TrimSuffix(all, "\x00")
 	return strings.Split(all, "\x00")
+}
+
+// leftRunning lists the executables of the processes still traced when
+// the command's own process exited (sorted, each once): what the run
+// ends with it.
+func (s *session) leftRunning() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range s.tasks {
+		p := t.proc
+		if p == nil || p == s.root || t.hidden() || seen[p.exe] {
+			continue
+		}
+		seen[p.exe] = true
+		out = append(out, p.exe)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// leftRunningMessage tells the user that the command left processes
+// running, which were ended with it.
+func leftRunningMessage(exes []string) string {
+	return fmt.Sprintf("the command exited and left processes running (%s): they were ended with it, "+
+		"as every run ends them; give --wait-children to wait for them to exit instead", strings.Join(exes, ", "))
 }

@@ -180,10 +180,13 @@ func Run(opts Options) (*Summary, error) {
 		}
 	}
 	spec := verdict.Spec{}
-	var watch trace.Watch
 	if opts.Judge != nil {
-		spec, watch = *opts.Judge, opts.Judge.Watch()
+		spec = *opts.Judge
 	}
+	// The same rule as locate's runs: the command's exit ends the run
+	// (processes it left running are ended, and Warn says which) unless
+	// the spec says to wait for them.
+	watch := spec.Watch()
 	var observer launch.Observer = newParentStats(b, table)
 	if opts.Warn != nil {
 		observer = &unseenWarner{Observer: observer, find: render.NewUnseenFinder(table), warn: opts.Warn}

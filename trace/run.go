@@ -48,6 +48,10 @@ type RunResult struct {
 	// CheckOutput is what the check printed (stdout and stderr), at most
 	// a few KiB.
 	CheckOutput string
+	// LeftRunning lists the executables of the processes still running
+	// when the command's own process exited, which Watch.EndWithRoot
+	// ended with it.
+	LeftRunning []string
 	// AddrRedirects are the binds a semi-replay run moved to a free address
 	// because theirs is taken here, in the order they happened.
 	AddrRedirects []AddrRedirect

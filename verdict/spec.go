@@ -23,6 +23,9 @@ type Spec struct {
 	Alive time.Duration
 	// Timeout ends a run that lasts longer; it fails.
 	Timeout time.Duration
+	// WaitChildren: the run lasts until every process the command
+	// started has exited, not only its own (--wait-children).
+	WaitChildren bool
 }
 
 // Validate reports a Spec that cannot work, naming the flag.
@@ -30,6 +33,8 @@ func (s Spec) Validate() error {
 	switch {
 	case s.Alive < 0:
 		return errors.New("--alive must be a positive duration (such as 2s)")
+	case s.Alive > 0 && s.WaitChildren:
+		return errors.New("--wait-children cannot go with --alive: with --alive, every process is stopped after the check")
 	case s.Timeout < 0:
 		return errors.New("--timeout must be a positive duration (such as 30s)")
 	case s.Alive > 0 && s.Timeout > 0 && s.Timeout <= s.Alive:
@@ -39,10 +44,10 @@ func (s Spec) Validate() error {
 }
 
 // Watch is what the tracer must do while the command runs. Without
-// Alive, the run ends when the command's own process exits: background
-// processes it left behind are stopped.
+// Alive or WaitChildren, the run ends when the command's own process
+// exits: background processes it left behind are stopped.
 func (s Spec) Watch() trace.Watch {
-	w := trace.Watch{Alive: s.Alive, Timeout: s.Timeout, EndWithRoot: s.Alive == 0}
+	w := trace.Watch{Alive: s.Alive, Timeout: s.Timeout, EndWithRoot: s.Alive == 0 && !s.WaitChildren}
 	if s.Alive > 0 && s.Check != "" {
 		w.Check = []string{"/bin/sh", "-c", s.Check}
 	}

@@ -18,6 +18,7 @@ func (v *verdictFlags) add(f *pflag.FlagSet) {
 	f.StringVar(&v.spec.Check, "check", "", "judge each run by `CMD`'s exit status (run with sh -c after the command exits, or while it runs with --alive): 0 pass, 125 skip, other fail")
 	f.DurationVar(&v.spec.Alive, "alive", 0, "the command passes if it is still running after `DURATION` (a daemon that came up); it is then stopped")
 	f.DurationVar(&v.spec.Timeout, "timeout", 0, "stop a run that lasts longer than `DURATION`; it fails")
+	f.BoolVar(&v.spec.WaitChildren, "wait-children", false, "end a run when every process the command started has exited, not when the command's own process does")
 }
 
 // given reports whether any verdict flag was given.
@@ -41,7 +42,9 @@ exits, in the run's sandbox (it sees the files the command wrote). --alive DURAT
 still running after DURATION (with --check, when CMD run at that moment
 exits 0), and is then stopped. --timeout DURATION fails a run that takes
 longer. Without --alive, a run ends when the command's own process exits:
-processes it left running are stopped.`
+processes it left running (a daemon started with setsid) are stopped, and
+envbisect says which; --wait-children waits for them to exit instead. record
+and locate follow the same rule.`
 
 // cmdStdout is where the command's standard output goes in the runs of
 // replay and locate: with --json, to envbisect's stderr, so that stdout
