@@ -94,3 +94,7 @@ func isContent(row *systable.Syscall, mem *trace.Mem) bool {
 	}
 	return false
 }
+
+// IsContent reports whether a captured buffer is file or socket content,
+// data a program passes on, as opposed to a path, a struct or argv.
+func IsContent(row *systable.Syscall, mem *trace.Mem) bool { return isContent(row, mem) }
