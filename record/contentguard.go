@@ -41,7 +41,7 @@ type contentGuard struct {
 	// chunks maps a window size to the hashes of the chunks of that
 	// size, each to the file it came from.
 	chunks  map[int]map[uint64]string
-	learned map[string]bool  // the paths whose content is known
+	learned map[string]bool   // the paths whose content is known
 	tainted map[uint32]string // logical process -> excluded path it read or mapped
 }
 

@@ -24,18 +24,18 @@ const Version = "envbisect 0.1.0"
 
 // Options says what to record and where.
 type Options struct {
-	Output     string   // trace file path
-	Argv       []string // the command
-	Env        []string // its environment; nil: envbisect's own
-	Dir        string   // its working directory; "": envbisect's own
-	ASLR       bool     // leave address randomisation on
-	NoSeccomp  bool     // stop at every call (PTRACE_SYSCALL) even where seccomp works
-	Exclude    []string // globs of paths whose contents stay out of the trace
+	Output    string   // trace file path
+	Argv      []string // the command
+	Env       []string // its environment; nil: envbisect's own
+	Dir       string   // its working directory; "": envbisect's own
+	ASLR      bool     // leave address randomisation on
+	NoSeccomp bool     // stop at every call (PTRACE_SYSCALL) even where seccomp works
+	Exclude   []string // globs of paths whose contents stay out of the trace
 	// ExcludeEnv are globs on variables' names whose values stay out of
 	// the trace (with the default secret names, envpolicy.go); KeepEnv
 	// names variables whose values are kept all the same.
 	ExcludeEnv, KeepEnv []string
-	MaxCapture uint64   // bytes kept per buffer; 0 = all
+	MaxCapture          uint64 // bytes kept per buffer; 0 = all
 	// MaxContent bounds the raw bytes of file content the trace keeps
 	// (file objects, ptrace backend); 0 means DefaultMaxContent. Files
 	// that would go past it keep only their identity and hash.
