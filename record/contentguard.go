@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // Excluded content in other buffers. The calls on an excluded path keep
@@ -38,6 +39,9 @@ const (
 )
 
 type contentGuard struct {
+	// mu guards chunks: the content store's goroutines scan files with
+	// them (fileCarries) while the tracer thread learns.
+	mu sync.RWMutex
 	// chunks maps a window size to the hashes of the chunks of that
 	// size, each to the file it came from.
 	chunks  map[int]map[uint64]string
@@ -78,6 +82,8 @@ func (g *contentGuard) learn(pid int32, path string) error {
 
 // add keeps the chunks of data, the content of path.
 func (g *contentGuard) add(path string, data []byte) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	if len(data) == 0 {
 		return
 	}
@@ -102,6 +108,8 @@ func (g *contentGuard) put(size int, h uint64, path string) {
 
 // carries returns the excluded file whose chunk buf holds, or "".
 func (g *contentGuard) carries(buf []byte) string {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
 	for size, m := range g.chunks {
 		if len(buf) < size {
 			continue
@@ -138,3 +146,27 @@ func windowHash(b []byte) uint64 {
 // its chunks: 2*chunkSize-1 bytes of a file always hold an aligned
 // chunk.
 const shortest = 2*chunkSize - 1
+
+// fileCarries returns the excluded file whose chunk the file f holds, or
+// "": a file the command wrote with excluded content (cp, a redirect)
+// and then read must not be stored either. It reads f with ReadAt, in
+// pieces that overlap by a chunk, and leaves its offset alone.
+func (g *contentGuard) fileCarries(f *os.File) string {
+	g.mu.RLock()
+	none := len(g.chunks) == 0
+	g.mu.RUnlock()
+	if none {
+		return ""
+	}
+	const piece = 1 << 20
+	buf := make([]byte, piece+chunkSize)
+	for off := int64(0); ; off += piece {
+		n, err := f.ReadAt(buf, off)
+		if p := g.carries(buf[:n]); p != "" {
+			return p
+		}
+		if err != nil || n < len(buf) {
+			return ""
+		}
+	}
+}

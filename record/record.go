@@ -204,6 +204,7 @@ func Run(opts Options) (*Summary, error) {
 			os.Remove(opts.Output)
 			return nil, err
 		}
+		content.guard = g.content
 	}
 	spec := verdict.Spec{}
 	var watch trace.Watch

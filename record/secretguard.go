@@ -14,7 +14,8 @@ import (
 // every exec's environment block (its value replaced by
 // trace.RedactedMarker). Each redacted value seen there is remembered,
 // and any other captured buffer that carries it, as the exact entry
-// "NAME=value" or, for a value of minBareValue bytes or more, the value
+// "NAME=value" (whole: not the end of a longer name, and followed by the
+// end of the buffer, a NUL, a newline, a blank, a quote, ";" or "&") or, for a value of minBareValue bytes or more, the value
 // alone, is dropped whole (Excluded, with a Note naming the variable):
 // env's output, a write of what a read of /proc/PID/environ gave, an
 // argument that embeds a token. A read of /proc/PID/environ itself is
@@ -104,11 +105,35 @@ func (g *secretGuard) carries(buf []byte) string {
 			if bytes.Contains(buf, []byte(v.value)) {
 				return v.name
 			}
-		} else if bytes.Contains(buf, []byte(v.name+"="+v.value)) {
+		} else if holdsEntry(buf, []byte(v.name+"="+v.value)) {
 			return v.name
 		}
 	}
 	return ""
+}
+
+// holdsEntry reports whether buf holds entry ("NAME=value") as a whole:
+// not inside a longer name before it, and followed by the end of buf or
+// a byte that ends an entry in environ, env's output or a shell line.
+func holdsEntry(buf, entry []byte) bool {
+	for from := 0; ; {
+		i := bytes.Index(buf[from:], entry)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(entry)
+		before := i == 0 || !isNameByte(buf[i-1])
+		after := end == len(buf) || bytes.IndexByte([]byte("\x00\n\r\t \"';&"), buf[end]) >= 0
+		if before && after {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+func isNameByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z'
 }
 
 // redactedNames returns the variables redacted so far, sorted.
