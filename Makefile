@@ -7,15 +7,19 @@
 GO ?= $(shell command -v go 2>/dev/null || echo /usr/local/go/bin/go)
 export PATH := $(dir $(GO)):$(PATH)
 
+# make install puts bin/envbisect in $(DESTDIR)$(PREFIX)/bin.
+PREFIX ?= /usr/local
+
 FUZZTIME ?= 30s
 BENCHFLAGS ?=
 
-.PHONY: all help build test e2e bench fuzz vet demo generate
+.PHONY: all help build install test e2e bench fuzz vet demo generate
 
 all: build
 
 help:
 	@echo 'make build    build bin/envbisect'
+	@echo 'make install  build, then install bin/envbisect as $$(PREFIX)/bin/envbisect (PREFIX=/usr/local by default)'
 	@echo 'make demo     build, then record and locate the thesis Figure 7.9 program (as root)'
 	@echo 'make test     run all tests (as root: sudo make test)'
 	@echo 'make e2e      run only the end-to-end tests in test/e2e (as root)'
@@ -30,6 +34,9 @@ help:
 
 build:
 	$(GO) build -o bin/envbisect ./cmd/envbisect
+
+install: build
+	install -D -m 0755 bin/envbisect $(DESTDIR)$(PREFIX)/bin/envbisect
 
 demo: build
 	sh tools/demo/fig79.sh

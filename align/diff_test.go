@@ -89,7 +89,7 @@ func TestDiff(t *testing.T) {
 					t.Fatalf("diff %+v; want the data of read, first difference at offset 6", d)
 				}
 				got := TextDiff(d.Data[0].A, d.Data[0].B, 1, 10)
-				want := []string{"@@ line 1 @@", " a=1", "-b=2", "+b=9", " c=3"}
+				want := []string{"@@ -1,3 +1,3 @@", " a=1", "-b=2", "+b=9", " c=3"}
 				if !slices.Equal(got, want) {
 					t.Errorf("text diff %q; want %q", got, want)
 				}

@@ -113,4 +113,12 @@
 // everything else (the question a DNS query asks, the interfaces a dump
 // lists) must match. The netlink port id a socket address reports
 // (nl_pid) is volatile like a port.
+//
+// # Text data (TextDiff)
+//
+// Where the data of a matched pair differs and both sides read as text
+// (IsText), diff shows the lines that differ as a unified diff
+// (TextDiff): go-udiff's Myers diff of the lines (the diff of gopls), in
+// standard "@@ -l,n +l,n @@" hunks with a few lines of context, so two
+// changes far apart in a long file are two small hunks.
 package align

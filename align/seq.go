@@ -190,6 +190,11 @@ func PairGaps(steps []Step, a, b []Key) []Step {
 	return out
 }
 
+// maxLCSCells bounds the work of pairGap's alignment of a gap (the
+// product of its two sides' lengths); beyond it the gap's calls stay
+// one-sided.
+const maxLCSCells = 1 << 18
+
 // pairGap aligns one gap's calls by plain keys.
 func pairGap(as, bs []int, a, b []Key) []Step {
 	var out []Step

@@ -1,6 +1,7 @@
 package align
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -136,10 +137,12 @@ func TestTextDiff(t *testing.T) {
 		want    []string
 	}{
 		{"same", "x\ny\n", "x\ny\n", 3, 0, nil},
-		{"changed line", "a\nb\nc\nd\n", "a\nB\nc\nd\n", 1, 0, []string{"@@ line 1 @@", " a", "-b", "+B", " c"}},
-		{"added line", "a\nc\n", "a\nb\nc\n", 0, 0, []string{"@@ line 2 @@", "+b"}},
-		{"cut", "1\n2\n3\n4\n", "5\n6\n7\n8\n", 0, 3, []string{"@@ line 1 @@", "-1", "-2", "-3", "... 5 more lines"}},
-		{"no final newline", "a", "a\n", 0, 0, nil},
+		{"changed line", "a\nb\nc\nd\n", "a\nB\nc\nd\n", 1, 0, []string{"@@ -1,3 +1,3 @@", " a", "-b", "+B", " c"}},
+		{"added line", "a\nc\n", "a\nb\nc\n", 0, 0, []string{"@@ -1,0 +2 @@", "+b"}},
+		{"removed line", "a\nb\nc\n", "a\nc\n", 0, 0, []string{"@@ -2 +1,0 @@", "-b"}},
+		{"from empty", "", "x\n", 3, 0, []string{"@@ -0,0 +1 @@", "+x"}},
+		{"cut", "1\n2\n3\n4\n", "5\n6\n7\n8\n", 0, 3, []string{"@@ -1,4 +1,4 @@", "-1", "-2", "... 6 more lines"}},
+		{"no final newline", "a", "a\n", 0, 0, []string{"@@ -1 +1 @@", "-a", `\ No newline at end of file`, "+a"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -148,8 +151,31 @@ func TestTextDiff(t *testing.T) {
 			}
 		})
 	}
-	if !IsText([]byte("héllo\tworld\n")) || IsText([]byte("\x7fELF\x02")) {
-		t.Error("IsText")
+}
+
+// TestTextDiffFarApart: two lines changed 980 lines apart in a 1,000-line
+// file are two small hunks, each with its context, not one change of the
+// 981 lines between them (what a diff that gives up on long inputs makes).
+func TestTextDiffFarApart(t *testing.T) {
+	var a, b strings.Builder
+	for i := 1; i <= 1000; i++ {
+		line := fmt.Sprintf("line %d\n", i)
+		a.WriteString(line)
+		switch i {
+		case 10:
+			line = "line ten changed\n"
+		case 990:
+			line = "line 990 changed\n"
+		}
+		b.WriteString(line)
+	}
+	got := TextDiff([]byte(a.String()), []byte(b.String()), 3, 0)
+	want := []string{
+		"@@ -7,7 +7,7 @@", " line 7", " line 8", " line 9", "-line 10", "+line ten changed", " line 11", " line 12", " line 13",
+		"@@ -987,7 +987,7 @@", " line 987", " line 988", " line 989", "-line 990", "+line 990 changed", " line 991", " line 992", " line 993",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %d lines:\n%s\nwant:\n%s", len(got), strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

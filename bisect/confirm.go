@@ -260,19 +260,20 @@ func (s *search) confirmCall(ctx context.Context, found *Report, k int) (*Report
 	if gr == nil {
 		return found, nil
 	}
+	flip := s.sp.calls[k-s.start] // the culprit named is the first call of its resource that differs
 	alone := Request{Start: s.start, Groups: []depgraph.GroupID{gr.ID}}
-	but := Request{Start: s.start, Prefix: s.sp.calls[k-s.start], Except: []depgraph.GroupID{gr.ID}}
+	but := Request{Start: s.start, Prefix: flip, Except: []depgraph.GroupID{gr.ID}}
 	ds, err := s.decideSets(ctx, []Request{alone, but}, []int{1, k + 1}, render.RoleConfirm)
 	if err != nil {
 		return nil, err
 	}
 	if d := ds[0]; d.v != Pass {
 		return s.unconfirmed(found, fmt.Sprintf("the search ended at call %d, but replaying %s alone does not make the "+
-			"command pass (%s)", found.Culprit.Seq, gr.Title(), d.v), d), nil
+			"command pass (%s)", flip, gr.Title(), d.v), d), nil
 	}
 	if d := ds[1]; d.v != Fail {
 		return s.unconfirmed(found, fmt.Sprintf("the search ended at call %d, but replaying every call up to it except those of %s "+
-			"does not fail (%s): it is not needed", found.Culprit.Seq, gr.Title(), d.v), d), nil
+			"does not fail (%s): it is not needed", flip, gr.Title(), d.v), d), nil
 	}
 	found.Causes = []*Culprit{found.Culprit}
 	return found, nil

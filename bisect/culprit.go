@@ -14,6 +14,7 @@ import (
 // there).
 func (s *search) culprit(seq uint64, liveRun map[uint64]*trace.Call) (*Culprit, *Group) {
 	cu, gr := s.culpritFacts(seq, liveRun)
+	cu.Differs = s.differsKind(cu)
 	s.explain(cu, liveRun)
 	return cu, gr
 }

@@ -48,6 +48,7 @@ type endFunc func(ctx context.Context, i int) (decided, error)
 // between index 0 and hi of that space. Otherwise s.sp is every call,
 // with the reason it fell back.
 func (s *search) differingEnds(ctx context.Context, fail decided, end endFunc) (hi int, ok bool, err error) {
+	s.failLive = fail.out.Live
 	groups, first := s.obs.differing(fail.out.Live, nil)
 	sp := &space{over: render.SpaceDiffering, start: s.start, groups: groups, differs: first}
 	if sp.size() == 0 {

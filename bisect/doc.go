@@ -69,14 +69,21 @@
 //     (mid+1, mid-1, mid+2, ...). When every index in (lo, hi) was skipped
 //     the search ends Inconclusive, naming units lo..hi-1.
 //
-//  4. When hi = lo+1 the culprit is unit hi-1: a start item, a group or a
-//     call. A group is named by one call (named): the first that reads the
+//  4. When hi = lo+1 unit hi-1 flips the verdict: a start item, a group or
+//     a call. The flip is often a consequence (a stat that re-checks a
+//     file whose content differs, the unlink of a file whose creation
+//     failed), so the culprit is the first differing call of its group
+//     (firstdiff.go), and the flip is kept as evidence (Culprit.Flip).
+//     A group is named by one call (named): the first that reads the
 //     resource and answered otherwise in the failing run at index lo
 //     (Outcome.Live), an open of a kept file when only its metadata
 //     differs, a read named by the open it reads through (the read is the
 //     evidence), never a stat when the content differs. A call found by
-//     the fallback whose answers, and its group's, were the same in that
-//     run as recorded is not named (Inconclusive) once the search had seen
+//     the fallback is named so too, by its group, from that run's live
+//     results and the fail end's for the calls that run replayed
+//     (observedLive); when none of its group was seen to differ it is
+//     named itself. One whose answers, and its group's, were the same as
+//     recorded is not named (Inconclusive) once the search had seen
 //     differing groups: the difference is not in it.
 //
 //  5. The unit found, k, is a suspect until confirmed (confirm.go). Over
@@ -151,10 +158,15 @@
 // parent itself shows it missing; the shallowest missing one whose parent
 // exists is the component (else the report says it is not known). For
 // EACCES and EPERM, the struct stat or statx buffers of calls on the path
-// and its parents (mode, owner, group) in both runs, the credentials
-// start items (Options.Recorded, Options.Here), the last call of the
-// culprit's process that changed its ids (systable's ChangesCreds), and
-// the umask item for a call that may create its path. For EADDRINUSE, the
+// and its parents (mode, owner, group) in both runs, completed for the
+// parents no call stat'ed with the stats record stored (Call.Dirs) and
+// Options.StatHere's after the runs; the credentials start items
+// (Options.Recorded, Options.Here), the calls of the culprit's process or
+// its ancestors (up to the fork on the way down) that changed its ids
+// (systable's ChangesCreds); and the umask item for a call that may
+// create its path. For a library or executable whose content differs or
+// that is missing here, the package record found owning it
+// (FileObject.Package) and Options.PackageOwner's answer here. For EADDRINUSE, the
 // address the call passed and Options.AddressHolder's answer, looked up
 // once the runs have ended. Content differences are the data diff
 // (a unified diff by go-udiff for text; sizes, first offset and both

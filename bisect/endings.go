@@ -141,28 +141,42 @@ func (s *search) located(k int, atLo Outcome) *Report {
 		r := s.report(Located, fmt.Sprintf("%s differs here: replaying its %d recorded calls makes the command pass; "+
 			"call %d of %d recorded is where it differs", gr.Title(), len(gr.Calls), seq, len(s.g.Calls())))
 		r.Culprit, r.Group = s.culprit(seq, atLo.Live)
+		r.Culprit.Flip = s.resourceFlip(gr, atLo.Live)
 		return r
 	}
 	seq := s.sp.calls[k]
-	if len(s.sp.tried) > 0 && s.sameHere(seq, atLo.Live) {
+	// What the failing run next to the flip observed, and the fail end
+	// for the calls that run replayed (the earlier calls of the flip's
+	// resource among them): a resource is the same here only when all
+	// its calls that ran anywhere answered as recorded.
+	live := s.observedLive(atLo.Live)
+	if len(s.sp.tried) > 0 && s.sameHere(seq, live) {
 		r := s.report(Inconclusive, fmt.Sprintf("replaying call %d makes the command pass here, but it and every other call "+
 			"on its resource gave the same answers here as recorded: the difference is not in it (the run may pass "+
 			"because of replay itself, or of state no call shows)", seq))
 		s.listUnits(r, k, k+1)
 		return r
 	}
-	if s.identicalHere(seq, atLo.Live) && s.sameHere(seq, atLo.Live) {
+	if s.identicalHere(seq, live) && s.sameHere(seq, live) {
 		// This call gave here exactly what it gave in the recording, and
 		// its resource answered as recorded: replaying it flips the
 		// verdict, but it is not a cause a user can act on.
 		r := s.report(Unconfirmed, fmt.Sprintf("unconfirmed: replaying call %d makes the command pass here, but it gave "+
 			"exactly the recorded return value and data here, and every other call on its resource the same answers; "+
 			"the difference is in state no compared result shows, or the run passes because of replay itself; no cause is named", seq))
-		r.Suspect, _ = s.culprit(seq, atLo.Live)
+		r.Suspect, _ = s.culprit(seq, live)
 		return r
 	}
-	r := s.report(Located, fmt.Sprintf("call %d of %d recorded: replaying its recorded result makes the command pass here",
-		seq, len(s.g.Calls())))
-	r.Culprit, r.Group = s.culprit(seq, atLo.Live)
+	// The flip call is evidence; the culprit is the first call of its
+	// resource that differs here (firstdiff.go).
+	first, differs := s.firstDiffering(seq, live)
+	msg := fmt.Sprintf("call %d of %d recorded: replaying its recorded result makes the command pass here", seq, len(s.g.Calls()))
+	if differs && first != seq {
+		msg = fmt.Sprintf("call %d of %d recorded: replaying every call up to call %d makes the command pass here, and %s "+
+			"first differs at call %d", first, len(s.g.Calls()), seq, s.g.GroupOf(seq).Title(), first)
+	}
+	r := s.report(Located, msg)
+	r.Culprit, r.Group = s.culprit(first, live)
+	r.Culprit.Flip = s.callFlip(seq, differs)
 	return r
 }

@@ -1,6 +1,8 @@
 package bisect
 
 import (
+	"errors"
+	"io/fs"
 	"path"
 	"strconv"
 	"strings"
@@ -23,6 +25,7 @@ func (s *search) explain(cu *Culprit, atLo map[uint64]*trace.Call) {
 		case "ENOENT":
 			if cu.Path != "" {
 				f.Missing = s.missingComponent(cu, live)
+				f.Package = s.packageOwners(cu)
 			}
 		case "EACCES", "EPERM":
 			if cu.Path != "" {
@@ -34,8 +37,9 @@ func (s *search) explain(cu *Culprit, atLo map[uint64]*trace.Call) {
 			f.Holder = s.addressHolder(cu.Seq)
 		case "":
 			f.Paths = s.ownStat(cu, live)
+			f.Package = s.packageOwners(cu)
 		}
-		if f.Missing != nil || len(f.Paths) > 0 || f.RanAs != nil || f.Umask != nil || f.Holder != nil {
+		if f.Missing != nil || len(f.Paths) > 0 || f.RanAs != nil || f.Umask != nil || f.Holder != nil || f.Package != nil {
 			cu.Facts = f
 		}
 	}
@@ -183,16 +187,24 @@ func (s *search) missingComponent(cu *Culprit, live map[uint64]*trace.Call) *ren
 
 // pathStats are cu's path and its parents as the stat calls (a struct
 // stat or statx out-buffer) on them before it showed them, in the
-// recording and in the failing run, deepest first; paths no call
-// stat'ed are left out.
+// recording and in the failing run, deepest first. A parent no stat call
+// showed is completed from the directories record stats (Call.Dirs) for
+// the good run and from Options.StatHere for here; paths neither shows
+// are left out.
 func (s *search) pathStats(cu *Culprit, live map[uint64]*trace.Call) []render.PathStat {
 	chain := append([]string{cu.Path}, prefixes(cu.Path)...)
 	seen := map[string]*render.PathStat{}
+	dirs := map[string]trace.DirStat{}
 	for _, c := range s.g.Calls() {
-		if c.Seq >= cu.Seq {
+		if c.Seq > cu.Seq {
 			break
 		}
-		if c.Path == "" {
+		for _, d := range c.Dirs {
+			if _, ok := dirs[d.Path]; !ok {
+				dirs[d.Path] = d
+			}
+		}
+		if c.Seq == cu.Seq || c.Path == "" {
 			continue
 		}
 		if good, ok := s.fileStat(c); ok {
@@ -210,6 +222,21 @@ func (s *search) pathStats(cu *Culprit, live map[uint64]*trace.Call) []render.Pa
 			}
 		}
 	}
+	for _, q := range chain[1:] {
+		ps := seen[q]
+		if ps == nil {
+			ps = &render.PathStat{Path: q}
+		}
+		if d, ok := dirs[q]; ok && ps.Good == nil {
+			ps.Good = &render.FileStat{From: "record", Mode: d.Mode, UID: d.UID, GID: d.GID}
+		}
+		if ps.Here == nil && ps.Good != nil {
+			ps.Here = s.statHere(q)
+		}
+		if ps.Good != nil || ps.Here != nil {
+			seen[q] = ps
+		}
+	}
 	var out []render.PathStat
 	for _, q := range chain {
 		if ps := seen[q]; ps != nil {
@@ -217,6 +244,61 @@ func (s *search) pathStats(cu *Culprit, live map[uint64]*trace.Call) []render.Pa
 		}
 	}
 	return out
+}
+
+// statHere is directory dir as Options.StatHere finds it in the
+// environment the runs saw, after them; nil when it cannot tell.
+func (s *search) statHere(dir string) *render.FileStat {
+	if s.o.StatHere == nil {
+		return nil
+	}
+	const from = "locate after the runs"
+	mode, uid, gid, err := s.o.StatHere(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &render.FileStat{From: from, Missing: true}
+	case err != nil:
+		return nil
+	}
+	return &render.FileStat{From: from, Mode: mode, UID: uid, GID: gid}
+}
+
+// packageOwners is, for a culprit on a file the good run opened or ran
+// whose owner record looked up (an executable or a shared library in an
+// environment with a package database), that owner and the one here.
+func (s *search) packageOwners(cu *Culprit) *render.PackageOwners {
+	obj := s.goodObject(cu)
+	if obj == nil || obj.Package == nil {
+		return nil
+	}
+	po := &render.PackageOwners{Path: cu.Path, Good: obj.Package}
+	if s.o.PackageOwner == nil {
+		po.HereWhy = "not looked up"
+		return po
+	}
+	here, err := s.o.PackageOwner(cu.Path, obj.Resolved)
+	if err != nil {
+		po.HereWhy = err.Error()
+	}
+	po.Here = here
+	return po
+}
+
+// goodObject is the file object the recording kept of cu's file: the
+// one its call opened or ran, else the first one a call on its path did.
+func (s *search) goodObject(cu *Culprit) *trace.FileObject {
+	if s.o.Files == nil || cu.Path == "" {
+		return nil
+	}
+	if c, ok := s.g.Call(cu.Seq); ok && c.Obj != 0 {
+		return s.o.Files(c.Obj)
+	}
+	for _, c := range s.g.Calls() {
+		if c.Obj != 0 && c.Path == cu.Path {
+			return s.o.Files(c.Obj)
+		}
+	}
+	return nil
 }
 
 // ownStat is, for a culprit that stat'ed its path in both runs and saw
@@ -287,16 +369,19 @@ func (s *search) fileStat(c *trace.Call) (*render.FileStat, bool) {
 
 // ranAs is who the command started as: the credentials start items of
 // the recording (good) and of here, when the caller gave them; and the
-// recorded calls before call seq by which its process changed its ids
-// or capabilities (systable's ChangesCreds).
+// recorded calls before call seq by which its process, or an ancestor
+// before it forked the next one down, changed its ids or capabilities
+// (systable's ChangesCreds): a process inherits its parent's ids.
 func (s *search) ranAs(seq uint64) *render.Creds {
 	var r render.Creds
 	if cu, ok := s.g.Call(seq); ok {
+		inherits := s.credsLineage(cu.Proc, seq)
 		for _, c := range s.g.Calls() {
 			if c.Seq >= seq {
 				break
 			}
-			if c.Proc == cu.Proc && !c.NoReturn && c.Errno() == 0 && s.rows().ByNr(int(c.Nr)).Effects&systable.ChangesCreds != 0 {
+			if last, ok := inherits[c.Proc]; ok && c.Seq <= last && !c.NoReturn && c.Errno() == 0 &&
+				s.rows().ByNr(int(c.Nr)).Effects&systable.ChangesCreds != 0 {
 				r.Changed = append(r.Changed, "call "+strconv.FormatUint(c.Seq, 10)+" "+callString(s.rows(), c))
 			}
 		}
@@ -307,6 +392,35 @@ func (s *search) ranAs(seq uint64) *render.Creds {
 		return nil
 	}
 	return &r
+}
+
+// credsLineage maps proc and its ancestors to the last recorded call
+// whose effect on the ids proc inherits: proc's own calls before seq,
+// each parent's up to the fork of the child on the way down.
+func (s *search) credsLineage(proc uint32, seq uint64) map[uint32]uint64 {
+	type spawn struct {
+		parent uint32
+		at     uint64
+	}
+	spawns := map[uint32]spawn{}
+	for _, ev := range s.o.Events {
+		if ev.Call != nil && ev.Call.Seq >= seq {
+			break
+		}
+		if e := ev.Proc; e != nil && e.Kind == trace.Spawn && e.Parent != 0 {
+			spawns[e.Proc] = spawn{e.Parent, e.Seq}
+		}
+	}
+	out := map[uint32]uint64{proc: seq - 1}
+	for p := proc; len(out) <= len(spawns); {
+		sp, ok := spawns[p]
+		if _, seen := out[sp.parent]; !ok || seen {
+			break
+		}
+		out[sp.parent] = sp.at
+		p = sp.parent
+	}
+	return out
 }
 
 // umaskItem is the umask start item, when it differs here and call seq

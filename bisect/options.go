@@ -77,6 +77,19 @@ type Options struct {
 	// address here now (launch.AddressHolder in the CLI): the
 	// explanation of a bind that failed with EADDRINUSE names it.
 	AddressHolder func(netip.AddrPort) (pid int, exe string, err error)
+	// PackageOwner, if not nil, finds the package that owns a path (or
+	// resolved, the path with the good environment's links followed) in
+	// the package database of the environment the runs saw (a pkgdb.DB
+	// on its root in the CLI): nil without a database, a Package with no
+	// Name when none owns it. The explanation of a library or
+	// executable that differs or is missing here names it beside the
+	// owner record found (FileObject.Package).
+	PackageOwner func(path, resolved string) (*trace.Package, error)
+	// StatHere, if not nil, stats a directory as the environment the
+	// runs saw has it now: the explanation of a call denied here gives
+	// the modes of the parents no stat call of the failing run showed,
+	// beside those record stored (Call.Dirs).
+	StatHere func(path string) (mode, uid, gid uint32, err error)
 }
 
 // Progress tells the caller where the search is. It is sent twice per

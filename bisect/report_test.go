@@ -67,7 +67,8 @@ func TestReportJSON(t *testing.T) {
 	check("space resource", m["space"].(map[string]any)["resources"].([]any)[0], "group", "title", "first", "differs", "calls")
 	cu := m["culprit"].(map[string]any)
 	check("culprit", cu, "seq", "proc", "thread", "who", "exe", "syscall", "call", "path", "resource",
-		"good", "bad", "data_diff", "explanation")
+		"good", "bad", "data_diff", "explanation", "differs", "flip")
+	check("flip", cu["flip"], "unit", "resource", "calls", "first_differs")
 	check("good", cu["good"], "ret", "errno", "return", "call", "data")
 	check("good data", cu["good"].(map[string]any)["data"], "buf")
 	check("buffer", cu["good"].(map[string]any)["data"].(map[string]any)["buf"], "len", "data", "encoding")
@@ -110,6 +111,9 @@ func TestReportText(t *testing.T) {
 	}
 	want := []string{
 		"located: call 20 of 31 recorded (2 runs, ",
+		"\n\ncause     file /etc/fig79.conf (content differs)\nculprit   ",
+		"\nflip      replaying file /etc/fig79.conf (4 calls, with the resources before it) flips the verdict; " +
+			"it first differs at #20\n",
 		"\nculprit   [1] /usr/bin/fig79: read(3, \"key=value\\n\", 4096) = 10\n",
 		"\npath      /etc/fig79.conf\n",
 		"\ngood      = 10\n",

@@ -27,6 +27,9 @@ type search struct {
 	// failedLive are the live calls of the run that ended the search
 	// without a culprit (identity.go).
 	failedLive map[uint64]*trace.Call
+	// failLive are the live calls of the fail end, the run with nothing
+	// replayed, where every call it made ran live (firstdiff.go).
+	failLive map[uint64]*trace.Call
 	// ends are the decided ends, by request (endpoint), so that a
 	// search that falls back does not run one twice.
 	ends map[string]decided

@@ -1,7 +1,6 @@
 package launch
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -95,7 +94,7 @@ func MaybeRunHelper() {
 	}
 	cfgFile.Close()
 	var cfg helperConfig
-	if err := json.Unmarshal(raw, &cfg); err != nil {
+	if err := decodeHelperConfig(raw, &cfg); err != nil {
 		fail(126, fmt.Errorf("helper: bad configuration: %w", err))
 	}
 	if cfg.Path == "" && len(cfg.Argv) > 0 {

@@ -1,7 +1,6 @@
 package launch
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -132,17 +131,37 @@ func helperConfigFor(cfg *Config, seccompAllow []string) helperConfig {
 }
 
 // release sends the helper its configuration: it then execs the command.
+//
+// The configuration holds the command's arguments and environment, which
+// may be megabytes, and a pipe holds 64 KiB: the helper reads it under
+// the tracer, at stops the tracer must answer, so a tracer blocked in the
+// write would wait for itself. The pipe is grown to fit where the kernel
+// allows (fs.pipe-max-size), and what still does not fit is written by a
+// goroutine while the tracer goes on; a failed write shows as the helper's
+// "bad configuration" exit.
 func (h *helperProc) release(hc helperConfig) error {
-	b, err := json.Marshal(hc)
-	if err == nil {
-		_, err = h.cfgW.Write(b)
-	}
-	if cerr := h.cfgW.Close(); err == nil {
-		err = cerr
-	}
+	b, err := encodeHelperConfig(hc)
 	if err != nil {
+		h.cfgW.Close()
 		return fmt.Errorf("configure helper: %w", err)
 	}
+	if n, err := unix.FcntlInt(h.cfgW.Fd(), unix.F_GETPIPE_SZ, 0); err == nil && n < len(b) {
+		unix.FcntlInt(h.cfgW.Fd(), unix.F_SETPIPE_SZ, len(b)) // best effort
+	}
+	if n, err := unix.FcntlInt(h.cfgW.Fd(), unix.F_GETPIPE_SZ, 0); err == nil && n >= len(b) {
+		_, err := h.cfgW.Write(b)
+		if cerr := h.cfgW.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("configure helper: %w", err)
+		}
+		return nil
+	}
+	go func(w *os.File) {
+		w.Write(b)
+		w.Close()
+	}(h.cfgW)
 	return nil
 }
 

@@ -198,11 +198,10 @@ func (s *session) gone(t *task, ws unix.WaitStatus) {
 }
 
 func splitStrings(b []byte) []string {
-	var out []string
-	for len(b) > 0 {
-		s, rest, _ := strings.Cut(string(b), "\x00")
-		out = append(out, s)
-		b = []byte(rest)
+	if len(b) == 0 {
+		return nil
 	}
-	return out
+	all := string(b) // one copy; the strings share it
+	all = strings.TrimSuffix(all, "\x00")
+	return strings.Split(all, "\x00")
 }

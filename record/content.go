@@ -12,6 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/pkgdb"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
 )
@@ -53,8 +54,14 @@ type contentStore struct {
 	// refused counts cache entries that did not verify (Get removed them).
 	refused atomic.Int64
 
-	mu  sync.Mutex
-	err error // the first write error; later files are dropped
+	// owners, when set, is the package database of the root the command
+	// sees: the file objects of executables and shared libraries name
+	// the package that owns them (FileObject.Package).
+	owners *pkgdb.DB
+
+	mu       sync.Mutex
+	err      error // the first write error; later files are dropped
+	ownerErr error // the first error of the package database
 
 	// guard, with --exclude-content, knows the excluded files' chunks:
 	// a file that carries one keeps its hash only, as excluded.
@@ -67,12 +74,12 @@ type keptFile struct {
 	keep bool
 }
 
-func newContentStore(w *tracefile.Writer, exclude []string, max uint64, cache *tracefile.ContentCache) (*contentStore, error) {
+func newContentStore(w *tracefile.Writer, exclude []string, max uint64, cache *tracefile.ContentCache, owners *pkgdb.DB) (*contentStore, error) {
 	filter, err := launch.NewContentFilter(exclude)
 	if err != nil {
 		return nil, err
 	}
-	c := &contentStore{exclude: filter, max: max, queue: make(chan keptFile, contentQueue), cache: cache}
+	c := &contentStore{exclude: filter, max: max, queue: make(chan keptFile, contentQueue), cache: cache, owners: owners}
 	for range contentWorkers {
 		cw, err := w.NewContentWriter()
 		if err != nil {
@@ -134,6 +141,7 @@ func (c *contentStore) run(cw *tracefile.ContentWriter) {
 // file's version, else from the file (then caching what was stored, if
 // the file did not change while it was read).
 func (c *contentStore) store(cw *tracefile.ContentWriter, k keptFile) error {
+	c.lookUpOwner(k.obj)
 	if k.keep && k.f != nil && c.guard != nil && c.guard.fileCarries(k.f) != "" {
 		k.obj.Why, k.keep = trace.ContentExcluded, false
 	}
@@ -169,6 +177,25 @@ func (c *contentStore) store(cw *tracefile.ContentWriter, k keptFile) error {
 		c.cache.Put(key, e) // a cache that cannot be written is only slower
 	}
 	return nil
+}
+
+// lookUpOwner names the package that owns obj, an executable or a
+// shared library, in the database of the root the command sees; the
+// first lookup builds the database's index (pkgdb), on this goroutine.
+func (c *contentStore) lookUpOwner(obj *trace.FileObject) {
+	if c.owners == nil || !pkgdb.Wants(obj.Path, obj.Mode) {
+		return
+	}
+	pk, err := c.owners.Owner(obj.Path, obj.Resolved)
+	if err != nil {
+		c.mu.Lock()
+		if c.ownerErr == nil {
+			c.ownerErr = err
+		}
+		c.mu.Unlock()
+		return
+	}
+	obj.Package = pk
 }
 
 // cacheKey returns the content cache's key of the open file f; ok is

@@ -59,4 +59,21 @@
 // end Run trims the cache to its bound. A file of gcc's cc1 (33 MB) costs
 // about 0.2 s of zstd on the project's VM, more than the compile it
 // serves; from the cache it costs a copy.
+//
+// # Owners and parents
+//
+// Before storing the file object of an executable or a shared library
+// (pkgdb.Wants), a content goroutine looks up the package that owns it
+// in the database of the root the command sees (pkgdb, on "/" or the
+// joined process's /proc/PID/root; FileObject.Package); the first lookup
+// builds the database's index, once per recording. A database that
+// cannot be read is warned about at the end, and the trace has no owners.
+//
+// The batcher's observer is parentStats (parents.go): for each call with
+// a path argument (systable's HasPath) it stats the parent directories of
+// the call's paths that no earlier call named, in the root of the calling
+// process (/proc/PID/root, links followed inside it), on the tracer
+// thread, and stores them with the call (Call.Dirs): locate's
+// explanation of a call denied here compares them with the directories
+// here. Each directory is stat'ed once, up to 65,536 of them.
 package record

@@ -15,8 +15,9 @@ import (
 // ObserveOptions says what to observe: every process of a container, for
 // a while, with the eBPF recorder, without starting anything.
 type ObserveOptions struct {
-	Output string
-	Join   *trace.Join // the container: its cgroup is what is recorded
+	Output  string
+	Replace bool        // replace Output even when it is not a trace (record --force)
+	Join    *trace.Join // the container: its cgroup is what is recorded
 	// PID, when set, records that process, its threads and descendants
 	// instead of Join's cgroup (record --pid PID --attach).
 	PID        int
@@ -43,7 +44,7 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 	if hdr.Salt, err = trace.NewSalt(); err != nil {
 		return nil, err
 	}
-	w, err := tracefile.Create(opts.Output, hdr)
+	w, err := tracefile.Options{Replace: opts.Replace}.Create(opts.Output, hdr)
 	if err != nil {
 		return nil, err
 	}
@@ -51,8 +52,7 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 	g, err := newGuard(b, table, opts.Exclude, envPolicy{}, hdr.Salt, nil)
 	if err != nil {
 		b.close()
-		w.Abort()
-		os.Remove(opts.Output)
+		w.Discard()
 		return nil, err
 	}
 	res, lost, runErr := ebpfrec.Observe(ebpfrec.Observation{
@@ -61,9 +61,10 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 	}, ebpfrec.Options{RingSize: opts.RingSize})
 	written, writeErr := b.close()
 	if runErr != nil {
-		w.Abort()
 		if written == 0 {
-			os.Remove(opts.Output)
+			w.Discard()
+		} else {
+			w.Abort()
 		}
 		return nil, runErr
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/envbisect/envbisect/ebpfrec"
 	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/pkgdb"
 	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/systable"
@@ -25,6 +26,7 @@ const Version = "envbisect 0.1.0"
 // Options says what to record and where.
 type Options struct {
 	Output    string   // trace file path
+	Replace   bool     // replace Output even when it is not a trace (record --force)
 	Argv      []string // the command
 	Env       []string // its environment; nil: envbisect's own
 	Dir       string   // its working directory; "": envbisect's own
@@ -167,16 +169,15 @@ func Run(opts Options) (*Summary, error) {
 		hdr.MaxCapture = ebpfrec.MaxCapture(opts.MaxCapture)
 		hdr.RingSize = uint64(ebpfrec.RingSize(opts.RingSize))
 	}
-	w, err := tracefile.Create(opts.Output, hdr)
+	w, err := tracefile.Options{Replace: opts.Replace}.Create(opts.Output, hdr)
 	if err != nil {
 		return nil, err
 	}
 	b := newBatcher(w)
-	g, err := newGuard(b, table, opts.Exclude, policy, hdr.Salt, opts.Warn)
+	g, err := newGuard(newParentStats(b, table), table, opts.Exclude, policy, hdr.Salt, opts.Warn)
 	if err != nil {
 		b.close()
-		w.Abort()
-		os.Remove(opts.Output)
+		w.Discard()
 		return nil, err
 	}
 	maxContent := opts.MaxContent
@@ -198,10 +199,9 @@ func Run(opts Options) (*Summary, error) {
 				opts.Warn(fmt.Sprintf("record: %v; recording without it", err))
 			}
 		}
-		if content, err = newContentStore(w, opts.Exclude, maxContent, cache); err != nil {
+		if content, err = newContentStore(w, opts.Exclude, maxContent, cache, pkgdb.Open(opts.Join.Root())); err != nil {
 			b.close()
-			w.Abort()
-			os.Remove(opts.Output)
+			w.Discard()
 			return nil, err
 		}
 		content.guard = g.content
@@ -245,13 +245,18 @@ func Run(opts Options) (*Summary, error) {
 		if writeErr == nil {
 			writeErr = err
 		}
+		if content.ownerErr != nil && opts.Warn != nil {
+			opts.Warn(fmt.Sprintf("record: the packages owning the libraries and executables are not in the trace: %v", content.ownerErr))
+		}
 	}
 	if runErr != nil {
-		w.Abort()
 		var ee *launch.ExecError
 		if written == 0 || errors.As(runErr, &ee) {
-			// Nothing ran: leave no empty trace behind.
-			os.Remove(opts.Output)
+			// Nothing ran: leave no empty trace behind, and an
+			// earlier trace at the output as it was.
+			w.Discard()
+		} else {
+			w.Abort()
 		}
 		return nil, runErr
 	}

@@ -54,11 +54,11 @@ func (v *Deps) who(c *trace.Call) string {
 // WriteGroups prints the table of groups.
 func (v *Deps) WriteGroups(w io.Writer) error {
 	g := v.g
-	fmt.Fprintf(w, "# %d calls, %d groups, %d resources, %d edges\n", len(g.Calls()), len(g.Groups()), len(g.Resources()), len(g.Edges()))
+	fprintf(w, "# %d calls, %d groups, %d resources, %d edges\n", len(g.Calls()), len(g.Groups()), len(g.Resources()), len(g.Edges()))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "ID\tKIND\tCLASS\tCALLS\tFIRST\tLAST\tNAME\n")
+	fprintf(tw, "ID\tKIND\tCLASS\tCALLS\tFIRST\tLAST\tNAME\n")
 	for _, gr := range g.Groups() {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%d\t%s\n", gr.ID, gr.Kind, gr.Class, len(gr.Calls), gr.Calls[0], gr.Calls[len(gr.Calls)-1], gr.Name)
+		fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%d\t%s\n", gr.ID, gr.Kind, gr.Class, len(gr.Calls), gr.Calls[0], gr.Calls[len(gr.Calls)-1], gr.Name)
 	}
 	return tw.Flush()
 }
@@ -66,21 +66,21 @@ func (v *Deps) WriteGroups(w io.Writer) error {
 // WriteGroup prints one group with its calls and their dependencies.
 func (v *Deps) WriteGroup(w io.Writer) error {
 	g, gr := v.g, v.group
-	fmt.Fprintf(w, "# group %d: %s (%s), %d calls, #%d to #%d\n", gr.ID, gr.Title(), gr.Class, len(gr.Calls), gr.Calls[0], gr.Calls[len(gr.Calls)-1])
+	fprintf(w, "# group %d: %s (%s), %d calls, #%d to #%d\n", gr.ID, gr.Title(), gr.Class, len(gr.Calls), gr.Calls[0], gr.Calls[len(gr.Calls)-1])
 	for _, id := range gr.Resources {
 		r := g.Resource(id)
-		fmt.Fprintf(w, "# resource: %s %s (%s)\n", r.Kind, r.Name, r.Class)
+		fprintf(w, "# resource: %s %s (%s)\n", r.Kind, r.Name, r.Class)
 	}
 	for _, seq := range gr.Calls {
 		c, _ := g.Call(seq)
-		fmt.Fprintf(w, "#%d %s %s\n", seq, v.who(c), CallString(v.tab, c, v.size))
+		fprintf(w, "#%d %s %s\n", seq, v.who(c), CallString(v.tab, c, v.size))
 		for _, e := range g.Deps(seq) {
-			fmt.Fprintf(w, "    <- #%d %s", e.To, e.Why)
+			fprintf(w, "    <- #%d %s", e.To, e.Why)
 			if r := g.Resource(e.Resource); r != nil {
-				fmt.Fprintf(w, " via %s", r.Name)
+				fprintf(w, " via %s", r.Name)
 			}
 			if to := g.GroupOf(e.To); to != nil && to.ID != gr.ID {
-				fmt.Fprintf(w, " [group %d]", to.ID)
+				fprintf(w, " [group %d]", to.ID)
 			}
 			fmt.Fprintln(w)
 		}

@@ -58,7 +58,7 @@ type diffText struct {
 
 func (d *diffText) printf(format string, args ...any) {
 	if d.err == nil {
-		_, d.err = fmt.Fprintf(d.w, format, args...)
+		_, d.err = fmt.Fprintf(d.w, format, visibleArgs(args)...)
 	}
 }
 

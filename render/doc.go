@@ -17,7 +17,11 @@
 //     its data diff, its start item and the Facts bisect gathered (the
 //     missing component of a path, the modes and ids of a denied one, who
 //     holds an address): a function of one culprit, so each cause of a
-//     report is explained alike.
+//     report is explained alike. Each cause leads with its resource and
+//     how it differs (CauseTitle: "file /etc/app.conf (content
+//     differs)"), and keeps the search's flip as evidence (Flip,
+//     FlipText: "replaying up to #44 flips the verdict; file
+//     /etc/app.conf first differs at #40"; locate_firstdiff.go).
 //
 // render imports the stages whose results it prints (align, depgraph) and
 // never the search: bisect imports render, to print calls into its report

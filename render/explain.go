@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // Facts are what envbisect observed, beyond the culprit's own results,
@@ -28,6 +30,24 @@ type Facts struct {
 	// Holder is, for a bind that failed with EADDRINUSE here, the process
 	// that holds the address here.
 	Holder *AddressHolder `json:"holder,omitempty"`
+	// Package is, for a library or executable whose content differs
+	// here or that is missing here, the package that owns it on each
+	// side.
+	Package *PackageOwners `json:"package,omitempty"`
+}
+
+// PackageOwners is the package that owns one file in the good
+// environment (record's lookup, stored in the trace) and here (locate's,
+// in the database of the environment its runs saw).
+type PackageOwners struct {
+	Path string `json:"path"`
+	// Good and Here are the owners; nil where no package database was
+	// read (none there, or a trace recorded before record looked owners
+	// up); Name "" where the database holds no owner of the path.
+	Good *trace.Package `json:"good,omitempty"`
+	Here *trace.Package `json:"here,omitempty"`
+	// HereWhy says why Here is nil when the database could not be read.
+	HereWhy string `json:"here_why,omitempty"`
 }
 
 // MissingComponent is the component of a path that does not exist here.
@@ -55,8 +75,13 @@ type PathStat struct {
 
 // FileStat is what one stat call showed of a path.
 type FileStat struct {
-	// Seq is the recorded call (the live one matched to it, here).
+	// Seq is the recorded call (the live one matched to it, here); 0
+	// when From says where the stat comes from instead.
 	Seq uint64 `json:"seq"`
+	// From is, for a stat no call of the run made, who made it: "record"
+	// (the parent directories record stats, Call.Dirs) or "locate after
+	// the runs" (in the environment the runs saw).
+	From string `json:"from,omitempty"`
 	// Missing: the stat failed with ENOENT.
 	Missing bool `json:"missing,omitempty"`
 	// Mode is st_mode; UID and GID the owner and group.
@@ -111,8 +136,9 @@ type Creds struct {
 	GID     string `json:"gid"`
 	GoodUID string `json:"good_uid,omitempty"`
 	GoodGID string `json:"good_gid,omitempty"`
-	// Changed are the calls before the culprit by which its process
-	// changed its ids or capabilities ("call 12 setresuid(65534, 65534,
+	// Changed are the calls before the culprit by which its process, or
+	// an ancestor before the fork on the way down to it, changed its ids
+	// or capabilities ("call 12 setresuid(65534, 65534,
 	// 65534) = 0"), in order: the culprit ran with what they set, not
 	// with the ids the command started with.
 	Changed []string `json:"changed,omitempty"`
@@ -157,15 +183,15 @@ func Explain(c *Culprit) string {
 		if len(f.Paths) > 0 && f.Paths[0].Path == c.Path && f.Paths[0].Good != nil && f.Paths[0].Here != nil {
 			return fmt.Sprintf("%s is %s here, %s in the good run (mode, owner:group).", c.Path, f.Paths[0].Here, f.Paths[0].Good)
 		}
+		s := ""
 		if c.DataDiff != nil {
-			return contentSentence(what, c.DataDiff)
+			s = contentSentence(what, c.DataDiff)
+		} else if c.Content != nil && c.Content.DataDiff != nil {
+			s = contentSentence(what, c.Content.DataDiff)
 		}
-		if c.Content != nil && c.Content.DataDiff != nil {
-			return contentSentence(what, c.Content.DataDiff)
-		}
-		return ""
+		return joinSentences(s, packageSentence(f.Package))
 	case errno == "ENOENT" && c.Good.Errno != "ENOENT":
-		return missingSentence(c, f.Missing)
+		return joinSentences(missingSentence(c, f.Missing), packageSentence(f.Package))
 	case errno == "EACCES" || errno == "EPERM":
 		if c.Good.Errno == errno {
 			return ""
@@ -209,9 +235,9 @@ func accessSentence(c *Culprit, f *Facts) string {
 	if r := f.RanAs; r != nil && len(r.Changed) > 0 {
 		short := make([]string, len(r.Changed))
 		for i, c := range r.Changed {
-			short[i], _, _ = strings.Cut(c, "(")
+			short[i] = changeText(c)
 		}
-		s += ", after its process changed its ids (" + strings.Join(short, ", ") + ")"
+		s += ", after its ids were changed (" + strings.Join(short, ", ") + ")"
 	} else if r != nil && r.UID != "" {
 		s += " to uid " + firstID(r.UID) + " gid " + firstID(r.GID)
 		if r.GoodUID != "" && (firstID(r.GoodUID) != firstID(r.UID) || firstID(r.GoodGID) != firstID(r.GID)) {
@@ -219,17 +245,23 @@ func accessSentence(c *Culprit, f *Facts) string {
 		}
 	}
 	s += "."
+	// The paths that differ; the nearest one known when none does.
 	var seen []string
+	same := ""
 	for _, p := range f.Paths {
 		if p.Good == nil && p.Here == nil {
 			continue
 		}
-		switch {
-		case p.Good != nil && p.Here != nil && p.Good.String() == p.Here.String():
-			seen = append(seen, fmt.Sprintf("%s is %s in both", p.Path, p.Here))
-		default:
-			seen = append(seen, fmt.Sprintf("%s is %s here, %s in the good run", p.Path, p.Here, p.Good))
+		if p.Good != nil && p.Here != nil && p.Good.String() == p.Here.String() {
+			if same == "" {
+				same = fmt.Sprintf("%s is %s in both", p.Path, p.Here)
+			}
+			continue
 		}
+		seen = append(seen, fmt.Sprintf("%s is %s here, %s in the good run", p.Path, p.Here, p.Good))
+	}
+	if len(seen) == 0 && same != "" {
+		seen = append(seen, same)
 	}
 	if len(seen) == 0 {
 		s += " The trace holds no stat of the path or its parent directories, so their modes are not known."
@@ -240,6 +272,18 @@ func accessSentence(c *Culprit, f *Facts) string {
 		s += fmt.Sprintf(" The umask is %s here, %s in the good run.", valueOr(u.Here, "?"), valueOr(u.Good, "?"))
 	}
 	return s
+}
+
+// changeText is a call that changed ids, "call 4 setresuid(65534,
+// 65534, 65534) = 0", as an access sentence gives it: without its
+// result, and without its arguments when they are structures
+// ("call 3 capset").
+func changeText(c string) string {
+	c = strings.TrimSuffix(c, " = 0")
+	if name, args, ok := strings.Cut(c, "("); ok && (strings.Contains(args, "{") || len(args) > 60) {
+		return name
+	}
+	return c
 }
 
 // firstID is the first of /proc's "real effective saved fs" ids: the
@@ -285,6 +329,45 @@ func addressSentence(h *AddressHolder) string {
 		exe = " (" + h.Exe + ")"
 	}
 	return fmt.Sprintf("%s is held here by pid %d%s, found by %s.", h.Address, h.PID, exe, h.FoundBy)
+}
+
+// packageSentence: "/usr/lib/libz.so.1 belongs to zlib1g 1:1.2.13.dfsg-1
+// (dpkg) in the good run and to zlib1g 1:1.3 (dpkg) here." "" when no
+// owner was looked up on either side.
+func packageSentence(p *PackageOwners) string {
+	if p == nil || p.Good == nil && p.Here == nil {
+		return ""
+	}
+	owned := func(k *trace.Package, where string) string {
+		if k.Name == "" {
+			return "is owned by no " + k.Manager + " package " + where
+		}
+		return "belongs to " + k.String() + " " + where
+	}
+	if p.Good == nil {
+		return p.Path + " " + owned(p.Here, "here") + " (the trace holds no owner from the good run)."
+	}
+	good := owned(p.Good, "in the good run")
+	switch {
+	case p.Here == nil && p.HereWhy != "":
+		return p.Path + " " + good + "; here the package database could not be read (" + p.HereWhy + ")."
+	case p.Here == nil:
+		return p.Path + " " + good + "; here there is no package database."
+	case *p.Good == *p.Here && p.Good.Name != "":
+		return p.Path + " belongs to " + p.Good.String() + " in both runs, the same version."
+	}
+	return p.Path + " " + good + " and " + strings.TrimPrefix(owned(p.Here, "here"), "belongs ") + "."
+}
+
+// joinSentences joins the sentences that are not "".
+func joinSentences(s ...string) string {
+	var out []string
+	for _, x := range s {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // upper is s with its first letter in upper case.

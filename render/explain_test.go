@@ -39,7 +39,7 @@ func TestExplain(t *testing.T) {
 		{"denied after setresuid, umask", Culprit{Seq: 12, Syscall: "mkdir", Path: "/srv/out", Good: ok, Bad: errno("EPERM"),
 			Facts: &Facts{RanAs: &Creds{UID: "0 0 0 0", GID: "0 0 0 0", Changed: []string{"call 4 setresuid(65534, 65534, 65534) = 0", "call 5 setgroups(0, NULL) = 0"}},
 				Umask: &StartItem{Kind: "umask", Good: s("0022"), Here: s("0777")}}},
-			"mkdir(/srv/out) is denied here (EPERM), after its process changed its ids (call 4 setresuid, call 5 setgroups). " +
+			"mkdir(/srv/out) is denied here (EPERM), after its ids were changed (call 4 setresuid(65534, 65534, 65534), call 5 setgroups(0, NULL)). " +
 				"The trace holds no stat of the path or its parent directories, so their modes are not known. " +
 				"The umask is 0777 here, 0022 in the good run."},
 		{"metadata", Culprit{Syscall: "newfstatat", Path: "/srv/out", Good: ok, Bad: ok, DataDiff: &DataDiff{Buffer: "statbuf", GoodSize: 144, BadSize: 144},

@@ -1,8 +1,10 @@
 package render
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"io"
+	"unicode/utf8"
 
 	"github.com/envbisect/envbisect/trace"
 )
@@ -44,11 +46,17 @@ type JSONCall struct {
 	NoReturn bool   `json:"no_return,omitempty"`
 	// Unknown: the syscall table does not describe this call; its
 	// arguments are raw and no memory was captured.
-	Unknown  bool     `json:"unknown,omitempty"`
-	Path     string   `json:"path,omitempty"`
-	Path2    string   `json:"path2,omitempty"`
-	Time     float64  `json:"time"`               // seconds from the start of the recording to the call's entry
-	Duration *float64 `json:"duration,omitempty"` // seconds from entry to exit, absent when it never returned
+	Unknown bool `json:"unknown,omitempty"`
+	// Path and Path2 are the call's resolved paths. JSON strings are
+	// UTF-8, and a Linux path is any bytes: when a path is not valid UTF-8,
+	// Path holds it with U+FFFD for the bad bytes, for reading, and
+	// PathBase64 holds its exact bytes, for a program.
+	Path        string   `json:"path,omitempty"`
+	PathBase64  string   `json:"path_base64,omitempty"`
+	Path2       string   `json:"path2,omitempty"`
+	Path2Base64 string   `json:"path2_base64,omitempty"`
+	Time        float64  `json:"time"`               // seconds from the start of the recording to the call's entry
+	Duration    *float64 `json:"duration,omitempty"` // seconds from entry to exit, absent when it never returned
 	// Gap counts the calls of this thread lost just before this one
 	// (eBPF ring buffer full); Incomplete: some of its memory was lost.
 	Gap        uint64 `json:"gap,omitempty"`
@@ -76,6 +84,7 @@ func jsonCall(d *decoder, c *trace.Call, lim int) JSONCall {
 		NoReturn: c.NoReturn, Unknown: row.Unknown, Path: c.Path, Path2: c.Path2, Time: seconds(c.Enter),
 		Gap: c.Gap, Incomplete: c.Incomplete(), Denied: c.Denied, Obj: c.Obj,
 	}
+	j.PathBase64, j.Path2Base64 = bytesIfNotUTF8(c.Path), bytesIfNotUTF8(c.Path2)
 	for i, a := range args {
 		j.Args[i] = a.json(lim)
 	}
@@ -106,6 +115,7 @@ type jsonProc struct {
 	Index      uint32   `json:"index,omitempty"`
 	CloneFlags uint64   `json:"clone_flags,omitempty"`
 	Exe        string   `json:"exe,omitempty"`
+	ExeBase64  string   `json:"exe_base64,omitempty"` // Exe's bytes when not UTF-8
 	Argv       []string `json:"argv,omitempty"`
 	Status     *int     `json:"status,omitempty"` // exit: as a shell reports it
 	Signal     string   `json:"signal,omitempty"` // exit: the killing signal
@@ -125,7 +135,7 @@ func newJSONProc(e *trace.ProcEvent) jsonProc {
 	j := jsonProc{
 		Event: name, AfterSeq: e.Seq, Proc: e.Proc, TID: e.Thread, PID: e.PID, KernelTID: e.TID,
 		Parent: e.Parent, ParentTID: e.ParentThread, Index: e.Index, CloneFlags: e.CloneFlags,
-		Exe: e.Exe, Argv: e.Argv, Time: seconds(e.Time),
+		Exe: e.Exe, ExeBase64: bytesIfNotUTF8(e.Exe), Argv: e.Argv, Time: seconds(e.Time),
 	}
 	if e.Kind == trace.Exit {
 		st := e.Status
@@ -196,4 +206,14 @@ func (j *JSON) Finish(end *trace.End) error {
 		return nil
 	}
 	return j.enc.Encode(jsonEnd{"end", end})
+}
+
+// bytesIfNotUTF8 returns s's bytes in base64 when s is not valid UTF-8
+// (encoding/json would replace the bad bytes), "" otherwise: the exact
+// value beside the readable one.
+func bytesIfNotUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return ""
+	}
+	return base64.StdEncoding.EncodeToString([]byte(s))
 }

@@ -213,6 +213,13 @@ type Culprit struct {
 	// two values. Facts are the observations it is built from.
 	Explanation string `json:"explanation,omitempty"`
 	Facts       *Facts `json:"facts,omitempty"`
+	// Differs says how the call's resource differs here, as the call
+	// shows it (DiffersContent, DiffersErrno ...; CauseTitle words it).
+	Differs string `json:"differs,omitempty"`
+	// Flip is what the search found to flip the verdict, kept as
+	// evidence: the culprit is the first call of the flip's resource
+	// whose result differs here (locate_firstdiff.go).
+	Flip *Flip `json:"flip,omitempty"`
 }
 
 // CallResult is what one call gave: in the recording (good) or live here

@@ -56,8 +56,6 @@ func (t *textWriter) unconfirmed(r *LocateReport) {
 		}
 		t.printf("disagree  step %s (below)\n", strings.Join(steps, ", "))
 	}
-	t.para("The search ended at this suspect, but the runs that check it did not confirm it, so it is not " +
-		"named as the cause: the command may be flaky, or depend on state no call shows. Run locate with " +
-		"more runs per step, or try the suspect with envbisect replay.")
+	t.para(unconfirmedAdvice)
 	t.printf("\n  envbisect locate --repeat 5%s %s -- %s\n", r.flagsText(), r.tracePathOr(), r.commandOr())
 }

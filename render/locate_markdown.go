@@ -38,7 +38,7 @@ func reportLaidOut(key string) bool {
 	switch key {
 	case "status", "message", "command", "culprit", "causes", "suspect", "group", "candidates", "divergences", "runs", "repeat_runs",
 		"recorded_calls", "replayable_calls", "start_items", "space", "steps", "seconds", "lost", "not_served", "unapplied",
-		"cause", "isolation":
+		"cause", "isolation", "disagreeing":
 		return true
 	case "confirm_runs", "cause_runs":
 		return true // counted by runsAndTime, with the runs of the search
@@ -62,7 +62,7 @@ func stepLaidOut(key string) bool {
 func culpritLaidOut(key string) bool {
 	switch key {
 	case "seq", "proc", "thread", "who", "exe", "syscall", "call", "path", "resource", "good", "bad", "start", "data_diff",
-		"content", "dns", "image":
+		"content", "dns", "image", "differs", "flip":
 		return true
 	}
 	return false
@@ -112,9 +112,15 @@ func writeMarkdown(w io.Writer, r *LocateReport, raw []byte) error {
 		m.inconclusive(r)
 	case NotRepeatable:
 		m.para(notRepeatableAdvice)
+	case Unconfirmed:
+		m.para(unconfirmedAdvice)
+		if len(r.Disagreeing) > 0 {
+			m.para(disagreeingText(r))
+		}
+		m.command("With more runs per step:", repeatCommand(r))
 	default:
-		// A status this writer has no words of its own for (unconfirmed):
-		// the next step is the same as for any answer runs left open.
+		// A status this writer has no words of its own for: the next
+		// step is the same as for any answer runs left open.
 		m.command("With more runs per step:", repeatCommand(r))
 	}
 	if r.Lost.Any() {

@@ -54,6 +54,9 @@ func (m *mdWriter) cause(r *LocateReport, mc mdCause, i, n int) {
 			title = fmt.Sprintf("call %d", c.Seq)
 		}
 	}
+	if how := differsText(c); how != "" && c.Start == nil {
+		title += " (" + how + ")" // the resource and how it differs lead
+	}
 	heading := "Cause"
 	if n > 1 {
 		heading = fmt.Sprintf("Cause %d of %d", i+1, n)
@@ -82,11 +85,7 @@ func (m *mdWriter) cause(r *LocateReport, mc mdCause, i, n int) {
 		m.printf("\n- **Cause** %s%s\n", mdCodeText(cs.Item.Label()), mdText(dockerSuffix(cs.Item)))
 		m.para(causeConclusion(cs))
 	}
-	if c.Start != nil {
-		m.para(startConclusion(c.Start))
-		return
-	}
-	m.para(locatedConclusion(r, c))
+	m.para(firstConclusion(r, c))
 }
 
 // startItem lists a start item's values.
@@ -125,6 +124,9 @@ func (m *mdWriter) call(r *LocateReport, c *Culprit, withGroup bool) {
 	}
 	if im := c.Image; im != nil {
 		m.printf("- **Image** %s\n", mdText(imageText(im)))
+	}
+	if c.Flip != nil {
+		m.printf("- **Flip** %s\n", mdText(FlipText(c)))
 	}
 }
 

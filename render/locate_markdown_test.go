@@ -39,7 +39,8 @@ func markdownReports() map[string]*LocateReport {
 				{Title: "file " + conf, First: 40, Differs: 42, Calls: 4}, {Title: "file /etc/hosts", First: 60, Calls: 3}}},
 			Culprit: &Culprit{Seq: 40, Proc: 1, Thread: 1, Who: "[1]", Exe: "/usr/bin/app", Syscall: "openat",
 				Call: `openat(AT_FDCWD, "/srv/app|v2/<conf>` + "`x`" + `.conf", O_RDONLY) = 3`, Path: conf, Resource: "file " + conf,
-				Good: CallResult{Ret: ret(3), Return: "3"}, Bad: CallResult{Ret: ret(3), Return: "3"},
+				Good: CallResult{Ret: ret(3), Return: "3"}, Bad: CallResult{Ret: ret(3), Return: "3"}, Differs: DiffersContent,
+				Flip: &Flip{Unit: FlipResource, Resource: "file " + conf, Calls: 4, FirstDiffers: true},
 				Content: &Culprit{Seq: 42, Who: "[1]", Syscall: "read", Call: `read(3, "mode=fast\n# <b>bold</b> | x\n", 4096) = 29`,
 					Good: CallResult{Return: "29"}, Bad: CallResult{Return: "29"},
 					DataDiff: &DataDiff{Buffer: "buf", Text: true, GoodSize: 29, BadSize: 29, FirstDifference: 5,
@@ -96,7 +97,7 @@ func TestMarkdownGolden(t *testing.T) {
 // TestMarkdownFutureFields: members of the report's JSON that
 // WriteMarkdown does not lay out itself still print, and "causes" (each
 // shaped like culprit) print as causes: a field added to the report later
-// (an explanation, the flip kept as evidence) cannot go missing from the
+// (an explanation, a witness of the search) cannot go missing from the
 // Markdown. The members are added to the JSON here, as such a field
 // would add them.
 func TestMarkdownFutureFields(t *testing.T) {
@@ -109,7 +110,7 @@ func TestMarkdownFutureFields(t *testing.T) {
 				"### envbisect locate: " + status + "\n",
 				"- **Explanation** the file's content differs: line 1 is mode=slow here, mode=fast in the good run",
 				"#### More in the report",
-				"  - **Note** replaying up to #44 flips the verdict",
+				"  - **Note** a member added later, with members of its own",
 				"| exit status 0 (round 2) \\[Role: confirm\\] |",
 			}
 			if status == "located" {
@@ -117,7 +118,7 @@ func TestMarkdownFutureFields(t *testing.T) {
 					"#### Cause 2 of 2: file /etc/hosts", "- **Explanation** /etc is there, /etc/hosts is missing here", "  - **Missing** /etc/hosts", "(and 1 more cause)")
 			} else {
 				wants = append(wants, "#### Culprit, unconfirmed: file /srv/app\\|v2/&lt;conf&gt;\\`x\\`.conf",
-					"**Culprit, unconfirmed** `openat`", "- **Disagreeing** 3, 4")
+					"**Culprit, unconfirmed** `openat`", "Steps that did not confirm it: 3, 4 (below).", unconfirmedAdvice[:40])
 			}
 			for _, want := range wants {
 				if !strings.Contains(md, want) {
@@ -132,7 +133,7 @@ func TestMarkdownFutureFields(t *testing.T) {
 // with status, whose JSON has members no field of LocateReport has
 // today: located, "causes" (two, the first the culprit); otherwise a
 // "suspect" in place of the culprit and the "disagreeing" steps; an
-// "explanation" of each cause, a "flip", a step's "role".
+// "explanation" of each cause, a "witness", a step's "role".
 func futureFieldsMarkdown(t *testing.T, status string) string {
 	r := markdownReports()["located_content"]
 	raw, err := json.Marshal(r)
@@ -151,7 +152,7 @@ func futureFieldsMarkdown(t *testing.T, status string) string {
 		"path": "/etc/hosts", "resource": "file /etc/hosts", "good": map[string]any{"return": "3"}, "bad": map[string]any{"return": "-1 ENOENT (No such file or directory)"},
 		"explanation": "/etc is there, /etc/hosts is missing here", "lookup": map[string]any{"missing": "/etc/hosts", "diff": []string{"-a", "+b"}}}
 	obj["status"] = status
-	obj["flip"] = map[string]any{"seq": 44, "note": "replaying up to #44 flips the verdict"}
+	obj["witness"] = map[string]any{"seq": 44, "note": "a member added later, with members of its own"}
 	steps := obj["steps"].([]any)
 	steps[len(steps)-1].(map[string]any)["role"] = "confirm"
 	if status == "located" {

@@ -2,6 +2,8 @@ package render
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/envbisect/envbisect/trace"
 )
@@ -24,6 +26,9 @@ const (
 	inconclusiveEndsAdvice = "An end of the search could not be checked: its runs were skipped (exit 125) or " +
 		"disagreed. No culprit is named. Check that the command can run here, or run locate " +
 		"with more runs per step if it is flaky."
+	unconfirmedAdvice = "The search ended at this suspect, but the runs that check it did not confirm it, so it is not " +
+		"named as the cause: the command may be flaky, or depend on state no call shows. Run locate with " +
+		"more runs per step, or try the suspect with envbisect replay."
 	inconclusiveAdvice = "The runs between them were skipped (exit 125), disagreed, or diverged from the recording. " +
 		"Run locate again, with more runs per step, or try them one by one with envbisect replay."
 )
@@ -47,6 +52,50 @@ func notServedText(r *LocateReport) string {
 func startConclusion(it *StartItem) string {
 	return fmt.Sprintf("With %s as recorded (and no call replayed), the command passes here; with this "+
 		"environment's value it fails.", it.Label())
+}
+
+// firstConclusion says what the runs showed of c, the first cause of a
+// located report: alone, what they showed of it (startConclusion,
+// locatedConclusion); one of several, that it is not enough alone
+// (causesConclusion).
+func firstConclusion(r *LocateReport, c *Culprit) string {
+	switch {
+	case len(r.Causes) > 1:
+		return causesConclusion(r, c)
+	case c.Start != nil:
+		return startConclusion(c.Start)
+	}
+	return locatedConclusion(r, c)
+}
+
+// causesConclusion says what the runs showed of c, the first of the
+// report's several causes: replayed alone it does not make the command
+// pass; all of them together do, and each is needed.
+func causesConclusion(r *LocateReport, c *Culprit) string {
+	name := c.Resource
+	switch {
+	case c.Start != nil:
+		name = c.Start.Label()
+	case name == "":
+		name = fmt.Sprintf("call %d", c.Seq)
+	}
+	n := len(r.Causes)
+	all, anyOne := fmt.Sprintf("all %d together", n), "any one of them"
+	if n == 2 {
+		all, anyOne = "both together", "either of them"
+	}
+	return fmt.Sprintf("%s is one of %d causes: replaying it alone does not make the command pass here; replaying "+
+		"%s does, and leaving out %s fails.", strings.ToUpper(name[:1])+name[1:], n, all, anyOne)
+}
+
+// disagreeingText points at the steps that did not confirm a suspect:
+// "Steps that did not confirm it: 3, 4 (below)."
+func disagreeingText(r *LocateReport) string {
+	var steps []string
+	for _, s := range r.Disagreeing {
+		steps = append(steps, strconv.Itoa(s))
+	}
+	return "Steps that did not confirm it: " + strings.Join(steps, ", ") + " (below)."
 }
 
 // locatedConclusion says what the runs showed of the located call c.

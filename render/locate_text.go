@@ -61,7 +61,7 @@ type textWriter struct {
 
 func (t *textWriter) printf(format string, args ...any) {
 	if t.err == nil {
-		_, t.err = fmt.Fprintf(t.w, format, args...)
+		_, t.err = fmt.Fprintf(t.w, format, visibleArgs(args)...)
 	}
 }
 
@@ -75,7 +75,9 @@ func (t *textWriter) heading(r *LocateReport, status string) {
 }
 
 // para writes a paragraph after an empty line, wrapped.
-func (t *textWriter) para(s string) { t.printf("\n%s\n", wrap(s, textWidth)) }
+func (t *textWriter) para(s string) {
+	t.printf("\n%s\n", preformatted(wrap(Visible(s), textWidth)))
+}
 
 // wrap breaks s into lines of at most width bytes at spaces (a longer
 // word gets a line of its own).
@@ -139,11 +141,12 @@ func (t *textWriter) located(r *LocateReport) {
 		if c.Explanation != "" {
 			t.para(c.Explanation)
 		}
-		t.para(startConclusion(it))
+		t.para(firstConclusion(r, c))
 		return
 	}
 	defer t.causes(r)
 	t.printf("located: call %d of %d recorded (%s)\n\n", c.Seq, r.RecordedCalls, runsAndTime(r))
+	t.printf("cause     %s\n", CauseTitle(c))
 	who := c.Who
 	if c.Exe != "" {
 		who += " " + c.Exe + ":"
@@ -168,11 +171,14 @@ func (t *textWriter) located(r *LocateReport) {
 	if im := c.Image; im != nil {
 		t.printf("image     %s\n", imageText(im))
 	}
+	if c.Flip != nil {
+		t.printf("flip      %s\n", FlipText(c))
+	}
 	if c.Explanation != "" {
 		t.para(c.Explanation)
 	}
 	t.cause(r)
-	t.para(locatedConclusion(r, c))
+	t.para(firstConclusion(r, c))
 }
 
 // here prints the live result of the culprit and how its data differs.

@@ -1,9 +1,7 @@
 package render
 
 import (
-	"fmt"
 	"strings"
-	"unicode/utf8"
 )
 
 // The escapes of the Markdown report (WriteMarkdown). Everything it
@@ -40,9 +38,9 @@ func mdText(s string) string {
 			// "1." and "1)" at a line's start are an ordered list.
 			b.WriteByte('\\')
 			b.WriteRune(r)
-		case isControl(r):
+		case isUnsafe(s[i:], r):
 			b.WriteString(`\\`) // a visible backslash, then the escape's letters
-			b.WriteString(strings.TrimPrefix(controlEscape(s[i:], r), `\`))
+			b.WriteString(strings.TrimPrefix(unsafeEscape(s[i:], r), `\`))
 		default:
 			b.WriteRune(r)
 		}
@@ -50,48 +48,15 @@ func mdText(s string) string {
 	return b.String()
 }
 
-// controlEscape is the C escape of the control rune r at the start of
-// s: `\n`, `\t`, `\x1b`; for invalid UTF-8, the byte as `\xNN`.
-func controlEscape(s string, r rune) string {
-	switch r {
-	case '\n':
-		return `\n`
-	case '\t':
-		return `\t`
-	case '\r':
-		return `\r`
-	}
-	return fmt.Sprintf(`\x%02x`, s[0])
-}
-
-// visible replaces the control characters of s with their C escapes, for
-// a code span or a code block line, which show text as it is.
-func visible(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if isControl(r) {
-			b.WriteString(controlEscape(s[i:], r))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || r == utf8.RuneError }
-
 // mdCode is s as an inline code span in a table cell: delimited by one
 // more backtick than the longest run of backticks in s (padded with a
 // space where s starts or ends with one), with "|" escaped, which GitHub
 // unescapes inside a cell before it reads the span.
-func mdCode(s string) string { return codeSpan(strings.ReplaceAll(visible(s), "|", `\|`)) }
+func mdCode(s string) string { return codeSpan(strings.ReplaceAll(Visible(s), "|", `\|`)) }
 
 // mdCodeText is s as an inline code span outside a table, where a
 // backslash before "|" would show.
-func mdCodeText(s string) string { return codeSpan(visible(s)) }
+func mdCodeText(s string) string { return codeSpan(Visible(s)) }
 
 func codeSpan(s string) string {
 	if s == "" {
@@ -130,7 +95,7 @@ func mdFence(lang string, lines []string) string {
 	var b strings.Builder
 	b.WriteString(fence + lang + "\n")
 	for _, l := range lines {
-		b.WriteString(visible(l) + "\n")
+		b.WriteString(Visible(l) + "\n")
 	}
 	b.WriteString(fence + "\n")
 	return b.String()
@@ -139,5 +104,5 @@ func mdFence(lang string, lines []string) string {
 // htmlText escapes s for HTML (the <summary> of a <details> block, where
 // Markdown is not read).
 func htmlText(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(visible(s))
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(Visible(s))
 }

@@ -276,7 +276,7 @@ func plural(n uint64, one, many string) string {
 
 func (t *Text) printf(format string, args ...any) {
 	if t.err == nil {
-		_, t.err = fmt.Fprintf(t.w, format, args...)
+		_, t.err = fmt.Fprintf(t.w, format, visibleArgs(args)...)
 	}
 }
 

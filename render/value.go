@@ -2,8 +2,10 @@ package render
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"strings"
+	"unicode/utf8"
 )
 
 // value is one decoded argument, struct member or return value. It knows
@@ -177,10 +179,19 @@ func (s str) text(lim int) string {
 	return q
 }
 
+// json is the string as a JSON string; one that is not valid UTF-8 (a
+// path is any bytes) is an object like a buffer's, {"data": base64,
+// "encoding": "base64"}, so its bytes survive.
 func (s str) json(lim int) any {
 	b := s.b
 	if l := s.limit(lim); l > 0 && len(b) > l {
 		b = b[:l]
+	}
+	if !utf8.Valid(b) {
+		return struct {
+			Data     string `json:"data"`
+			Encoding string `json:"encoding"`
+		}{base64.StdEncoding.EncodeToString(b), "base64"}
 	}
 	return string(b)
 }

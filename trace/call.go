@@ -39,6 +39,11 @@ type Call struct {
 	// for reading, the image a successful execve or execveat ran. 0:
 	// none (v1 traces, other calls, files record did not keep).
 	Obj uint32 `cbor:"18,keyasint,omitempty"`
+	// Dirs are the parent directories of Path and Path2 that no earlier
+	// call of the trace named a path under, as record found them after
+	// the call (deepest last): for the explanation of a call denied
+	// here. Empty in traces written before they were recorded.
+	Dirs []DirStat `cbor:"19,keyasint,omitempty"`
 }
 
 // Incomplete reports whether part of the call's recorded memory was lost

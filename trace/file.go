@@ -28,6 +28,12 @@ type FileObject struct {
 	// Why says why the content is not stored: "" (it is), ContentExcluded,
 	// ContentOverBudget, ContentUnreadable.
 	Why string `cbor:"13,keyasint,omitempty" json:"not_stored,omitempty"`
+	// Package is the package that owns the file in the good
+	// environment's package database, for an executable or a shared
+	// library: nil when record looked nothing up (another kind of
+	// file, no database, traces written before it); Name "" when the
+	// database holds no package owning it.
+	Package *Package `cbor:"14,keyasint,omitempty" json:"package,omitempty"`
 }
 
 // Why a FileObject's content is not in the trace.

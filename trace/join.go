@@ -35,3 +35,12 @@ func (j *Join) Describe() string {
 	}
 	return fmt.Sprintf("pid %d", j.PID)
 }
+
+// Root is the root directory the command sees, as this host names it:
+// the joined process's (/proc/PID/root), or "/" for no join (nil).
+func (j *Join) Root() string {
+	if j == nil || j.PID <= 0 {
+		return "/"
+	}
+	return fmt.Sprintf("/proc/%d/root", j.PID)
+}

@@ -31,7 +31,8 @@ func sampleFiles() []contentFile {
 	big := randomBytes(9, 5000)
 	return []contentFile{
 		{trace.FileObject{ID: 1, Path: "/usr/lib/x86_64-linux-gnu/libapp.so.1", Resolved: "/usr/lib/x86_64-linux-gnu/libapp.so.1.2.3",
-			Mode: 0o100644, Mtime: 1700000000123456789, Dev: 2049, Ino: 1234}, lib, true},
+			Mode: 0o100644, Mtime: 1700000000123456789, Dev: 2049, Ino: 1234,
+			Package: &trace.Package{Manager: trace.PackageDpkg, Name: "libapp1", Version: "1:1.2.3-1", Arch: "amd64"}}, lib, true},
 		{trace.FileObject{ID: 2, Path: "/etc/app.conf", Mode: 0o100600, UID: 1000, GID: 1000, Mtime: 1, Dev: 2049, Ino: 99}, conf, true},
 		{trace.FileObject{ID: 3, Path: "/etc/empty", Mode: 0o100644}, nil, true},
 		{trace.FileObject{ID: 4, Path: "/home/u/.ssh/id_ed25519", Mode: 0o100600, Why: trace.ContentExcluded}, key, false},
@@ -67,6 +68,7 @@ func writeContentTrace(t testing.TB, opts Options, files []contentFile) ([]byte,
 	}
 	evs := sampleEvents()
 	evs[1].Call.Obj = 1
+	evs[1].Call.Dirs = []trace.DirStat{{Path: "/usr", Mode: 0o40755}, {Path: "/usr/lib", Mode: 0o40755, UID: 1, GID: 2}}
 	if err := w.WriteEvents(evs); err != nil {
 		t.Fatal(err)
 	}
@@ -153,6 +155,8 @@ func TestContentRoundTrip(t *testing.T) {
 			if tr.Events[1].Call.Obj != 1 {
 				t.Errorf("Obj of the open is %d, want 1", tr.Events[1].Call.Obj)
 			}
+			requireEqual(t, "the open's parent directories", tr.Events[1].Call.Dirs,
+				[]trace.DirStat{{Path: "/usr", Mode: 0o40755}, {Path: "/usr/lib", Mode: 0o40755, UID: 1, GID: 2}})
 			checkContents(t, files, tr.File, tr.OpenContent)
 			if err := tr.VerifyContent(); err != nil {
 				t.Error(err)

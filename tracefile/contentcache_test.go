@@ -8,8 +8,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/envbisect/envbisect/trace"
 	"time"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // cacheKeyOf is a key for sample file i of content.

@@ -15,8 +15,11 @@
 //
 // # Writing
 //
-// Create opens the file 0600 and writes the preamble and header at once, so
-// an unwritable destination fails before the command runs. Each
+// Create opens a new file 0600 beside the output (output.go: written
+// there, renamed over the output by Close or Abort, never following a
+// link, replacing only a trace unless told) and writes the preamble and
+// header at once, so an unwritable destination fails before the command
+// runs. Each
 // WriteEvents call hashes every buffer of at least Options.BlobThreshold
 // bytes (SHA-256), appends a blob frame for each address not yet in the
 // file, encodes a copy of the events in which those buffers are replaced by

@@ -3,7 +3,6 @@ package tracefile
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/envbisect/envbisect/trace"
 )
@@ -39,6 +38,9 @@ type Options struct {
 	// 9.6 and recording 1.12 times as slow as without contents instead
 	// of 1.09 (tools/contentsize).
 	ContentCompression Compression
+	// Replace lets Create replace an existing file that is not a trace
+	// (record --force); a trace is always replaced.
+	Replace bool
 }
 
 // contentCompression is the level content chunks are compressed at.
@@ -59,29 +61,24 @@ func (o Options) threshold() (int, error) {
 	return min(o.BlobThreshold, maxBlobThreshold), nil
 }
 
-// Create creates the trace file path with mode 0600 (truncating it and
-// setting its mode to 0600 if it exists: a trace holds file contents) and
-// writes the preamble and the header frame at once, so that an unwritable
-// path fails before the command runs.
+// Create creates the trace file path, mode 0600 (a trace holds file
+// contents), and writes the preamble and the header frame at once, so that
+// an unwritable path fails before the command runs. The trace is written
+// beside path and renamed over it when the Writer is closed (see
+// output.go); an existing path is replaced only when it is a trace, or with
+// Options.Replace, and a symbolic link at path is refused.
 func (o Options) Create(path string, h *trace.Header) (*Writer, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	out, err := openOutput(path, o.Replace)
 	if err != nil {
 		return nil, fmt.Errorf("create trace: %w", err)
 	}
-	// A regular file that existed keeps its mode through O_TRUNC: narrow
-	// it. Leave devices and pipes (-o /dev/stdout) alone.
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		if err := f.Chmod(0o600); err != nil {
-			f.Close()
-			return nil, fmt.Errorf("create trace: %w", err)
-		}
-	}
-	w, err := o.newWriter(f, f, path, h)
+	w, err := o.newWriter(out.f, out.f, path, h)
 	if err != nil {
-		f.Close()
-		os.Remove(path)
+		out.f.Close()
+		out.discard()
 		return nil, err
 	}
+	w.dest = out
 	return w, nil
 }
 

@@ -130,16 +130,17 @@ func TestTimeZoneKept(t *testing.T) {
 func TestFileMode(t *testing.T) {
 	dir := t.TempDir()
 	fresh := filepath.Join(dir, "fresh.envb")
-	old := filepath.Join(dir, "old.envb")
-	if err := os.WriteFile(old, []byte("something longer than a preamble and a header frame, from before"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	old := filepath.Join(dir, "old.envb") // an earlier trace, made readable to all
+	writeTrace(t, old)
 	if err := os.Chmod(old, 0o666); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{fresh, old} {
 		w, err := Create(path, sampleHeader())
 		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(nil); err != nil {
 			t.Fatal(err)
 		}
 		fi, err := os.Stat(path)
@@ -149,12 +150,24 @@ func TestFileMode(t *testing.T) {
 		if fi.Mode().Perm() != 0o600 {
 			t.Errorf("%s: mode %v, want 0600", path, fi.Mode().Perm())
 		}
-		if err := w.Close(nil); err != nil {
-			t.Fatal(err)
-		}
 		if _, err := ReadFile(path); err != nil {
 			t.Errorf("%s: %v", path, err)
 		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*.partial")); len(left) > 0 {
+		t.Errorf("partial files left behind: %v", left)
+	}
+}
+
+// writeTrace writes a complete small trace at path.
+func writeTrace(t *testing.T, path string) {
+	t.Helper()
+	w, err := Create(path, sampleHeader())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(nil); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -27,6 +27,8 @@ func TestSpecListsEveryKey(t *testing.T) {
 		"End":        reflect.TypeFor[trace.End](),
 		"Losses":     reflect.TypeFor[trace.Losses](),
 		"FileObject": reflect.TypeFor[trace.FileObject](),
+		"DirStat":    reflect.TypeFor[trace.DirStat](),
+		"Package":    reflect.TypeFor[trace.Package](),
 	}
 	spec := specKeys(t)
 	for name, typ := range types {

@@ -98,7 +98,8 @@ func TestAbort(t *testing.T) {
 const killedEnv = "ENVBISECT_TRACEFILE_KILLED_RECORDER"
 
 // A recorder killed with SIGKILL leaves every batch that WriteEvents
-// returned from readable: nothing is held back in a buffer.
+// returned from readable: nothing is held back in a buffer. The trace is
+// at its partial name beside the output, which it never replaced.
 func TestKilledRecorder(t *testing.T) {
 	if path := os.Getenv(killedEnv); path != "" {
 		// The recorder: write some batches, say so, wait to be killed.
@@ -137,7 +138,14 @@ func TestKilledRecorder(t *testing.T) {
 	if line != "written\n" {
 		t.Fatalf("recorder said %q, %v", line, err)
 	}
-	tr, err := ReadFile(path)
+	if _, err := os.Lstat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the output %s exists (%v): a killed recorder must not have put a cut trace in its place", path, err)
+	}
+	partial, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".killed.envb.*.partial"))
+	if len(partial) != 1 {
+		t.Fatalf("partial files %v, want one", partial)
+	}
+	tr, err := ReadFile(partial[0])
 	if !errors.Is(err, ErrTruncated) || tr == nil {
 		t.Fatalf("got %v, want a partial trace and ErrTruncated", err)
 	}

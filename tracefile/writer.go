@@ -31,6 +31,7 @@ type Writer struct {
 	name      string // the path, for messages; "" for NewWriter
 	w         io.Writer
 	f         *os.File // set when the Writer created the file
+	dest      output   // Create's: the partial file renamed over the output at the end
 	em        cbor.UserBufferEncMode
 	zenc      *zstd.Encoder // nil: uncompressed
 	threshold int
@@ -257,6 +258,27 @@ func (w *Writer) Abort() error {
 	return w.finish()
 }
 
+// Discard closes the trace and removes it, for a recording in which
+// nothing ran: an output that existed before Create stays as it was. A
+// Writer made by NewWriter only stops writing.
+func (w *Writer) Discard() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return w.errorf("already closed")
+	}
+	w.closed = true
+	if w.zenc != nil {
+		w.zenc.Close()
+	}
+	var err error
+	if w.f != nil {
+		err = w.f.Close()
+	}
+	w.dest.discard()
+	return err
+}
+
 // finish syncs and closes the file and marks the Writer closed.
 func (w *Writer) finish() error {
 	w.closed = true
@@ -273,6 +295,9 @@ func (w *Writer) finish() error {
 		if err := w.f.Close(); err != nil {
 			errs = append(errs, w.ioError(err))
 		}
+	}
+	if err := w.dest.commit(); err != nil {
+		errs = append(errs, w.errorf("%w", err))
 	}
 	return errors.Join(errs...)
 }

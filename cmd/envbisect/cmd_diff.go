@@ -52,7 +52,8 @@ results differ, thread by thread:
   - #420 [1] read(4, "a=1\nb=2\n", 4096) = 8
   + #406 [1] read(4, "a=1\nb=9\n", 4096) = 8
       buf: 8 bytes in both, first difference at offset 6
-      @@ line 2 @@
+      @@ -1,2 +1,2 @@
+       a=1
       -b=2
       +b=9
   # 1234 calls compared, 2 differ, 1 only in GOOD, 1 only in BAD; ...
@@ -88,13 +89,16 @@ member: "call" (with "good" and "bad" calls as show --json prints them),
 "only_good", "only_bad", "exit", "proc_only_good", "proc_only_bad",
 "thread_only_good", "thread_only_bad", "start", and a last "summary".
 
-A trace cut short is compared up to its last complete frame, with a warning.
+A trace cut short (its recorder killed, its disk full) is compared up to its
+last complete frame, with a warning, and diff exits 2: what the cut took away
+is not known, so neither "no differences" nor the differences at its end can be
+trusted.
 
 Exit codes (as diff(1)):
   0  no differences
   1  differences
-  2  trouble: a trace cannot be read, the traces are of different
-     architectures, bad flags or arguments`,
+  2  trouble: a trace cannot be read or is cut short, the traces are of
+     different architectures, bad flags or arguments`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usageError("diff needs two trace files, GOOD and BAD; got %d arguments (see 'envbisect diff --help')", len(args))
@@ -126,11 +130,11 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 	case o.window < 1:
 		return usageError("--window %d: want 1 or more calls", o.window)
 	}
-	ta, err := readDiffTrace(good, s)
+	ta, cutA, err := readDiffTrace(good, s)
 	if err != nil {
 		return err
 	}
-	tb, err := readDiffTrace(bad, s)
+	tb, cutB, err := readDiffTrace(bad, s)
 	if err != nil {
 		return err
 	}
@@ -173,19 +177,38 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 	if err != nil {
 		return withCode(diffTrouble, fmt.Errorf("write: %w", err))
 	}
+	if cut := cutShortNames(good, cutA, bad, cutB); cut != "" {
+		return withCode(diffTrouble, fmt.Errorf("%s cut short: compared up to the last complete frame, so the comparison is partial "+
+			"(record the run again to compare it whole)", cut))
+	}
 	if res.Differs() {
 		return withCode(diffDiffers, nil)
 	}
 	return nil
 }
 
-// readDiffTrace reads a whole trace for diff, whose errors exit 2.
-func readDiffTrace(path string, s streams) (*tracefile.Trace, error) {
-	t, err := readTrace(path, s)
+// readDiffTrace reads a whole trace for diff, whose errors exit 2, and
+// says whether it is cut short.
+func readDiffTrace(path string, s streams) (*tracefile.Trace, bool, error) {
+	t, cut, err := readTraceCut(path, s)
 	if err != nil {
-		return nil, withCode(diffTrouble, err)
+		return nil, false, withCode(diffTrouble, err)
 	}
-	return t, nil
+	return t, cut, nil
+}
+
+// cutShortNames says which of the two traces are cut short: "" for none,
+// "GOOD is", "GOOD and BAD are".
+func cutShortNames(good string, cutGood bool, bad string, cutBad bool) string {
+	switch {
+	case cutGood && cutBad:
+		return good + " and " + bad + " are"
+	case cutGood:
+		return good + " is"
+	case cutBad:
+		return bad + " is"
+	}
+	return ""
 }
 
 // touchedMounts keeps, of the mounts among start, those that hold a path

@@ -18,6 +18,7 @@ import (
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/bisect"
 	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/pkgdb"
 	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/serve"
@@ -217,6 +218,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		Header: &t.Header, Events: t.Events, Files: t.File, TracePath: path, Lost: lostOf(t),
 		RunFlags: append(append(o.where.args(), o.box.args()...), o.verdict.args()...), RanAs: o.where.describe(),
 		Recorded: t.Start, Here: launch.CommandCreds(site.join), AddressHolder: addressHolderIn(site.join),
+		PackageOwner: pkgdb.Open(site.join.Root()).Owner, StatHere: statHereIn(site.join),
 	})
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -341,6 +343,19 @@ func isTerminal(w any) bool {
 	}
 	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
 	return err == nil
+}
+
+// statHereIn stats a path in the root the runs saw: join's, or
+// envbisect's own.
+func statHereIn(join *trace.Join) func(string) (mode, uid, gid uint32, err error) {
+	root := join.Root()
+	return func(p string) (uint32, uint32, uint32, error) {
+		st, err := launch.StatInRoot(root, p)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		return st.Mode, st.Uid, st.Gid, nil
+	}
 }
 
 // addressHolderIn finds the process that holds an address in the network

@@ -47,7 +47,7 @@ echo "locate took $(( $(date +%s) - start )) s"
 	path := w + "/cfg|<x>.txt"
 	for _, want := range []string{
 		"### envbisect locate: located\n\n**Command** `./fig79 'cfg|<x>.txt'` · **Culprit** `openat` of `" + path + "` (call ",
-		"\n#### Cause: file " + w + "/cfg\\|&lt;x&gt;.txt\n",
+		"\n#### Cause: file " + w + "/cfg\\|&lt;x&gt;.txt (content differs)\n",
 		"\n```diff\n--- good\n+++ here\n",
 		"\n-key=value\n+key value\n```\n",
 		"\n<details>\n<summary>Steps: ",

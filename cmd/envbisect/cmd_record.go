@@ -23,6 +23,7 @@ import (
 
 type recordOptions struct {
 	output     string
+	owner      ownerFlag // --chown
 	aslr       bool
 	noSeccomp  bool
 	secrets    secretFlags
@@ -35,6 +36,7 @@ type recordOptions struct {
 	cacheDir  string
 	cacheSize string
 	quiet     bool
+	force     bool
 	verdict   verdictFlags
 	backend   string
 	ringSize  string
@@ -54,10 +56,20 @@ processes and threads make, with the data each call read or wrote, into a
 trace file (created with mode 0600: it can hold file contents; see Secrets
 below).
 
+The trace is written beside FILE (as .FILE.RANDOM.partial) and renamed to FILE
+when the recording ends, so FILE is never half-written and a symbolic link is
+never followed: a link at FILE is refused, and an existing FILE is replaced
+only when it is an envbisect trace, or with --force. If record itself is
+killed (SIGKILL), the trace up to then stays at the partial name.
+
 CMD's standard input, output and error pass through. Address randomisation
 is turned off for CMD (recorded in the trace) unless --aslr is given.
 Ctrl-C reaches CMD as usual; the trace is complete up to its exit. A second
 Ctrl-C kills CMD and everything it started.
+
+--chown USER[:GROUP] gives the trace file to USER once written, so that a
+trace recorded with sudo is readable by the user's next step (a CI job's
+artifact upload). -o - is refused: CMD's own output goes to stdout.
 
 --sandbox records CMD in a throwaway copy of the file system, as locate runs
 it (see 'envbisect locate --help'): nothing CMD writes outside --persist
@@ -124,6 +136,8 @@ Exit status:
 	f := cmd.Flags()
 	f.SetInterspersed(false)
 	f.StringVarP(&opts.output, "output", "o", "trace.envb", "trace file to write")
+	f.BoolVar(&opts.force, "force", false, "replace the output file even when it is not an envbisect trace")
+	opts.owner.add(f)
 	f.BoolVar(&opts.aslr, "aslr", false, "leave address space randomisation on")
 	f.BoolVar(&opts.noSeccomp, "no-seccomp", false, "stop at every system call instead of using a seccomp filter (slower)")
 	opts.secrets.add(f)
@@ -190,6 +204,14 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if err != nil {
 		return usageError("--max-content: %v", err)
 	}
+	if opts.output == "-" {
+		return usageError("-o -: a trace cannot go to standard output, where the command's own output goes; " +
+			"give a file name (./- for a file named '-')")
+	}
+	traceOwner, err := opts.owner.resolve()
+	if err != nil {
+		return err
+	}
 	cacheSize, err := parseSize(opts.cacheSize)
 	if err != nil || cacheSize == 0 {
 		return usageError("--content-cache-size %q: give a size such as 512M or 2G (--no-content-cache turns the cache off)", opts.cacheSize)
@@ -231,7 +253,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		if opts.box.mode != "off" {
 			return usageError("--sandbox runs a command in a throwaway file system; --attach starts none")
 		}
-		return runObserve(s, opts, join, ringSize, maxCapture, sigs)
+		return runObserve(s, opts, traceOwner, join, ringSize, maxCapture, sigs)
 	}
 	box, _, err := opts.box.spec(s, runSite{join: join, env: env, dir: dir}, true)
 	if err != nil {
@@ -241,6 +263,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		Backend: opts.backend, RingSize: ringSize,
 		Join: join, Env: env, Dir: dir,
 		Output:       opts.output,
+		Replace:      opts.force,
 		Argv:         argv,
 		ASLR:         opts.aslr,
 		NoSeccomp:    opts.noSeccomp,
@@ -267,6 +290,9 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	}
 	if err != nil {
 		return withCode(exitError, fmt.Errorf("record: %w", err))
+	}
+	if err := traceOwner.apply(opts.output); err != nil {
+		return withCode(exitError, err)
 	}
 	if !opts.quiet {
 		fmt.Fprintf(s.err, "envbisect: recorded %d calls in %d processes (%d threads) to %s (%s, %s)\n",
@@ -313,20 +339,23 @@ func parseCPU(s string) (int, error) {
 }
 
 // runObserve records an observation trace of a container (--attach).
-func runObserve(s streams, opts recordOptions, join *trace.Join, ringSize int, maxCapture uint64, sigs <-chan os.Signal) error {
+func runObserve(s streams, opts recordOptions, traceOwner owner, join *trace.Join, ringSize int, maxCapture uint64, sigs <-chan os.Signal) error {
 	if !opts.quiet {
 		until := "Ctrl-C"
 		if opts.duration > 0 {
 			until = opts.duration.String()
 		}
-		fmt.Fprintf(s.err, "envbisect: observing %s until %s\n", join.Name, until)
+		fmt.Fprintf(s.err, "envbisect: observing %s until %s\n", render.Visible(join.Name), until)
 	}
 	sum, err := record.Observe(record.ObserveOptions{
-		Output: opts.output, Join: join, PID: opts.where.pid, Duration: opts.duration, RingSize: ringSize,
+		Output: opts.output, Replace: opts.force, Join: join, PID: opts.where.pid, Duration: opts.duration, RingSize: ringSize,
 		MaxCapture: maxCapture, Exclude: opts.secrets.excludeContent, Interrupt: sigs,
 	})
 	if err != nil {
 		return withCode(exitError, fmt.Errorf("record: %w", err))
+	}
+	if err := traceOwner.apply(opts.output); err != nil {
+		return withCode(exitError, err)
 	}
 	if !opts.quiet {
 		fmt.Fprintf(s.err, "envbisect: observed %d calls in %d processes (%d threads) to %s (%s, %s)\n",

@@ -132,8 +132,9 @@ func TestRecordExitStatus(t *testing.T) {
 	}
 }
 
-// TestRecordSIGKILL kills the recorder mid-run: the trace reads back up to
-// its last frame, and no traced process survives.
+// TestRecordSIGKILL kills the recorder mid-run: the trace, at its partial
+// name beside the output (which it never became), reads back up to its
+// last frame, and no traced process survives.
 func TestRecordSIGKILL(t *testing.T) {
 	testutil.Require(t, testutil.Ptrace, testutil.Binary("pgrep"), testutil.Binary("pkill"))
 	out := filepath.Join(t.TempDir(), "t.envb")
@@ -146,9 +147,13 @@ func TestRecordSIGKILL(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Wait until a few frames of events are on disk.
+	partial := ""
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		if fi, err := os.Stat(out); err == nil && fi.Size() > 20000 {
+		if p, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".t.envb.*.partial")); len(p) == 1 {
+			partial = p[0]
+		}
+		if fi, err := os.Stat(partial); partial != "" && err == nil && fi.Size() > 20000 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -173,14 +178,17 @@ func TestRecordSIGKILL(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	tr, err := tracefile.ReadFile(out)
+	if _, err := os.Lstat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s exists after the recorder was killed (%v): only a finished recording is put in place", out, err)
+	}
+	tr, err := tracefile.ReadFile(partial)
 	if !errors.Is(err, tracefile.ErrTruncated) || tr == nil {
 		t.Fatalf("read killed trace: %v; want ErrTruncated with the readable part", err)
 	}
 	if len(tr.Events) < 100 || tr.End != nil {
 		t.Errorf("%d events readable, end %v; want many and no end frame", len(tr.Events), tr.End)
 	}
-	code, stdout, stderr := cli(t, "show", out)
+	code, stdout, stderr := cli(t, "show", partial)
 	if code != 0 || !strings.Contains(stdout, "/etc/hostname") || !strings.Contains(stderr, "warning") {
 		t.Errorf("show of a cut trace: exit %d, stderr %q", code, stderr)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/ptrace"
+	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/replay"
 )
 
@@ -198,7 +199,7 @@ func writeReplayText(s streams, res *replay.Result, prefix uint64, calls int, qu
 			if c.Why != "" {
 				why = "  (" + c.Why + ")"
 			}
-			fmt.Fprintf(s.out, "%8d  %8s  %-9s  %-17s  %s %s%s\n", c.LiveSeq, rec, who, c.Action, c.Syscall, c.Path, why)
+			fmt.Fprintf(s.out, "%8d  %8s  %-9s  %-17s  %s %s%s\n", c.LiveSeq, rec, who, c.Action, c.Syscall, render.Visible(c.Path), render.Visible(why))
 		}
 		fmt.Fprintln(s.out)
 	}

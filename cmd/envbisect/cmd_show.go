@@ -53,6 +53,9 @@ locate reports.
 --json prints one JSON object per line instead: the header, each start event,
 call and process event, and the end, each with an "event" member; with -e only
 the selected calls. Strings and buffers are complete in JSON unless -s is given.
+A path or executable that is not valid UTF-8 is also given exactly, as base64, in
+path_base64, path2_base64 or exe_base64; a string argument or buffer that is not
+text is an object {"data": BASE64, "encoding": "base64"}.
 
 --summary counts the calls per syscall, the errors, processes, threads and
 bytes read and written, like strace -c.

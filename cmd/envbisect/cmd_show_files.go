@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
 )
@@ -87,7 +88,7 @@ func runShowFiles(o showOptions, path string, s streams) error {
 		if f.Resolved != "" && f.Resolved != f.Path {
 			name += " -> " + f.Resolved
 		}
-		fmt.Fprintf(out, "%6d  %-11s %10s  %-19s  %s\n", f.ID, contentState(&f), humanBytes(f.Size), short, name)
+		fmt.Fprintf(out, "%6d  %-11s %10s  %-19s  %s\n", f.ID, contentState(&f), humanBytes(f.Size), short, render.Visible(name))
 	}
 	if err := out.Flush(); err != nil {
 		return withCode(exitError, fmt.Errorf("write: %w", err))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -63,7 +64,9 @@ for the one interaction with the environment that makes the difference.
   envbisect show good.envb                       # read the trace`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       versionText(debug.ReadBuildInfo()),
 	}
+	root.SetVersionTemplate("{{.Version}}")
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)

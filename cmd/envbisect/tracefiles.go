@@ -18,15 +18,21 @@ import (
 // readTrace reads a whole trace; a trace cut short is used with a
 // warning. Errors name the file.
 func readTrace(path string, s streams) (*tracefile.Trace, error) {
+	t, _, err := readTraceCut(path, s)
+	return t, err
+}
+
+// readTraceCut is readTrace that also says whether the trace is cut short.
+func readTraceCut(path string, s streams) (*tracefile.Trace, bool, error) {
 	t, err := tracefile.ReadFile(path)
 	switch {
 	case err == nil:
-		return t, nil
+		return t, false, nil
 	case errors.Is(err, tracefile.ErrTruncated) && t != nil:
 		fmt.Fprintf(s.err, "warning: %s: %s\n", path, strings.TrimPrefix(err.Error(), "read trace "+path+": "))
-		return t, nil
+		return t, true, nil
 	}
-	return nil, nameFile(path, err)
+	return nil, false, nameFile(path, err)
 }
 
 // runSite is where and how the runs of replay and locate happen: the

@@ -42,7 +42,7 @@ type variant struct {
 
 // workloadNames are the workloads -workloads accepts: the recording
 // workloads, then the locate group (locate.go), which has its own table.
-var workloadNames = []string{"cloop", "shell", "python", "gcc", "locate"}
+var workloadNames = []string{"cloop", "shell", "python", "gcc", "argv10k", "argv100k", "env1m", "locate"}
 
 var variantNames = []string{"native", "envbisect", "envbisect-hashes", "envbisect-nocache", "ebpf", "strace", "strace-seccomp", "minitrace"}
 
@@ -206,6 +206,13 @@ func (e *env) workloads(ctx context.Context, o options, progress io.Writer) []wo
 				break
 			}
 			w.argv = []string{"gcc", "-O2", "-o", filepath.Join(e.tmp, "hello"), src}
+		case "argv10k", "argv100k":
+			n := map[string]int{"argv10k": 10_000, "argv100k": 100_000}[name]
+			w.label = fmt.Sprintf("argv: /bin/true with %s arguments", thousands(int64(n)))
+			w.argv = append([]string{"/bin/true"}, numbers(n)...)
+		case "env1m":
+			w.label = "env: /bin/true with a 1 MB environment"
+			w.argv = bigEnv()
 		}
 		out = append(out, w)
 	}
@@ -408,4 +415,28 @@ func thousands(n int64) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// The argv and env workloads measure the cost of recording a large
+// command line and environment (issue 20: it must grow linearly, which
+// argv10k against argv100k shows).
+
+// numbers is "0" to n-1.
+func numbers(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = strconv.Itoa(i)
+	}
+	return out
+}
+
+// bigEnv is /bin/true run by env(1) with ten more variables of 100 kB (the
+// kernel limits one string to 128 KiB).
+func bigEnv() []string {
+	argv := []string{"/usr/bin/env"}
+	value := strings.Repeat("x", 100_000)
+	for i := range 10 {
+		argv = append(argv, fmt.Sprintf("BIG%d=%s", i, value))
+	}
+	return append(argv, "/bin/true")
 }

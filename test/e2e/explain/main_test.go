@@ -1,9 +1,11 @@
 // Package explain_test checks the explanation locate gives of its culprit
 // (issue 14, deliver 5) with real programs in environments the tests
 // build (testutil.InWorkNS): which component of a path is missing here,
-// the mode of a directory that denies a creation here, and the value of
-// a start item the command itself had here (the open-files limit, which
-// envbisect's own Go runtime raises for itself).
+// the mode of a directory that denies a creation here (stat'ed by the
+// program, or only by the recorder), the value of a start item the
+// command itself had here (the open-files limit, which envbisect's own
+// Go runtime raises for itself), the package and version that own a
+// library on each side, and the process that holds an address here.
 package explain_test
 
 import (
@@ -41,16 +43,35 @@ type report struct {
 				Path string `json:"path"`
 				Good *struct {
 					Mode uint32 `json:"mode"`
+					From string `json:"from"`
 				} `json:"good"`
 				Here *struct {
 					Mode uint32 `json:"mode"`
+					From string `json:"from"`
 				} `json:"here"`
 			} `json:"paths"`
 			RanAs *struct {
 				Changed []string `json:"changed"`
 			} `json:"ran_as"`
+			Package *struct {
+				Path string   `json:"path"`
+				Good *pkgJSON `json:"good"`
+				Here *pkgJSON `json:"here"`
+			} `json:"package"`
+			Holder *struct {
+				Address string `json:"address"`
+				PID     int    `json:"pid"`
+				Exe     string `json:"exe"`
+			} `json:"holder"`
 		} `json:"facts"`
 	} `json:"culprit"`
+}
+
+// pkgJSON is a package owner as the report gives it.
+type pkgJSON struct {
+	Manager string `json:"manager"`
+	Name    string `json:"name"`
+	Version string `json:"version"`
 }
 
 func readReport(t *testing.T, out string) report {
