@@ -44,13 +44,18 @@ type contentGuard struct {
 	mu sync.RWMutex
 	// chunks maps a window size to the hashes of the chunks of that
 	// size, each to the file it came from.
-	chunks  map[int]map[uint64]string
+	chunks map[int]map[uint64]string
+	// seen has the bit h>>(64-seenBits) set for every chunk hash h: the
+	// scan looks a window up in chunks only when its bit is set, which
+	// for a buffer carrying nothing is one load per byte.
+	seen    []uint64
 	learned map[string]bool   // the paths whose content is known
 	tainted map[uint32]string // logical process -> excluded path it read or mapped
 }
 
 func newContentGuard() *contentGuard {
-	return &contentGuard{chunks: map[int]map[uint64]string{}, learned: map[string]bool{}, tainted: map[uint32]string{}}
+	return &contentGuard{chunks: map[int]map[uint64]string{}, seen: make([]uint64, 1<<seenBits/64),
+		learned: map[string]bool{}, tainted: map[uint32]string{}}
 }
 
 // learn reads the excluded file path as process pid sees it, once, and
@@ -97,7 +102,12 @@ func (g *contentGuard) add(path string, data []byte) {
 	g.put(chunkSize, windowHash(data[len(data)-chunkSize:]), path)
 }
 
+// seenBits sizes contentGuard.seen: 2^20 bits, 128 KiB.
+const seenBits = 20
+
 func (g *contentGuard) put(size int, h uint64, path string) {
+	b := h >> (64 - seenBits)
+	g.seen[b/64] |= 1 << (b % 64)
 	m := g.chunks[size]
 	if m == nil {
 		m = map[uint64]string{}
@@ -119,17 +129,25 @@ func (g *contentGuard) carries(buf []byte) string {
 			pow *= hashBase
 		}
 		h := windowHash(buf[:size])
-		if p, ok := m[h]; ok {
+		if p := g.lookUp(m, h); p != "" {
 			return p
 		}
 		for i := size; i < len(buf); i++ {
 			h = h*hashBase + uint64(buf[i]) - pow*uint64(buf[i-size])
-			if p, ok := m[h]; ok {
+			if b := h >> (64 - seenBits); g.seen[b/64]&(1<<(b%64)) == 0 {
+				continue
+			}
+			if p := g.lookUp(m, h); p != "" {
 				return p
 			}
 		}
 	}
 	return ""
+}
+
+// lookUp returns the file whose chunk of m's size hashes to h, or "".
+func (g *contentGuard) lookUp(m map[uint64]string, h uint64) string {
+	return m[h]
 }
 
 // windowHash is the polynomial hash the rolling scan updates a byte at a

@@ -1,6 +1,10 @@
 package record
 
-import "testing"
+import (
+	"bytes"
+	"fmt"
+	"testing"
+)
 
 func TestEnvPolicyRedactsSecretNamesByComponent(t *testing.T) {
 	p, err := newEnvPolicy([]string{"MYAPP_*"}, []string{"GIT_ASKPASS_KEY"})
@@ -59,6 +63,22 @@ func TestSecretGuardRedactsByVariable(t *testing.T) {
 	} {
 		if got := g.carries([]byte(buf)); got != name {
 			t.Errorf("carries(%q) = %q, want %q", buf, got, name)
+		}
+	}
+}
+
+// BenchmarkSecretGuardCarries is the cost of scanning one 64 KiB buffer
+// for 10 remembered values.
+func BenchmarkSecretGuardCarries(b *testing.B) {
+	g := newSecretGuard(envPolicy{}, []byte("0123456789abcdef"))
+	for i := range 10 {
+		g.remember(fmt.Sprintf("TOKEN_%d", i), fmt.Sprintf("ghp_%036d", i))
+	}
+	buf := bytes.Repeat([]byte("x=1\n"), 16<<10)
+	b.SetBytes(int64(len(buf)))
+	for b.Loop() {
+		if g.carries(buf) != "" {
+			b.Fatal("carries a value it does not hold")
 		}
 	}
 }
