@@ -10,7 +10,7 @@ import (
 )
 
 // The hash of a redacted value: scrypt with a cost that makes guessing
-// slow (about 40 ms and 16 MiB per guess) and the trace's own salt, so
+// slow (about 75 ms and 16 MiB per guess on the project's VM) and the trace's own salt, so
 // that two traces' hashes of one value differ and no table of guesses
 // serves more than one trace. The parameters are part of the string, so
 // a later version may raise them and still read older traces.
