@@ -2,8 +2,9 @@ package launch
 
 import (
 	"fmt"
-	"path"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
@@ -15,35 +16,30 @@ type excluder struct {
 }
 
 // newExcluder validates globs. A glob is matched against the whole
-// absolute path with path.Match rules ("*" does not cross "/"); a glob
-// ending in "/**" matches everything below that directory.
+// absolute path with doublestar's rules: "*" and "?" do not cross "/",
+// "**" as a whole path component matches any number of components
+// (none included), anywhere in the pattern, and {a,b} alternates. A
+// glob that can never match an absolute path (one that starts with
+// neither "/" nor "**") is refused, saying what to write instead.
 func newExcluder(globs []string) (excluder, error) {
 	for _, g := range globs {
-		pat := strings.TrimSuffix(g, "/**")
-		if _, err := path.Match(pat, "/"); err != nil {
-			return excluder{}, fmt.Errorf("bad --exclude-content pattern %q: %w", g, err)
+		if !doublestar.ValidatePattern(g) {
+			return excluder{}, fmt.Errorf("bad --exclude-content pattern %q: not a valid glob (unbalanced [ or {, or a trailing \\)", g)
+		}
+		if !strings.HasPrefix(g, "/") && !strings.HasPrefix(g, "**") {
+			return excluder{}, fmt.Errorf("bad --exclude-content pattern %q: it is matched against absolute paths and can never match one; "+
+				"write '/%s' for a path from the root, or '**/%s' for one anywhere", g, strings.TrimPrefix(g, "./"), strings.TrimPrefix(g, "./"))
 		}
 	}
 	return excluder{globs: globs}, nil
 }
 
 func (e excluder) match(p string) bool {
-	if p == "" {
+	if p == "" || p[0] != '/' {
 		return false
 	}
 	for _, g := range e.globs {
-		if dir, ok := strings.CutSuffix(g, "/**"); ok {
-			if ok, _ := path.Match(dir, p); ok {
-				return true
-			}
-			for d := path.Dir(p); d != "/" && d != "."; d = path.Dir(d) {
-				if ok, _ := path.Match(dir, d); ok {
-					return true
-				}
-			}
-			continue
-		}
-		if ok, _ := path.Match(g, p); ok {
+		if doublestar.MatchUnvalidated(g, p) {
 			return true
 		}
 	}
@@ -98,3 +94,7 @@ func isContent(row *systable.Syscall, mem *trace.Mem) bool {
 	}
 	return false
 }
+
+// IsContent reports whether a captured buffer is file or socket content,
+// data a program passes on, as opposed to a path, a struct or argv.
+func IsContent(row *systable.Syscall, mem *trace.Mem) bool { return isContent(row, mem) }

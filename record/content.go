@@ -62,6 +62,10 @@ type contentStore struct {
 	mu       sync.Mutex
 	err      error // the first write error; later files are dropped
 	ownerErr error // the first error of the package database
+
+	// guard, with --exclude-content, knows the excluded files' chunks:
+	// a file that carries one keeps its hash only, as excluded.
+	guard *contentGuard
 }
 
 type keptFile struct {
@@ -138,6 +142,9 @@ func (c *contentStore) run(cw *tracefile.ContentWriter) {
 // the file did not change while it was read).
 func (c *contentStore) store(cw *tracefile.ContentWriter, k keptFile) error {
 	c.lookUpOwner(k.obj)
+	if k.keep && k.f != nil && c.guard != nil && c.guard.fileCarries(k.f) != "" {
+		k.obj.Why, k.keep = trace.ContentExcluded, false
+	}
 	if k.f == nil {
 		if err := cw.StoreFile(k.obj, unreadable{}, k.keep); err != nil {
 			return fmt.Errorf("store %s: %w", k.obj.Path, err)

@@ -20,6 +20,24 @@
 // render.UnseenFinder, which locate's report uses on the same calls):
 // io_uring, a ptrace of its own refused with EPERM.
 //
+// # Secrets
+//
+// Between the engine and the batcher stands a guard (guard.go), the
+// launch.Observer the engine is given: every start event and call passes
+// through it on the tracer's side before it is queued, so what it drops
+// never reaches the file and no pass over the trace is needed. It redacts
+// environment values by variable (secretguard.go: the envPolicy of
+// envpolicy.go and the data table secretnames.go decide which): a start
+// event keeps trace.SecretHash of the value (scrypt, the header's salt),
+// an exec's environment block says NAME=<redacted>, and any other buffer
+// that carries a redacted value, or a read of /proc/PID/environ, is
+// dropped with a Mem.Note. With --exclude-content it learns each excluded
+// file's content at its first open and drops any buffer that holds one of
+// its 64-byte chunks, and the short writes of a process that read or
+// mapped it (contentguard.go); the content store asks it too, so a copy
+// of the content in another file keeps its hash only. docs/secrets.md
+// states the rules and their limits.
+//
 // # File contents
 //
 // With the ptrace backend the trace keeps the good environment's files

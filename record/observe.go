@@ -41,13 +41,22 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 	hdr := newHeader(table, opts.Exclude, ebpfrec.MaxCapture(opts.MaxCapture), opts.Join)
 	hdr.Backend, hdr.RingSize, hdr.Observed = trace.BackendEBPF, uint64(ebpfrec.RingSize(opts.RingSize)), true
 	hdr.ASLR = true // processes started by others: their randomisation is theirs
+	if hdr.Salt, err = trace.NewSalt(); err != nil {
+		return nil, err
+	}
 	w, err := tracefile.Options{Replace: opts.Replace}.Create(opts.Output, hdr)
 	if err != nil {
 		return nil, err
 	}
 	b := newBatcher(w)
+	g, err := newGuard(b, table, opts.Exclude, envPolicy{}, hdr.Salt, nil)
+	if err != nil {
+		b.close()
+		w.Discard()
+		return nil, err
+	}
 	res, lost, runErr := ebpfrec.Observe(ebpfrec.Observation{
-		Cgroup: cgroupOf(opts.Join), PID: opts.PID, Duration: opts.Duration, Table: table, Observer: b,
+		Cgroup: cgroupOf(opts.Join), PID: opts.PID, Duration: opts.Duration, Table: table, Observer: g,
 		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, Interrupt: opts.Interrupt,
 	}, ebpfrec.Options{RingSize: opts.RingSize})
 	written, writeErr := b.close()
@@ -63,13 +72,14 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 		w.Abort()
 		return nil, fmt.Errorf("trace %s is incomplete: it holds the first %d events, then: %w", opts.Output, written, writeErr)
 	}
+	names, redacted, excluded := g.counts()
 	end := &trace.End{Finished: time.Now().UTC(), Calls: res.Calls, Procs: res.Procs, Threads: res.Threads,
-		Interrupted: res.Interrupted, Lost: lost}
+		Interrupted: res.Interrupted, Lost: lost, Redacted: names, RedactedBuffers: redacted, ExcludedBuffers: excluded}
 	if err := w.Close(end); err != nil {
 		return nil, fmt.Errorf("finish trace %s: %w", opts.Output, err)
 	}
 	sum := &Summary{Calls: res.Calls, Procs: res.Procs, Threads: res.Threads, Backend: res.Backend,
-		Interrupted: res.Interrupted, Lost: lost}
+		Interrupted: res.Interrupted, Lost: lost, Redacted: names, RedactedBuffers: redacted, ExcludedBuffers: excluded}
 	if fi, err := os.Stat(opts.Output); err == nil {
 		sum.Bytes = fi.Size()
 	}

@@ -26,15 +26,19 @@ const Version = "envbisect 0.1.0"
 
 // Options says what to record and where.
 type Options struct {
-	Output     string   // trace file path
-	Replace    bool     // replace Output even when it is not a trace (record --force)
-	Argv       []string // the command
-	Env        []string // its environment; nil: envbisect's own
-	Dir        string   // its working directory; "": envbisect's own
-	ASLR       bool     // leave address randomisation on
-	NoSeccomp  bool     // stop at every call (PTRACE_SYSCALL) even where seccomp works
-	Exclude    []string // globs of paths whose contents stay out of the trace
-	MaxCapture uint64   // bytes kept per buffer; 0 = all
+	Output    string   // trace file path
+	Replace   bool     // replace Output even when it is not a trace (record --force)
+	Argv      []string // the command
+	Env       []string // its environment; nil: envbisect's own
+	Dir       string   // its working directory; "": envbisect's own
+	ASLR      bool     // leave address randomisation on
+	NoSeccomp bool     // stop at every call (PTRACE_SYSCALL) even where seccomp works
+	Exclude   []string // globs of paths whose contents stay out of the trace
+	// ExcludeEnv are globs on variables' names whose values stay out of
+	// the trace (with the default secret names, envpolicy.go); KeepEnv
+	// names variables whose values are kept all the same.
+	ExcludeEnv, KeepEnv []string
+	MaxCapture          uint64 // bytes kept per buffer; 0 = all
 	// MaxContent bounds the raw bytes of file content the trace keeps
 	// (file objects, ptrace backend); 0 means DefaultMaxContent. Files
 	// that would go past it keep only their identity and hash.
@@ -106,6 +110,12 @@ type Summary struct {
 	// CacheRefused its entries that did not verify (removed, and the
 	// file stored from itself).
 	CacheHits, CacheRefused int64
+	// Redacted names the variables whose values were kept out of the
+	// trace; RedactedBuffers and ExcludedBuffers count the other
+	// buffers dropped because they carried such a value or an excluded
+	// file's content.
+	Redacted                         []string
+	RedactedBuffers, ExcludedBuffers uint64
 }
 
 // Run records opts.Argv into opts.Output. The trace file is created
@@ -122,6 +132,13 @@ func Run(opts Options) (*Summary, error) {
 	}
 	table, err := systable.Native()
 	if err != nil {
+		return nil, err
+	}
+	policy, err := newEnvPolicy(opts.ExcludeEnv, opts.KeepEnv)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := launch.NewContentFilter(opts.Exclude); err != nil {
 		return nil, err
 	}
 	env := opts.Env
@@ -141,6 +158,10 @@ func Run(opts Options) (*Summary, error) {
 	}
 	hdr := newHeader(table, opts.Exclude, opts.MaxCapture, opts.Join)
 	hdr.Command, hdr.Cwd = opts.Argv, cwd
+	hdr.ExcludeEnv, hdr.KeepEnv = opts.ExcludeEnv, opts.KeepEnv
+	if hdr.Salt, err = trace.NewSalt(); err != nil {
+		return nil, err
+	}
 	hdr.ASLR, hdr.NoVDSO = opts.ASLR, opts.NoVDSO
 	hdr.Backend = ptrace.BackendFor(opts.NoSeccomp)
 	ebpf := opts.Backend == trace.BackendEBPF
@@ -154,6 +175,12 @@ func Run(opts Options) (*Summary, error) {
 		return nil, err
 	}
 	b := newBatcher(w)
+	g, err := newGuard(newParentStats(b, table), table, opts.Exclude, policy, hdr.Salt, opts.Warn)
+	if err != nil {
+		b.close()
+		w.Discard()
+		return nil, err
+	}
 	maxContent := opts.MaxContent
 	if maxContent == 0 {
 		maxContent = DefaultMaxContent
@@ -178,6 +205,7 @@ func Run(opts Options) (*Summary, error) {
 			w.Discard()
 			return nil, err
 		}
+		content.guard = g.content
 	}
 	spec := verdict.Spec{}
 	if opts.Judge != nil {
@@ -187,7 +215,7 @@ func Run(opts Options) (*Summary, error) {
 	// (processes it left running are ended, and Warn says which) unless
 	// the spec says to wait for them.
 	watch := spec.Watch()
-	var observer launch.Observer = newParentStats(b, table)
+	var observer launch.Observer = g
 	if opts.Warn != nil {
 		observer = &unseenWarner{Observer: observer, find: render.NewUnseenFinder(table), warn: opts.Warn}
 	}
@@ -252,6 +280,7 @@ func Run(opts Options) (*Summary, error) {
 	if content != nil {
 		sum.CacheHits, sum.CacheRefused = content.hits.Load(), content.refused.Load()
 	}
+	sum.Redacted, sum.RedactedBuffers, sum.ExcludedBuffers = g.counts()
 	if writeErr != nil {
 		w.Abort()
 		return sum, fmt.Errorf("trace %s is incomplete: it holds the first %d events (the command ran to its end, with status %d), then: %w",
@@ -261,6 +290,7 @@ func Run(opts Options) (*Summary, error) {
 		Finished: time.Now().UTC(), ExitCode: res.ExitCode, Signal: res.Signal,
 		Calls: res.Calls, Procs: res.Procs, Threads: res.Threads, Stops: res.Stops,
 		Interrupted: res.Interrupted, Verdict: sum.Verdict.Verdict.String(), Lost: lost,
+		Redacted: sum.Redacted, RedactedBuffers: sum.RedactedBuffers, ExcludedBuffers: sum.ExcludedBuffers,
 	}
 	if err := w.Close(end); err != nil {
 		return sum, fmt.Errorf("finish trace %s: %w", opts.Output, err)

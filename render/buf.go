@@ -41,6 +41,8 @@ func (b buf) text(lim int) string {
 			return hex(m.Addr)
 		}
 		return pointer(b.addr).t
+	case m.Flag&trace.Excluded != 0 && m.Note != "":
+		return fmt.Sprintf("<%d bytes %s>", m.Len, m.Note) // "<1458 bytes redacted: carries the value of GITHUB_TOKEN>"
 	case m.Flag&trace.Excluded != 0:
 		return fmt.Sprintf("<excluded %d bytes>", m.Len)
 	case b.dec != nil:

@@ -27,6 +27,7 @@ type Summary struct {
 	thrs   map[uint32]bool
 	r      SummaryReport
 	any    bool // a call was counted: First is valid
+	kept   KeptOut
 }
 
 // SummaryReport is what Summary reports; --summary --json writes it as
@@ -65,6 +66,9 @@ type SummaryReport struct {
 	// Filtered names the calls that never stopped the tracee and are not
 	// in the trace at all.
 	Filtered []string `json:"filtered"`
+	// KeptOut is what the recording kept out of the trace (secrets,
+	// excluded content); absent when nothing was.
+	KeptOut *KeptOut `json:"kept_out,omitempty"`
 }
 
 // SyscallCount is one line of the summary.
@@ -102,6 +106,7 @@ func (s *Summary) Event(ev trace.Event) error {
 		return nil
 	}
 	s.r.Recorded++
+	s.kept.count(c)
 	if !s.o.Filter.Call(c) {
 		return nil
 	}
@@ -158,6 +163,7 @@ func (s *Summary) Report(end *trace.End) SummaryReport {
 		r.Interrupted = end.Interrupted
 		r.Lost = end.Lost
 	}
+	r.KeptOut = s.kept.finish(s.h, end)
 	r.Processes, r.Threads = len(s.procs), len(s.thrs)
 	r.Syscalls = make([]*SyscallCount, 0, len(s.counts))
 	for _, n := range s.counts {
@@ -210,6 +216,7 @@ func (s *Summary) Finish(end *trace.End) error {
 	line("processes", "%d, threads: %d", r.Processes, r.Threads)
 	line("read", "%d bytes in %d calls", r.BytesRead, r.ReadCalls)
 	line("written", "%d bytes in %d calls", r.BytesWritten, r.WriteCalls)
+	r.KeptOut.lines(line)
 	b.WriteString("\n")
 	const rule = "-------- -------- ----------------\n"
 	fmt.Fprintf(&b, "%8s %8s %s\n", "calls", "errors", "syscall")

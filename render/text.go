@@ -123,6 +123,9 @@ func (t *Text) Begin(h *trace.Header, start []trace.StartEvent) error {
 // "# start: ": "env LANG=C.UTF-8", "argv[1]=-v", "cwd /src".
 func StartString(s trace.StartEvent) string {
 	v := quoteIfNeeded(s.Value)
+	if s.Redacted != "" {
+		v = trace.RedactedMarker
+	}
 	switch {
 	case s.Kind == trace.StartArgv:
 		return "argv[" + s.Name + "]=" + v

@@ -31,8 +31,9 @@ var startKinds = map[trace.StartKind]bool{trace.StartEnv: true, trace.StartUmask
 // StartItems returns the start items that differ between the recording
 // and a command started here now with env (nil: envbisect's own): A is
 // the recorded event, B the live one; either is nil when the variable is
-// set on one side only.
-func (r *Recording) StartItems(env []string) []align.StartDiff {
+// set on one side only. Redacted variables that differ are returned
+// apart: no run can apply them (startredacted.go).
+func (r *Recording) StartItems(env []string) (items, redacted []align.StartDiff) {
 	if env == nil {
 		env = os.Environ()
 	}
@@ -42,14 +43,14 @@ func (r *Recording) StartItems(env []string) []align.StartDiff {
 			rec = append(rec, e)
 		}
 	}
-	var out []align.StartDiff
-	for _, d := range align.CompareStart(rec, launch.InheritedStart(env), align.Options{}) {
+	rec, live, redacted := r.splitRedacted(rec, launch.InheritedStart(env))
+	for _, d := range align.CompareStart(rec, live, align.Options{}) {
 		if d.Kind == trace.StartEnv && shellVars[d.Name] {
 			continue
 		}
-		out = append(out, d)
+		items = append(items, d)
 	}
-	return out
+	return items, redacted
 }
 
 // startConfig is what replaying some start items changes in a run.

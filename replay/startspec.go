@@ -38,7 +38,8 @@ func specCompared(e trace.StartEvent) bool {
 // change are unapplied either way (identity_items.go).
 func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unapplied []align.StartDiff) {
 	if join == nil || join.Exec == nil {
-		return r.StartItems(env), r.identityUnapplied(join)
+		items, redacted := r.StartItems(env)
+		return items, append(redacted, r.identityUnapplied(join)...)
 	}
 	var rec []trace.StartEvent
 	for _, e := range r.Trace.Start {
@@ -52,6 +53,7 @@ func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unappli
 			live = append(live, e)
 		}
 	}
+	rec, live, unapplied = r.splitRedacted(rec, live)
 	own, err := launch.OwnBounding()
 	decide := specReplay{capsWithin: err == nil && capsWithin(r.Trace.Start, own)}
 	for _, d := range align.CompareStart(rec, live, align.Options{}) {

@@ -48,6 +48,14 @@ type Header struct {
 	// root the command ran in (record --container or --pid):
 	// "container web (3f2a9c1b7d4e)", "pid 1234". Empty: the host's.
 	Container string `cbor:"20,keyasint,omitempty" json:"container,omitempty"`
+	// Salt is the per-trace random salt of the hashes of redacted values
+	// (StartEvent.Redacted, SecretHash); nil in traces without any.
+	Salt []byte `cbor:"30,keyasint,omitempty" json:"salt,omitempty"`
+	// ExcludeEnv are --exclude-env's patterns (globs on a variable's
+	// name) and KeepEnv --keep-env's names: with the default secret
+	// names they decide which values are redacted.
+	ExcludeEnv []string `cbor:"31,keyasint,omitempty" json:"exclude_env,omitempty"`
+	KeepEnv    []string `cbor:"32,keyasint,omitempty" json:"keep_env,omitempty"`
 }
 
 // End is the last frame of a complete trace. A trace without it was cut
@@ -72,6 +80,15 @@ type End struct {
 	// Lost is what the eBPF recorder captured but could not deliver;
 	// nil for the ptrace backends, which lose nothing.
 	Lost *Losses `cbor:"10,keyasint,omitempty" json:"lost,omitempty"`
+	// Redacted names the environment variables whose values the
+	// recorder kept out of the trace (sorted).
+	Redacted []string `cbor:"30,keyasint,omitempty" json:"redacted,omitempty"`
+	// RedactedBuffers counts captured buffers dropped because they
+	// carried a redacted value (Mem.Note "redacted: ..."), and
+	// ExcludedBuffers those dropped because they carried content of an
+	// excluded file outside that file's own calls ("excluded: ...").
+	RedactedBuffers uint64 `cbor:"31,keyasint,omitempty" json:"redacted_buffers,omitempty"`
+	ExcludedBuffers uint64 `cbor:"32,keyasint,omitempty" json:"excluded_buffers,omitempty"`
 }
 
 // Losses counts what an eBPF recording lost in its ring buffer, and what

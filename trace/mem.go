@@ -62,4 +62,8 @@ type Mem struct {
 	// Each entry's msghdr has its own PartName, PartIovData and
 	// PartControl, and its msg_len a PartMsgLen.
 	Entry uint32 `cbor:"9,keyasint,omitempty"`
+	// Note says why an Excluded buffer was dropped when it is not the
+	// content of an excluded path's own call: "excluded: carries content
+	// of /src/key.pem", "redacted: carries the value of GITHUB_TOKEN".
+	Note string `cbor:"20,keyasint,omitempty"`
 }

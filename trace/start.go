@@ -24,4 +24,10 @@ type StartEvent struct {
 	Kind  StartKind `cbor:"1,keyasint" json:"kind"`
 	Name  string    `cbor:"2,keyasint,omitempty" json:"name,omitempty"`
 	Value string    `cbor:"3,keyasint" json:"value"`
+	// Redacted, when set, is a salted slow hash of the value
+	// (SecretHash, with Header.Salt) and Value is empty: the value looked
+	// like a secret (record's --exclude-env and its default names) and
+	// never reached the trace. Locate compares the value here by its
+	// hash and cannot replay it.
+	Redacted string `cbor:"10,keyasint,omitempty" json:"redacted,omitempty"`
 }

@@ -26,7 +26,7 @@ type recordOptions struct {
 	owner      ownerFlag // --chown
 	aslr       bool
 	noSeccomp  bool
-	exclude    []string
+	secrets    secretFlags
 	maxCapture string
 	cpu        string
 	noVDSO     bool
@@ -53,8 +53,8 @@ func newRecordCommand(s streams) *cobra.Command {
 		Short: "run a command and record its system calls",
 		Long: `Run CMD under the tracer and record every system call it and its child
 processes and threads make, with the data each call read or wrote, into a
-trace file (created with mode 0600: it can hold file contents; keep secrets
-out with --exclude-content).
+trace file (created with mode 0600: it can hold file contents; see Secrets
+below).
 
 The trace is written beside FILE (as .FILE.RANDOM.partial) and renamed to FILE
 when the recording ends, so FILE is never half-written and a symbolic link is
@@ -103,6 +103,8 @@ Give the flags that locate will use to judge a run (--check, --alive,
 --timeout): record judges the recorded run the same way and warns when it
 did not pass, since a trace of a failing run cannot locate anything.
 
+` + secretHelp + `
+
 ` + verdictHelp + `
 
 Exit status:
@@ -139,7 +141,7 @@ Exit status:
 	opts.owner.add(f)
 	f.BoolVar(&opts.aslr, "aslr", false, "leave address space randomisation on")
 	f.BoolVar(&opts.noSeccomp, "no-seccomp", false, "stop at every system call instead of using a seccomp filter (slower)")
-	f.StringArrayVar(&opts.exclude, "exclude-content", nil, "keep the data of paths matching `GLOB` out of the trace (repeatable; DIR/** matches below DIR)")
+	opts.secrets.add(f)
 	f.StringVar(&opts.maxCapture, "max-capture", "0", "store at most `SIZE` bytes of each buffer (e.g. 64K, 1M; 0: all)")
 	f.StringVar(&opts.maxContent, "max-content", "512M", "keep at most `SIZE` bytes of the content of the files CMD reads and executes "+
 		"(e.g. 100M, 2G; 0: their identity and hash only); files past it keep only their hash")
@@ -192,6 +194,9 @@ func (opts recordOptions) checkBackend() (ringSize int, err error) {
 }
 
 func runRecord(s streams, opts recordOptions, argv []string) error {
+	if err := opts.secrets.validate(); err != nil {
+		return err
+	}
 	maxCapture, err := parseSize(opts.maxCapture)
 	if err != nil {
 		return usageError("--max-capture: %v", err)
@@ -263,7 +268,9 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		Argv:         argv,
 		ASLR:         opts.aslr,
 		NoSeccomp:    opts.noSeccomp,
-		Exclude:      opts.exclude,
+		Exclude:      opts.secrets.excludeContent,
+		ExcludeEnv:   opts.secrets.excludeEnv,
+		KeepEnv:      opts.secrets.keepEnv,
 		MaxCapture:   maxCapture,
 		MaxContent:   maxContent,
 		NoContent:    maxContent == 0,
@@ -291,6 +298,9 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if !opts.quiet {
 		fmt.Fprintf(s.err, "envbisect: recorded %d calls in %d processes (%d threads) to %s (%s, %s)\n",
 			sum.Calls, sum.Procs, sum.Threads, opts.output, humanBytes(sum.Bytes), sum.Backend)
+	}
+	if !opts.quiet {
+		sayRedacted(s, sum)
 	}
 	warnLost(s, sum.Lost)
 	warnOverBudget(s, sum)
@@ -340,7 +350,7 @@ func runObserve(s streams, opts recordOptions, traceOwner owner, join *trace.Joi
 	}
 	sum, err := record.Observe(record.ObserveOptions{
 		Output: opts.output, Replace: opts.force, Join: join, PID: opts.where.pid, Duration: opts.duration, RingSize: ringSize,
-		MaxCapture: maxCapture, Exclude: opts.exclude, Interrupt: sigs,
+		MaxCapture: maxCapture, Exclude: opts.secrets.excludeContent, Interrupt: sigs,
 	})
 	if err != nil {
 		return withCode(exitError, fmt.Errorf("record: %w", err))

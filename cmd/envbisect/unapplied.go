@@ -16,6 +16,7 @@ import (
 // where the mapping is unambiguous (render.DockerWords).
 func identityItems(start, unapplied []align.StartDiff, denied []string, docker bool) (items, notApplied []render.StartItem) {
 	items, notApplied = startItems(start), startItems(unapplied)
+	sayWhyRedacted(notApplied, unapplied)
 	for i := range notApplied {
 		if notApplied[i].Kind == string(trace.StartSeccompFilter) {
 			notApplied[i].Denies = denied
