@@ -30,7 +30,7 @@ help:
 	@echo 'make casestudies  build, then locate the thesis case studies with Debian mpd, vsftpd, lighttpd and print the table (as root)'
 	@echo 'make locate-runs  build, then record and locate every scenario and case study and print the runs per locate (as root;'
 	@echo '                  LOCATERUNSFLAGS="-run mpd" picks cases)'
-	@echo 'make fuzz     fuzz the trace reader for FUZZTIME (default 30s)'
+	@echo 'make fuzz     fuzz every decoder of trace bytes, FUZZTIME each (default 30s)'
 
 build:
 	$(GO) build -o bin/envbisect ./cmd/envbisect
@@ -92,7 +92,17 @@ LOCATERUNSFLAGS ?=
 locate-runs: build
 	$(GO) run ./tools/locateruns -envbisect bin/envbisect $(LOCATERUNSFLAGS)
 
+# Every decoder of bytes from a trace, a container or the network, each
+# fuzzed for FUZZTIME: the trace reader, the content cache's entries, the
+# eBPF records, captured memory decoded into calls and structs, DNS
+# messages, package databases. Failing inputs are kept under the package's
+# testdata/fuzz/ and then run by make test.
+FUZZ_TARGETS = tracefile:FuzzReader tracefile:FuzzContentCacheEntry bpf:FuzzDecode \
+	render:FuzzCallString dnsmsg:FuzzParse pkgdb:FuzzDatabases
 fuzz:
-	@grep -qs 'func FuzzReader(' tracefile/*_test.go || \
-		{ echo 'make fuzz: no FuzzReader in tracefile/*_test.go'; exit 1; }
-	$(GO) test -run '^$$' -fuzz='^FuzzReader$$' -fuzztime=$(FUZZTIME) ./tracefile/
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t#*:}; \
+		grep -qs "func $$fn(" $$pkg/*_test.go || { echo "make fuzz: no $$fn in $$pkg/*_test.go"; exit 1; }; \
+		echo "fuzz $$pkg $$fn for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) ./$$pkg/; \
+	done

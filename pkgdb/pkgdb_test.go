@@ -1,6 +1,7 @@
 package pkgdb
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -215,4 +216,23 @@ func benchOwner(b *testing.B, path string) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzDatabases feeds the dpkg status and apk installed readers arbitrary
+// text, as a container's (or a crafted) root can hold: no input may make
+// them panic or return an owner without a name.
+func FuzzDatabases(f *testing.F) {
+	f.Add([]byte("Package: zlib1g\nStatus: install ok installed\nArchitecture: amd64\nVersion: 1:1.2.13.dfsg-1\n\n"))
+	f.Add([]byte("P:musl\nV:1.2.4-r2\nA:x86_64\nF:lib\nR:ld-musl-x86_64.so.1\n\n"))
+	f.Add([]byte("Package: \nStatus: \n\n\n\xff\xfe\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if st, err := readDpkgStatus(bytes.NewReader(b)); err == nil {
+			for name, pk := range st {
+				if name == "" || pk.Name == "" {
+					t.Fatalf("dpkg status gave an owner without a name: %q -> %+v", name, pk)
+				}
+			}
+		}
+		readApk(bytes.NewReader(b))
+	})
 }
