@@ -17,6 +17,7 @@ require (
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/x448/float16 v0.8.4 // indirect
+	golang.org/x/term v0.47.0 // indirect
 )
 
 tool github.com/cilium/ebpf/cmd/bpf2go

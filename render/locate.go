@@ -95,6 +95,9 @@ type LocateReport struct {
 	// --user, the verdict flags): every command the text suggests
 	// carries them. Not in JSON.
 	RunFlags []string `json:"-"`
+	// Verbose: the text lists every run's divergences under its step
+	// (locate -v); without it the step table is one line per run.
+	Verbose bool `json:"-"`
 }
 
 // ExitCode is the exit status of `envbisect locate` for the report: 0

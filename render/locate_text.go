@@ -49,7 +49,7 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 		t.para("Runs: " + r.Isolation + ".")
 	}
 	t.space(r)
-	t.steps(r.Steps)
+	t.steps(r.Steps, r.Verbose)
 	return t.err
 }
 
@@ -275,8 +275,9 @@ func (t *textWriter) inconclusive(r *LocateReport) {
 	t.printf("\n  envbisect locate --repeat 5%s %s -- %s\n", r.flagsText(), r.tracePathOr(), r.commandOr())
 }
 
-// steps prints the table of runs.
-func (t *textWriter) steps(steps []LocateStep) {
+// steps prints the table of runs, one line each; with verbose, each
+// run's divergences from the recording under it.
+func (t *textWriter) steps(steps []LocateStep, verbose bool) {
 	if len(steps) == 0 {
 		return
 	}
@@ -300,7 +301,13 @@ func (t *textWriter) steps(steps []LocateStep) {
 		if s.Round > 0 {
 			detail += " (round " + strconv.Itoa(s.Round) + ")"
 		}
+		if n := len(s.Divergences); n > 0 && !verbose {
+			detail += fmt.Sprintf(" (%d %s, -v lists them)", n, plural(uint64(n), "divergence", "divergences"))
+		}
 		t.printf("%4d  %-*s  %-7s  %7.2f  %s\n", s.Step, w, s.Replayed(), s.Verdict, s.Seconds, detail)
+		if !verbose {
+			continue
+		}
 		for j, d := range s.Divergences {
 			if j == textDivergences {
 				t.printf("          ... %d more %s\n", len(s.Divergences)-j, plural(uint64(len(s.Divergences)-j), "divergence", "divergences"))

@@ -12,6 +12,9 @@ type Result struct {
 	Verdict     verdict.Verdict `json:"verdict"`
 	Detail      string          `json:"detail"`
 	CheckOutput string          `json:"check_output,omitempty"`
+	// Abortive: the deciding status was 128 or more or a signal
+	// (verdict.Outcome.Abortive).
+	Abortive bool `json:"abortive,omitempty"`
 	ExitCode    int             `json:"exit_code"`
 	Seconds     float64         `json:"seconds"`
 
