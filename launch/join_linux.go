@@ -44,8 +44,10 @@ func LookPath(argv0 string, join *trace.Join) (string, error) {
 	switch {
 	case err == nil:
 		return path, nil
+	case errors.Is(err, unix.EISDIR):
+		return "", &ExecError{Code: 126, Msg: argv0 + ": cannot execute: is a directory"}
 	case errors.Is(err, fs.ErrPermission):
-		return "", &ExecError{Code: 126, Msg: argv0 + ": cannot execute: permission denied (a directory, or a file without execute permission)"}
+		return "", &ExecError{Code: 126, Msg: argv0 + ": cannot execute: permission denied (no execute permission)"}
 	}
 	return "", &ExecError{Code: 127, Msg: argv0 + ": command not found"}
 }
