@@ -138,15 +138,15 @@ func compare(key string, good, bad *trace.Mem) *DataDiff {
 	if good.Len == bad.Len && bytes.Equal(a, b) {
 		return nil
 	}
-	d := &DataDiff{Buffer: key, GoodSize: good.Len, BadSize: bad.Len, FirstDifference: firstDifference(a, b),
+	d := &DataDiff{Buffer: key, GoodSize: good.Len, HereSize: bad.Len, FirstDifference: firstDifference(a, b),
 		Partial: (good.Flag|bad.Flag)&trace.Truncated != 0}
 	if align.IsText(a) && align.IsText(b) {
 		d.Text = true
 		d.Diff = unifiedDiff(a, b)
 		return d
 	}
-	d.GoodBytes, d.BadBytes = excerpt(a, d.FirstDifference), excerpt(b, d.FirstDifference)
-	d.GoodSHA256, d.BadSHA256 = fmt.Sprintf("%x", sha256.Sum256(a)), fmt.Sprintf("%x", sha256.Sum256(b))
+	d.GoodBytes, d.HereBytes = excerpt(a, d.FirstDifference), excerpt(b, d.FirstDifference)
+	d.GoodSHA256, d.HereSHA256 = fmt.Sprintf("%x", sha256.Sum256(a)), fmt.Sprintf("%x", sha256.Sum256(b))
 	return d
 }
 

@@ -29,6 +29,8 @@ type (
 	// StartItem is a piece of the state the command starts with that
 	// differs between the recording and here; Options.Start lists them.
 	StartItem = render.StartItem
+	// Divergence is a place where a run left the recording.
+	Divergence = render.Divergence
 	// Status is how a search ended.
 	Status = render.LocateStatus
 )

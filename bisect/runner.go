@@ -136,7 +136,7 @@ type Outcome struct {
 	// for real from there on, or live calls the recording does not have
 	// (an extra loop iteration, a different file opened), which ran for
 	// real while the thread realigned. Reported with the step.
-	Divergences []string
+	Divergences []Divergence
 	// Diverged is set when a thread could not be realigned: the verdict
 	// is suspect, and the step is re-run.
 	Diverged bool

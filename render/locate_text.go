@@ -177,25 +177,25 @@ func (t *textWriter) located(r *LocateReport) {
 
 // here prints the live result of the culprit and how its data differs.
 func (t *textWriter) here(c *Culprit) {
-	if c.Bad.Missing {
+	if c.Here.Missing {
 		t.printf("here      did not happen in this environment (the failing run took another path before it)\n")
 		return
 	}
 	d := c.DataDiff
 	switch {
-	case d == nil && c.Bad.Return == c.Good.Return:
-		t.printf("here      = %s   (the same as recorded)\n", c.Bad.Return)
+	case d == nil && c.Here.Return == c.Good.Return:
+		t.printf("here      = %s   (the same as recorded)\n", c.Here.Return)
 	case d == nil:
-		t.printf("here      = %s\n", c.Bad.Return)
+		t.printf("here      = %s\n", c.Here.Return)
 	case d.Text && len(d.Diff) > 0:
-		t.printf("here      = %s   %s:\n", c.Bad.Return, differs(c))
+		t.printf("here      = %s   %s:\n", c.Here.Return, differs(c))
 		for _, l := range d.Diff {
 			t.printf("            %s\n", l)
 		}
 	default:
-		t.printf("here      = %s   %s: %s\n", c.Bad.Return, differs(c), sizes(d))
+		t.printf("here      = %s   %s: %s\n", c.Here.Return, differs(c), sizes(d))
 		if !d.Text {
-			t.printf("            good: %s\n            here: %s\n", d.GoodBytes, d.BadBytes)
+			t.printf("            good: %s\n            here: %s\n", d.GoodBytes, d.HereBytes)
 		}
 	}
 }
@@ -203,7 +203,7 @@ func (t *textWriter) here(c *Culprit) {
 // differs is "data differs", naming the buffer when the call has more
 // than one: "data differs (msg.name)".
 func differs(c *Culprit) string {
-	if len(c.Good.Data) > 1 || len(c.Bad.Data) > 1 {
+	if len(c.Good.Data) > 1 || len(c.Here.Data) > 1 {
 		return "data differs (" + c.DataDiff.Buffer + ")"
 	}
 	return "data differs"
@@ -211,8 +211,8 @@ func differs(c *Culprit) string {
 
 // sizes is "10 bytes -> 12 bytes, first difference at offset 4".
 func sizes(d *DataDiff) string {
-	s := fmt.Sprintf("%d bytes -> %d bytes", d.GoodSize, d.BadSize)
-	if d.GoodSize == d.BadSize {
+	s := fmt.Sprintf("%d bytes -> %d bytes", d.GoodSize, d.HereSize)
+	if d.GoodSize == d.HereSize {
 		s = fmt.Sprintf("%d bytes in both", d.GoodSize)
 	}
 	s += fmt.Sprintf(", first difference at offset %d", d.FirstDifference)
@@ -241,7 +241,7 @@ func (t *textWriter) stillFails(r *LocateReport) {
 	if len(r.Divergences) > 0 {
 		t.printf("\nDivergences of that run:\n")
 		for _, d := range r.Divergences {
-			t.printf("  %s\n", d)
+			t.printf("  %s\n", d.Text)
 		}
 	}
 	t.printf("\nTo see what a fully replayed run does:\n  envbisect replay%s %s --prefix all -- %s\n",
@@ -313,7 +313,7 @@ func (t *textWriter) steps(steps []LocateStep, verbose bool) {
 				t.printf("          ... %d more %s\n", len(s.Divergences)-j, plural(uint64(len(s.Divergences)-j), "divergence", "divergences"))
 				break
 			}
-			t.printf("          %s\n", d)
+			t.printf("          %s\n", d.Text)
 		}
 	}
 }

@@ -329,7 +329,8 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 		out := bisect.Outcome{Verdict: res.Verdict, Detail: res.Detail, Live: res.Live, Seconds: res.Seconds,
 			Diverged: len(res.Diverged()) > 0, Taint: res.Taint(), Abortive: res.Abortive}
 		for _, d := range res.Divergences {
-			out.Divergences = append(out.Divergences, d.String())
+			out.Divergences = append(out.Divergences, bisect.Divergence{Kind: d.Kind, Proc: d.Proc, Thread: d.Thread,
+				RecordedSeq: d.AtSeq, Expected: d.Expected, LiveCall: d.Got, Text: d.String()})
 		}
 		return out, nil
 	})

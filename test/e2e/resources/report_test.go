@@ -40,9 +40,9 @@ type culprit struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
 	} `json:"content"`
-	Bad struct {
+	Here struct {
 		Errno string `json:"errno"`
-	} `json:"bad"`
+	} `json:"here"`
 }
 
 // startItem is a start item of the report: kind "env", "umask", "cwd",

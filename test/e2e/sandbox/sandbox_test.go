@@ -80,7 +80,7 @@ cd bad
 "$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/report.json" || true
 `)
 	r := readReport(t, filepath.Join(out, "report.json"))
-	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "mkdir") || r.Culprit.Bad.Errno != "EROFS" {
+	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "mkdir") || r.Culprit.Here.Errno != "EROFS" {
 		t.Errorf("located %s %+v (%s), want the mkdir with EROFS", r.Status, r.Culprit, r.Message)
 	}
 }
@@ -101,7 +101,7 @@ cd bad
 "$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/report.json" || true
 `)
 	r := readReport(t, filepath.Join(out, "report.json"))
-	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "mkdir") || r.Culprit.Bad.Errno != "EACCES" {
+	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "mkdir") || r.Culprit.Here.Errno != "EACCES" {
 		t.Errorf("located %s %+v (%s), want the mkdir with EACCES", r.Status, r.Culprit, r.Message)
 	}
 }
