@@ -16,7 +16,7 @@ type LocateReport struct {
 	// (docs/json.md, docs/locate.schema.json).
 	SchemaVersion int          `json:"schema_version"`
 	Status        LocateStatus `json:"status"`
-	Message string       `json:"message"`
+	Message       string       `json:"message"`
 	// Command is the command the runs ran (Options.Command, else the
 	// recorded one).
 	Command []string `json:"command,omitempty"`
@@ -198,7 +198,7 @@ type Culprit struct {
 	// Resource is the title of the call's group: "file /etc/app.conf".
 	Resource string     `json:"resource,omitempty"`
 	Good     CallResult `json:"good"`
-	Here      CallResult `json:"here"`
+	Here     CallResult `json:"here"`
 	// Start is set, and the call fields are not, when the culprit is a
 	// start item: the command's environment, umask or a limit.
 	Start *StartItem `json:"start,omitempty"`
@@ -293,16 +293,16 @@ type DataDiff struct {
 	// GoodSize and HereSize are the lengths; FirstDifference is the
 	// offset of the first differing byte (or the shorter length).
 	GoodSize        uint64 `json:"good_size"`
-	HereSize         uint64 `json:"here_size"`
+	HereSize        uint64 `json:"here_size"`
 	FirstDifference int    `json:"first_difference"`
 	// GoodBytes and HereBytes show, for binary data, the bytes from the
 	// first difference as quoted strings.
 	GoodBytes string `json:"good_bytes,omitempty"`
-	HereBytes  string `json:"here_bytes,omitempty"`
+	HereBytes string `json:"here_bytes,omitempty"`
 	// GoodSHA256 and HereSHA256 are, for binary data, the SHA-256 of each
 	// side's stored bytes (hex).
 	GoodSHA256 string `json:"good_sha256,omitempty"`
-	HereSHA256  string `json:"here_sha256,omitempty"`
+	HereSHA256 string `json:"here_sha256,omitempty"`
 	// Partial: a side was stored only in part (a capture limit): the
 	// comparison covers the stored bytes.
 	Partial bool `json:"partial,omitempty"`

@@ -14,9 +14,9 @@ type Result struct {
 	CheckOutput string          `json:"check_output,omitempty"`
 	// Abortive: the deciding status was 128 or more or a signal
 	// (verdict.Outcome.Abortive).
-	Abortive bool `json:"abortive,omitempty"`
-	ExitCode    int             `json:"exit_code"`
-	Seconds     float64         `json:"seconds"`
+	Abortive bool    `json:"abortive,omitempty"`
+	ExitCode int     `json:"exit_code"`
+	Seconds  float64 `json:"seconds"`
 
 	// Live calls by what happened to them.
 	Replayed    int `json:"replayed"`    // skipped, recorded results written back

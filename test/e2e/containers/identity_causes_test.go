@@ -19,7 +19,7 @@ type identityReport struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
 		Call    string `json:"call"`
-		Here     struct {
+		Here    struct {
 			Errno  string `json:"errno"`
 			Denied bool   `json:"denied"`
 		} `json:"here"`

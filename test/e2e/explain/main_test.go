@@ -22,7 +22,7 @@ type report struct {
 		Syscall     string `json:"syscall"`
 		Path        string `json:"path"`
 		Explanation string `json:"explanation"`
-		Here         struct {
+		Here        struct {
 			Errno string `json:"errno"`
 		} `json:"here"`
 		Start *struct {

@@ -103,7 +103,7 @@ type addrReport struct {
 	Culprit       *struct {
 		Syscall string `json:"syscall"`
 		Call    string `json:"call"`
-		Here     struct {
+		Here    struct {
 			Errno string `json:"errno"`
 		} `json:"here"`
 	} `json:"culprit"`

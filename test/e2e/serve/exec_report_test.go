@@ -21,7 +21,7 @@ type execReport struct {
 	Culprit         *struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
-		Here     struct {
+		Here    struct {
 			Errno   string `json:"errno"`
 			Missing bool   `json:"missing"`
 		} `json:"here"`

@@ -17,7 +17,7 @@ type report struct {
 	Culprit *struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
-		Here     struct {
+		Here    struct {
 			Errno string `json:"errno"`
 		} `json:"here"`
 	} `json:"culprit"`
