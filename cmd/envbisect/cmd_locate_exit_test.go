@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envbisect/envbisect/internal/reportschema"
 	"github.com/envbisect/envbisect/internal/testutil"
 )
 
@@ -41,6 +42,7 @@ code=0; "$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/skip.json" 2> "$OUT
 	}
 	read := func(name string) (report, string) {
 		var r report
+		reportschema.Check(t, name, []byte(readOut(t, out, name+".json")))
 		if err := json.Unmarshal([]byte(readOut(t, out, name+".json")), &r); err != nil {
 			t.Fatalf("%s: %v\n%s", name, err, readOut(t, out, name+".err"))
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envbisect/envbisect/internal/reportschema"
 	"github.com/envbisect/envbisect/internal/testutil"
 )
 
@@ -62,6 +63,8 @@ echo $code > "$OUT/logs.code"
 		Status string            `json:"status"`
 		Steps  []json.RawMessage `json:"steps"`
 	}
+	reportschema.Check(t, "--report", []byte(readOut(t, out, "report.json")))
+	reportschema.Check(t, "--json with --logs", []byte(readOut(t, out, "logs.json")))
 	if err := json.Unmarshal([]byte(readOut(t, out, "report.json")), &rep); err != nil || rep.Status != "located" {
 		t.Fatalf("--report: status %q, %v", rep.Status, err)
 	}

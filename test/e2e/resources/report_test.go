@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/envbisect/envbisect/internal/reportschema"
 	"github.com/envbisect/envbisect/internal/scenarios"
 	"github.com/envbisect/envbisect/internal/testutil"
 )
@@ -73,7 +74,7 @@ type space struct {
 func readReport(t *testing.T, dir, name string) report {
 	t.Helper()
 	var r report
-	r.raw = testutil.ReadJSONText(t, filepath.Join(dir, name), &r)
+	r.raw = reportschema.ReadReport(t, filepath.Join(dir, name), &r)
 	return r
 }
 
