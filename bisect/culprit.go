@@ -62,7 +62,7 @@ func (s *search) describe(seq uint64, live *trace.Call) (*Culprit, *depgraph.Gro
 	}
 	if live != nil {
 		cu.Here = result(rows, live)
-		cu.DataDiff = dataDiff(rows, c, live)
+		cu.DataDiff = dataDiff(rows, s.o.Header, c, live)
 	}
 	gr := s.g.GroupOf(seq)
 	if gr != nil {

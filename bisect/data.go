@@ -28,6 +28,9 @@ const (
 type keyed struct {
 	key string
 	m   *trace.Mem
+	// ctype is the C type the table gives the whole buffer ("struct
+	// stat"), "" for a part or none.
+	ctype string
 }
 
 // partNames name the pieces of an argument other than the whole.
@@ -61,7 +64,11 @@ func outBuffers(rows render.Rows, c *trace.Call) []keyed {
 			}
 			key += "." + p
 		}
-		out = append(out, keyed{key, m})
+		ctype := ""
+		if int(m.Arg) < len(row.Args) && m.Part == trace.PartWhole && !row.Args[m.Arg].Kind.IsMmsghdr() {
+			ctype = row.Args[m.Arg].Struct
+		}
+		out = append(out, keyed{key, m, ctype})
 	}
 	slices.SortStableFunc(out, func(a, b keyed) int {
 		if a.m.Arg != b.m.Arg {
@@ -93,18 +100,22 @@ func newBuffer(m *trace.Mem) Buffer {
 // succeeded (a read that got 0 bytes may store nothing); when a side
 // failed its error says more than its data, and nothing is compared.
 // Buffers excluded from the recording or unreadable are not compared.
-func dataDiff(rows render.Rows, good, bad *trace.Call) *DataDiff {
+//
+// A binary buffer of a struct the table lays out (struct stat, statx,
+// rlimit...) is also decoded on both sides, as the trace's architecture
+// (h) lays it out, and DataDiff.Fields lists the members that differ.
+func dataDiff(rows render.Rows, h *trace.Header, good, bad *trace.Call) *DataDiff {
 	if good.Errno() != 0 || bad.Errno() != 0 || good.NoReturn || bad.NoReturn {
 		return nil
 	}
 	gb, bb := outBuffers(rows, good), outBuffers(rows, bad)
-	find := func(bufs []keyed, key string) *trace.Mem {
+	find := func(bufs []keyed, key string) (*trace.Mem, string) {
 		for _, b := range bufs {
 			if b.key == key {
-				return b.m
+				return b.m, b.ctype
 			}
 		}
-		return nil
+		return nil, ""
 	}
 	keys := make([]string, 0, len(gb)+len(bb))
 	for _, b := range append(slices.Clone(gb), bb...) {
@@ -113,7 +124,12 @@ func dataDiff(rows render.Rows, good, bad *trace.Call) *DataDiff {
 		}
 	}
 	for _, key := range keys {
-		if d := compare(key, find(gb, key), find(bb, key)); d != nil {
+		gm, ctype := find(gb, key)
+		bm, _ := find(bb, key)
+		if d := compare(key, gm, bm); d != nil {
+			if !d.Text && ctype != "" && gm != nil && bm != nil {
+				d.Fields = render.StructDiff(rows, h, ctype, gm.Data, bm.Data)
+			}
 			return d
 		}
 	}

@@ -303,6 +303,10 @@ type DataDiff struct {
 	// side's stored bytes (hex).
 	GoodSHA256 string `json:"good_sha256,omitempty"`
 	HereSHA256 string `json:"here_sha256,omitempty"`
+	// Fields are, for a binary buffer of a struct envbisect decodes
+	// (struct stat, statx, rlimit, ...), its members whose values differ,
+	// each side as show prints it.
+	Fields []FieldDiff `json:"fields,omitempty"`
 	// Partial: a side was stored only in part (a capture limit): the
 	// comparison covers the stored bytes.
 	Partial bool `json:"partial,omitempty"`

@@ -194,9 +194,24 @@ func (t *textWriter) here(c *Culprit) {
 		}
 	default:
 		t.printf("here      = %s   %s: %s\n", c.Here.Return, differs(c), sizes(d))
-		if !d.Text {
+		switch {
+		case len(d.Fields) > 0:
+			t.fields(d.Fields)
+		case !d.Text:
 			t.printf("            good: %s\n            here: %s\n", d.GoodBytes, d.HereBytes)
 		}
+	}
+}
+
+// fields prints the struct members that differ, one a line, aligned:
+// "            st_mode   good S_IFDIR|0755   here S_IFDIR|0700".
+func (t *textWriter) fields(fs []FieldDiff) {
+	wn, wg := 0, 0
+	for _, f := range fs {
+		wn, wg = max(wn, len(f.Field)), max(wg, len(f.Good))
+	}
+	for _, f := range fs {
+		t.printf("            %-*s  good %-*s  here %s\n", wn, f.Field, wg, f.Good, f.Here)
 	}
 }
 
