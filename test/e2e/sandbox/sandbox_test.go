@@ -53,11 +53,12 @@ tree_hash bad > "$OUT/after"
 }
 
 // TestSandboxOff: --sandbox=off runs on the real file system, as before
-// the sandbox: the runs leave their state behind.
+// the sandbox: the runs leave their state behind. (--force: the trace
+// was recorded in good/, where a run without a sandbox cannot start.)
 func TestSandboxOff(t *testing.T) {
 	out := inWorkNS(t, setupInit+`
 cd bad
-"$EB" locate -q --json --sandbox=off ../t.envb -- ./init.sh > "$OUT/report.json" || true
+"$EB" locate -q --json --sandbox=off --force ../t.envb -- ./init.sh > "$OUT/report.json" || true
 if [ -e state ]; then echo left > "$OUT/state"; fi
 `)
 	r := readReport(t, filepath.Join(out, "report.json"))

@@ -63,7 +63,7 @@ code=0; ./run.sh 2> /dev/null || code=$?; echo $code > "$OUT/bad.code"
 code=0; "$EB" replay --json ../t.envb --prefix all -- ./run.sh > "$OUT/replay.json" 2> "$OUT/replay.err" || code=$?
 echo $code > "$OUT/replay.code"
 ls -A pub > "$OUT/pub.sandboxed"
-code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off -- ./run.sh > "$OUT/replay-nosandbox.out" 2>&1 || code=$?
+code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off --force -- ./run.sh > "$OUT/replay-nosandbox.out" 2>&1 || code=$?
 echo $code > "$OUT/replay-nosandbox.code"
 test -d pub/ran && test -d pub/ran-static && echo yes > "$OUT/replay.ran" || echo no > "$OUT/replay.ran"
 ls -A ro > "$OUT/ro.after"
