@@ -15,8 +15,7 @@ type (
 	// Culprit is the located call, with what it gave in the good
 	// environment and here.
 	Culprit = render.Culprit
-	// Result is what one call gave: in the recording (good) or live here
-	// (bad).
+	// Result is what one call gave: in the recording (good) or live here.
 	Result = render.CallResult
 	// Buffer is one captured buffer.
 	Buffer = render.CallBuffer

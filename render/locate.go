@@ -227,8 +227,7 @@ type Culprit struct {
 	Facts       *Facts `json:"facts,omitempty"`
 }
 
-// CallResult is what one call gave: in the recording (good) or live here
-// (bad).
+// CallResult is what one call gave: in the recording (good) or live here.
 type CallResult struct {
 	// Missing: the call did not happen in the run here (the live program
 	// took another path before it). Nothing else is set.
