@@ -81,8 +81,7 @@ updates, elsewhere (a CI log) one line per finished run.
 
 CMD must be the recorded command line: locate refuses (exit 2) a trace
 recorded with other arguments, or in another working directory that the
-runs cannot start in (without a sandbox, or in a container), unless
---force. A directory that the sandbox can replay is a candidate of the
+runs cannot start in (without a sandbox), unless --force. A directory that the sandbox can replay is a candidate of the
 search instead, and an executable whose path or content differs here is
 said on stderr and searched like the rest of the environment.
 

@@ -19,7 +19,7 @@ import (
 
 // forceHelp is the help of --force, which locate and replay share.
 const forceHelp = "run even when the command line differs from the recorded one, or the runs start in another directory that they cannot replay " +
-	"(without a sandbox, or in a container)"
+	"(without a sandbox)"
 
 // commandCheck is what checkSameCommand compares.
 type commandCheck struct {
@@ -35,10 +35,12 @@ type commandCheck struct {
 
 // checkSameCommand refuses (exit 2) to run a trace of another command: a
 // command line other than the recorded one, or a working directory other
-// than the recorded one that the runs cannot replay (then relative paths
-// name other files in every run, and the result means nothing). A
-// directory a sandbox can replay is no mismatch: it is a start item the
-// search tries like the others. The executable's path and content
+// than the recorded one that the runs cannot replay (without a sandbox:
+// then relative paths name other files in every run, and the result
+// means nothing). A directory a sandbox can replay is no mismatch: it is
+// a start item the search tries like the others; nor is a container's
+// (--container, --pid), which its exec chooses, not the user: it is
+// listed as not applied. The executable's path and content
 // (SHA-256) are compared with the recording's too, and a difference is
 // said on stderr but not refused: the program is part of the
 // environment, and a replayed exec runs the recorded image.
@@ -66,14 +68,16 @@ func (c commandCheck) mismatch() error {
 			return fmt.Errorf("%s records another command line: %s (recorded: %s)", c.path, d, render.ShellLine(rc))
 		}
 	}
-	_, unapplied := c.rec.WithCwd(nil, nil, replay.CwdOptions{Dir: c.site.dir, Join: c.site.join, Sandboxed: c.sandboxed})
+	if c.site.join != nil {
+		// A container's command starts where the container's exec puts
+		// it, not where the user stands: a different directory there is
+		// the environment's, listed as not applied.
+		return nil
+	}
+	_, unapplied := c.rec.WithCwd(nil, nil, replay.CwdOptions{Dir: c.site.dir, Sandboxed: c.sandboxed})
 	for _, d := range unapplied {
 		if d.Kind == trace.StartCwd && d.A != nil && d.B != nil {
-			why := "without a sandbox"
-			if c.site.join != nil {
-				why = "in a container"
-			}
-			return fmt.Errorf("%s was recorded in %s and the runs start in %s, which they cannot replay %s", c.path, d.A.Value, d.B.Value, why)
+			return fmt.Errorf("%s was recorded in %s and the runs start in %s, which they cannot replay without a sandbox", c.path, d.A.Value, d.B.Value)
 		}
 	}
 	return nil
