@@ -23,7 +23,7 @@ func (s *search) culprit(seq uint64, liveRun map[uint64]*trace.Call) (*Culprit, 
 func (s *search) culpritFacts(seq uint64, liveRun map[uint64]*trace.Call) (*Culprit, *Group) {
 	cu, gr := s.describe(seq, liveRun[seq])
 	cu.DNS = s.dnsExchange(gr, liveRun)
-	if gr == nil || cu.Bad.Missing || cu.Bad.Errno != "" || cu.Good.Errno != "" {
+	if gr == nil || cu.Here.Missing || cu.Here.Errno != "" || cu.Good.Errno != "" {
 		return cu, s.group(gr)
 	}
 	if c, _ := s.g.Call(seq); c.Obj != 0 {
@@ -49,21 +49,21 @@ func (s *search) culpritFacts(seq uint64, liveRun map[uint64]*trace.Call) (*Culp
 func (s *search) describe(seq uint64, live *trace.Call) (*Culprit, *depgraph.Group) {
 	c, ok := s.g.Call(seq)
 	if !ok {
-		return &Culprit{Seq: seq, Good: Result{Missing: true}, Bad: Result{Missing: true}}, nil
+		return &Culprit{Seq: seq, Good: Result{Missing: true}, Here: Result{Missing: true}}, nil
 	}
 	rows := s.rows()
 	who, exe := caller(s.o.Events, c)
 	cu := &Culprit{
 		Seq: seq, Proc: c.Proc, Thread: c.Thread, Who: who, Exe: exe,
 		Syscall: rows.ByNr(int(c.Nr)).Name, Call: callString(rows, c), Path: c.Path,
-		Good: result(rows, c), Bad: Result{Missing: true},
+		Good: result(rows, c), Here: Result{Missing: true},
 	}
 	if rows.ByNr(int(c.Nr)).ServesImage && c.Obj != 0 && s.o.Files != nil {
 		cu.Image = s.o.Files(c.Obj)
 	}
 	if live != nil {
-		cu.Bad = result(rows, live)
-		cu.DataDiff = dataDiff(rows, c, live)
+		cu.Here = result(rows, live)
+		cu.DataDiff = dataDiff(rows, s.o.Header, c, live)
 	}
 	gr := s.g.GroupOf(seq)
 	if gr != nil {

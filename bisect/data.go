@@ -28,6 +28,9 @@ const (
 type keyed struct {
 	key string
 	m   *trace.Mem
+	// ctype is the C type the table gives the whole buffer ("struct
+	// stat"), "" for a part or none.
+	ctype string
 }
 
 // partNames name the pieces of an argument other than the whole.
@@ -61,7 +64,11 @@ func outBuffers(rows render.Rows, c *trace.Call) []keyed {
 			}
 			key += "." + p
 		}
-		out = append(out, keyed{key, m})
+		ctype := ""
+		if int(m.Arg) < len(row.Args) && m.Part == trace.PartWhole && !row.Args[m.Arg].Kind.IsMmsghdr() {
+			ctype = row.Args[m.Arg].Struct
+		}
+		out = append(out, keyed{key, m, ctype})
 	}
 	slices.SortStableFunc(out, func(a, b keyed) int {
 		if a.m.Arg != b.m.Arg {
@@ -88,65 +95,74 @@ func newBuffer(m *trace.Mem) Buffer {
 }
 
 // dataDiff compares the Out buffers of the recorded call good and the
-// live call bad and describes the first that differs; nil when none
+// live call here and describes the first that differs; nil when none
 // does. A buffer one side lacks counts as empty when that side's call
 // succeeded (a read that got 0 bytes may store nothing); when a side
 // failed its error says more than its data, and nothing is compared.
 // Buffers excluded from the recording or unreadable are not compared.
-func dataDiff(rows render.Rows, good, bad *trace.Call) *DataDiff {
-	if good.Errno() != 0 || bad.Errno() != 0 || good.NoReturn || bad.NoReturn {
+//
+// A binary buffer of a struct the table lays out (struct stat, statx,
+// rlimit...) is also decoded on both sides, as the trace's architecture
+// (h) lays it out, and DataDiff.Fields lists the members that differ.
+func dataDiff(rows render.Rows, h *trace.Header, good, here *trace.Call) *DataDiff {
+	if good.Errno() != 0 || here.Errno() != 0 || good.NoReturn || here.NoReturn {
 		return nil
 	}
-	gb, bb := outBuffers(rows, good), outBuffers(rows, bad)
-	find := func(bufs []keyed, key string) *trace.Mem {
+	gb, hb := outBuffers(rows, good), outBuffers(rows, here)
+	find := func(bufs []keyed, key string) (*trace.Mem, string) {
 		for _, b := range bufs {
 			if b.key == key {
-				return b.m
+				return b.m, b.ctype
 			}
 		}
-		return nil
+		return nil, ""
 	}
-	keys := make([]string, 0, len(gb)+len(bb))
-	for _, b := range append(slices.Clone(gb), bb...) {
+	keys := make([]string, 0, len(gb)+len(hb))
+	for _, b := range append(slices.Clone(gb), hb...) {
 		if !slices.Contains(keys, b.key) {
 			keys = append(keys, b.key)
 		}
 	}
 	for _, key := range keys {
-		if d := compare(key, find(gb, key), find(bb, key)); d != nil {
+		gm, ctype := find(gb, key)
+		bm, _ := find(hb, key)
+		if d := compare(key, gm, bm); d != nil {
+			if !d.Text && ctype != "" && gm != nil && bm != nil {
+				d.Fields = render.StructDiff(rows, h, ctype, gm.Data, bm.Data)
+			}
 			return d
 		}
 	}
 	return nil
 }
 
-// compare describes how buffer key differs between good and bad (nil:
+// compare describes how buffer key differs between good and here (nil:
 // absent), or returns nil when it does not or cannot be compared.
-func compare(key string, good, bad *trace.Mem) *DataDiff {
+func compare(key string, good, here *trace.Mem) *DataDiff {
 	var empty trace.Mem
 	if good == nil {
 		good = &empty
 	}
-	if bad == nil {
-		bad = &empty
+	if here == nil {
+		here = &empty
 	}
 	const uncomparable = trace.Excluded | trace.Fault
-	if good.Flag&uncomparable != 0 || bad.Flag&uncomparable != 0 {
+	if good.Flag&uncomparable != 0 || here.Flag&uncomparable != 0 {
 		return nil
 	}
-	a, b := good.Data, bad.Data
-	if good.Len == bad.Len && bytes.Equal(a, b) {
+	a, b := good.Data, here.Data
+	if good.Len == here.Len && bytes.Equal(a, b) {
 		return nil
 	}
-	d := &DataDiff{Buffer: key, GoodSize: good.Len, BadSize: bad.Len, FirstDifference: firstDifference(a, b),
-		Partial: (good.Flag|bad.Flag)&trace.Truncated != 0}
+	d := &DataDiff{Buffer: key, GoodSize: good.Len, HereSize: here.Len, FirstDifference: firstDifference(a, b),
+		Partial: (good.Flag|here.Flag)&trace.Truncated != 0}
 	if align.IsText(a) && align.IsText(b) {
 		d.Text = true
 		d.Diff = unifiedDiff(a, b)
 		return d
 	}
-	d.GoodBytes, d.BadBytes = excerpt(a, d.FirstDifference), excerpt(b, d.FirstDifference)
-	d.GoodSHA256, d.BadSHA256 = fmt.Sprintf("%x", sha256.Sum256(a)), fmt.Sprintf("%x", sha256.Sum256(b))
+	d.GoodBytes, d.HereBytes = excerpt(a, d.FirstDifference), excerpt(b, d.FirstDifference)
+	d.GoodSHA256, d.HereSHA256 = fmt.Sprintf("%x", sha256.Sum256(a)), fmt.Sprintf("%x", sha256.Sum256(b))
 	return d
 }
 

@@ -10,7 +10,7 @@ import (
 // The reports of each way the search can end.
 
 func (s *search) report(st Status, msg string) *Report {
-	return &Report{Status: st, Message: msg, TracePath: s.o.TracePath, RunFlags: s.o.RunFlags}
+	return &Report{SchemaVersion: render.LocateSchemaVersion, Status: st, Message: msg, TracePath: s.o.TracePath, RunFlags: s.o.RunFlags}
 }
 
 // noFailure: the run with nothing replayed passed.

@@ -18,10 +18,10 @@ import (
 // cause a report names is explained the same way.
 func (s *search) explain(cu *Culprit, atLo map[uint64]*trace.Call) {
 	cu.Facts = nil
-	if cu.Start == nil && !cu.Bad.Missing {
+	if cu.Start == nil && !cu.Here.Missing {
 		live := s.hereLive(atLo)
 		f := &render.Facts{}
-		switch cu.Bad.Errno {
+		switch cu.Here.Errno {
 		case "ENOENT":
 			if cu.Path != "" {
 				f.Missing = s.missingComponent(cu, live)

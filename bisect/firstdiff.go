@@ -86,9 +86,9 @@ func (s *search) differsKind(cu *Culprit) string {
 		return ""
 	case cu.DNS != nil:
 		return render.DiffersAnswer
-	case cu.Bad.Missing:
+	case cu.Here.Missing:
 		return render.DiffersMissing
-	case cu.Good.Errno != cu.Bad.Errno:
+	case cu.Good.Errno != cu.Here.Errno:
 		return render.DiffersErrno
 	case cu.Content != nil:
 		return render.DiffersContent
@@ -98,7 +98,7 @@ func (s *search) differsKind(cu *Culprit) string {
 		return render.DiffersMetadata
 	case cu.DataDiff != nil:
 		return render.DiffersData
-	case cu.Good.Return != cu.Bad.Return:
+	case cu.Good.Return != cu.Here.Return:
 		return render.DiffersResult
 	}
 	return ""

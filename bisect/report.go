@@ -15,8 +15,7 @@ type (
 	// Culprit is the located call, with what it gave in the good
 	// environment and here.
 	Culprit = render.Culprit
-	// Result is what one call gave: in the recording (good) or live here
-	// (bad).
+	// Result is what one call gave: in the recording (good) or live here.
 	Result = render.CallResult
 	// Buffer is one captured buffer.
 	Buffer = render.CallBuffer
@@ -29,6 +28,8 @@ type (
 	// StartItem is a piece of the state the command starts with that
 	// differs between the recording and here; Options.Start lists them.
 	StartItem = render.StartItem
+	// Divergence is a place where a run left the recording.
+	Divergence = render.Divergence
 	// Status is how a search ended.
 	Status = render.LocateStatus
 )

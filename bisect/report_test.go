@@ -61,24 +61,24 @@ func TestReportJSON(t *testing.T) {
 			t.Errorf("%s members %v, want %v", what, got, want)
 		}
 	}
-	check("report", m, "status", "message", "command", "culprit", "causes", "group", "runs", "recorded_calls",
+	check("report", m, "schema_version", "status", "message", "command", "culprit", "causes", "group", "runs", "recorded_calls",
 		"replayable_calls", "space", "steps", "seconds")
 	check("space", m["space"], "over", "candidates", "resources")
 	check("space resource", m["space"].(map[string]any)["resources"].([]any)[0], "group", "title", "first", "differs", "calls")
 	cu := m["culprit"].(map[string]any)
 	check("culprit", cu, "seq", "proc", "thread", "who", "exe", "syscall", "call", "path", "resource",
-		"good", "bad", "data_diff", "explanation", "differs", "flip")
+		"good", "here", "data_diff", "explanation", "differs", "flip")
 	check("flip", cu["flip"], "unit", "resource", "calls", "first_differs")
 	check("good", cu["good"], "ret", "errno", "return", "call", "data")
 	check("good data", cu["good"].(map[string]any)["data"], "buf")
 	check("buffer", cu["good"].(map[string]any)["data"].(map[string]any)["buf"], "len", "data", "encoding")
-	check("data_diff", cu["data_diff"], "buffer", "text", "diff", "good_size", "bad_size", "first_difference")
+	check("data_diff", cu["data_diff"], "buffer", "text", "diff", "good_size", "here_size", "first_difference")
 	check("group", m["group"], "id", "kind", "title", "calls")
 	check("group call", m["group"].(map[string]any)["calls"].([]any)[0], "seq", "syscall")
 	steps := m["steps"].([]any)
 	check("step", steps[0], "step", "index", "prefix", "verdict", "detail", "seconds", "taken")
 	check("pass end", steps[1], "step", "index", "prefix", "resources", "verdict", "detail", "seconds", "taken")
-	if m["status"] != "located" || cu["seq"] != 20.0 || cu["good"].(map[string]any)["errno"] != "" ||
+	if m["status"] != "located" || cu["seq"] != 20.0 || cu["good"].(map[string]any)["errno"] != nil ||
 		steps[0].(map[string]any)["verdict"] != "fail" || steps[1].(map[string]any)["resources"] != 1.0 {
 		t.Errorf("values: %s", raw)
 	}
@@ -160,7 +160,7 @@ func TestReportResults(t *testing.T) {
 		{"shorter text", func(c *trace.Call) *trace.Call { return changed(c, 4, 1, "key=") },
 			nil,
 			func(t *testing.T, d *DataDiff) {
-				if d == nil || !d.Text || d.GoodSize != 10 || d.BadSize != 4 || d.FirstDifference != 4 {
+				if d == nil || !d.Text || d.GoodSize != 10 || d.HereSize != 4 || d.FirstDifference != 4 {
 					t.Errorf("diff %+v", d)
 				}
 			},
@@ -168,7 +168,7 @@ func TestReportResults(t *testing.T) {
 		{"binary", func(c *trace.Call) *trace.Call { return changed(c, 10, 1, "key\x00\x01lue\n\xff") },
 			nil,
 			func(t *testing.T, d *DataDiff) {
-				if d == nil || d.Text || d.Diff != nil || d.FirstDifference != 3 || d.GoodBytes != `"=value\n"` || d.BadBytes != `"\x00\x01lue\n\xff"` {
+				if d == nil || d.Text || d.Diff != nil || d.FirstDifference != 3 || d.GoodBytes != `"=value\n"` || d.HereBytes != `"\x00\x01lue\n\xff"` {
 					t.Errorf("diff %+v", d)
 				}
 			},
@@ -190,7 +190,7 @@ func TestReportResults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rep := locateConf(t, tt.here)
 			if tt.bad != nil {
-				tt.bad(t, rep.Culprit.Bad)
+				tt.bad(t, rep.Culprit.Here)
 			}
 			if tt.diff != nil {
 				tt.diff(t, rep.Culprit.DataDiff)
@@ -225,7 +225,7 @@ func TestReportTextStatuses(t *testing.T) {
 		{"replay still fails", func(r Request, _ int) (Outcome, bool) {
 			out := Outcome{Verdict: Fail, Detail: "exit status 1", Seconds: 0.5}
 			if r.Prefix == All {
-				out.Divergences = []string{"thread [1] at call 5: expected openat, got stat"}
+				out.Divergences = []Divergence{{Kind: "diverged", Proc: 1, Thread: 1, RecordedSeq: 5, Expected: "openat", LiveCall: "stat", Text: "thread [1] at call 5: expected openat, got stat"}}
 				out.Diverged = true
 			}
 			return out, true
@@ -233,8 +233,8 @@ func TestReportTextStatuses(t *testing.T) {
 			"environment variables, argv",
 			"\nDivergences of that run:\n  thread [1] at call 5: expected openat, got stat\n",
 			"  envbisect replay good.envb --prefix all -- fig79 --serve 'a b'\n",
-			"   2  all            fail        0.50  exit status 1\n          thread [1] at call 5",
-			"   2  all            fail        0.50  exit status 1 [diverged; a re-run agreed]\n"}},
+			"   2  all            fail        0.50  exit status 1 (1 divergence, -v lists them)\n",
+			"   2  all            fail        0.50  exit status 1 [diverged; a re-run agreed] (1 divergence, -v lists them)\n"}},
 		{"inconclusive", func(r Request, _ int) (Outcome, bool) {
 			return Outcome{Verdict: Skip, Detail: "exit status 125"}, r.Prefix == cands[13] || r.Prefix == cands[14]
 		}, []string{"inconclusive (8 runs, ", "the runs that would tell calls 19 to 21 apart were\nall skipped",

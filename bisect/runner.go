@@ -42,6 +42,12 @@ type Request struct {
 	// one round have different slots (a runner pins each slot to a CPU of
 	// its own). Always 0 in a sequential search.
 	Job int
+	// Run is the run's number, 1-based, counting every run of the
+	// locate (as Progress.Run does), and Role its part: "" for the
+	// search proper, render.RoleConfirm or render.RoleCause. A runner
+	// names the run's log by them (locate --logs).
+	Run  int    `json:",omitempty"`
+	Role string `json:",omitempty"`
 }
 
 // Asks returns whether the request asks for call seq of g to be
@@ -130,7 +136,7 @@ type Outcome struct {
 	// for real from there on, or live calls the recording does not have
 	// (an extra loop iteration, a different file opened), which ran for
 	// real while the thread realigned. Reported with the step.
-	Divergences []string
+	Divergences []Divergence
 	// Diverged is set when a thread could not be realigned: the verdict
 	// is suspect, and the step is re-run.
 	Diverged bool
@@ -150,6 +156,11 @@ type Outcome struct {
 	// Seconds is how long the run took; when 0 the search measures the
 	// Run call itself.
 	Seconds float64
+	// Abortive: the command (or the check) exited with status 128 or
+	// more, or was killed by a signal (verdict.Outcome.Abortive): `git
+	// bisect run` stops there. The search itself takes the Verdict (Fail);
+	// a runner that follows git returns an error instead.
+	Abortive bool
 }
 
 // Runner runs one semi-replay run. The replay engine implements it for

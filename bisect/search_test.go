@@ -133,8 +133,8 @@ func TestLocateReport(t *testing.T) {
 		t.Errorf("culprit: %+v", c)
 	}
 	if c.Good.Ret == nil || *c.Good.Ret != 10 || c.Good.Errno != "" || c.Good.Data["buf"].Data != "key=value\n" ||
-		c.Bad.Missing || c.Bad.Data["buf"].Data != "key value\n" {
-		t.Errorf("results: good %+v, bad %+v", c.Good, c.Bad)
+		c.Here.Missing || c.Here.Data["buf"].Data != "key value\n" {
+		t.Errorf("results: good %+v, bad %+v", c.Good, c.Here)
 	}
 	d := c.DataDiff
 	wantDiff := []string{"--- good", "+++ here", "@@ -1 +1 @@", "-key=value", "+key value"}
@@ -150,7 +150,7 @@ func TestLocateReport(t *testing.T) {
 func TestLocateEnds(t *testing.T) {
 	b := standard(t)
 	g := b.graph()
-	divergent := []string{"thread [1] at call 7: expected read, got openat"}
+	divergent := []Divergence{{Kind: "diverged", Proc: 1, Thread: 1, RecordedSeq: 7, Expected: "read", LiveCall: "openat", Text: "thread [1] at call 7: expected read, got openat"}}
 	tests := []struct {
 		name    string
 		verdict func(r Request, n int) (Outcome, bool)
@@ -290,7 +290,7 @@ func TestLocateDivergences(t *testing.T) {
 	g := b.graph()
 	cands := Candidates(g)
 	culprit := b.l("conf.read")
-	div := []string{"thread [1] at call 16: expected read, got openat"}
+	div := []Divergence{{Kind: "extra", Proc: 1, Thread: 1, RecordedSeq: 16, Expected: "read", LiveCall: "openat", Text: "thread [1] at call 16: expected read, got openat"}}
 	// The run at index 12 diverged and passed, wrongly; what its re-run
 	// gives decides.
 	at12 := func(again Verdict) func(r Request, n int) (Outcome, bool) {
@@ -438,7 +438,7 @@ func TestLocateLiveMissing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := rep.Culprit; c == nil || !c.Bad.Missing || c.DataDiff != nil || c.Exe != "" {
+	if c := rep.Culprit; c == nil || !c.Here.Missing || c.DataDiff != nil || c.Exe != "" {
 		t.Fatalf("culprit %+v", c)
 	}
 }

@@ -175,6 +175,7 @@ func (s *search) runOnce(ctx context.Context, i int, req Request, step, job int,
 	}
 	s.mu.Lock()
 	s.started++
+	req.Run, req.Role = s.started, role
 	p := Progress{Step: step, Steps: max(s.est, s.step), Run: s.started, Round: s.round,
 		Index: i, Candidates: s.sp.size(), Request: req}
 	s.progress(p)

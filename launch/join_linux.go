@@ -3,6 +3,7 @@ package launch
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os/exec"
 
 	"golang.org/x/sys/unix"
@@ -32,14 +33,21 @@ func joinError(j *trace.Join, what string, err error) error {
 // LookPath returns the executable that argv0 names, looked up in the
 // host's PATH as exec.LookPath does; with join set it returns "": the
 // helper looks the command up inside the target, where the host's PATH
-// and files mean nothing. A command not found is an ExecError of code 127.
+// and files mean nothing. As with a shell, a command not found is an
+// ExecError of code 127, and a path that names a directory or a file
+// without execute permission one of code 126.
 func LookPath(argv0 string, join *trace.Join) (string, error) {
 	if join != nil {
 		return "", nil
 	}
 	path, err := exec.LookPath(argv0)
-	if err != nil {
-		return "", &ExecError{Code: 127, Msg: argv0 + ": command not found"}
+	switch {
+	case err == nil:
+		return path, nil
+	case errors.Is(err, unix.EISDIR):
+		return "", &ExecError{Code: 126, Msg: argv0 + ": cannot execute: is a directory"}
+	case errors.Is(err, fs.ErrPermission):
+		return "", &ExecError{Code: 126, Msg: argv0 + ": cannot execute: permission denied (no execute permission)"}
 	}
-	return path, nil
+	return "", &ExecError{Code: 127, Msg: argv0 + ": command not found"}
 }

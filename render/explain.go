@@ -167,7 +167,7 @@ func Explain(c *Culprit) string {
 		return fmt.Sprintf("The command started here with %s %s; in the good run it started with %s.",
 			it.Label(), StartValue(it.Here), StartValue(it.Good))
 	}
-	if c.Bad.Missing {
+	if c.Here.Missing {
 		return ""
 	}
 	f := c.Facts
@@ -178,7 +178,7 @@ func Explain(c *Culprit) string {
 	if what == "" {
 		what = c.Resource
 	}
-	switch errno := c.Bad.Errno; {
+	switch errno := c.Here.Errno; {
 	case errno == c.Good.Errno && errno == "":
 		if len(f.Paths) > 0 && f.Paths[0].Path == c.Path && f.Paths[0].Good != nil && f.Paths[0].Here != nil {
 			return fmt.Sprintf("%s is %s here, %s in the good run (mode, owner:group).", c.Path, f.Paths[0].Here, f.Paths[0].Good)
@@ -231,7 +231,7 @@ func missingSentence(c *Culprit, m *MissingComponent) string {
 // 65534 gid 65534 (good: uid 0 gid 0). /srv/out is drwxr-xr-x 0:0 here,
 // drwxrwxrwx 0:0 in the good run."
 func accessSentence(c *Culprit, f *Facts) string {
-	s := fmt.Sprintf("%s(%s) is denied here (%s)", c.Syscall, c.Path, c.Bad.Errno)
+	s := fmt.Sprintf("%s(%s) is denied here (%s)", c.Syscall, c.Path, c.Here.Errno)
 	if r := f.RanAs; r != nil && len(r.Changed) > 0 {
 		short := make([]string, len(r.Changed))
 		for i, c := range r.Changed {
@@ -310,7 +310,7 @@ func contentSentence(what string, d *DataDiff) string {
 	}
 	s := fmt.Sprintf("The content of %s differs here: %s", what, sizes(d))
 	if d.GoodSHA256 != "" {
-		s += fmt.Sprintf("; SHA-256 good %s, here %s", d.GoodSHA256, d.BadSHA256)
+		s += fmt.Sprintf("; SHA-256 good %s, here %s", d.GoodSHA256, d.HereSHA256)
 	}
 	return s + "."
 }

@@ -21,44 +21,44 @@ func TestExplain(t *testing.T) {
 			`The command started here with rlimit RLIMIT_NOFILE "12 524288"; in the good run it started with "1024 524288".`},
 		{"unset variable", Culprit{Start: &StartItem{Kind: "env", Name: "LANG", Good: s("C.UTF-8")}},
 			`The command started here with env LANG (not set); in the good run it started with "C.UTF-8".`},
-		{"missing parent", Culprit{Seq: 9, Syscall: "openat", Path: "/var/run/mpd/mpd.pid", Good: ok, Bad: errno("ENOENT"),
+		{"missing parent", Culprit{Seq: 9, Syscall: "openat", Path: "/var/run/mpd/mpd.pid", Good: ok, Here: errno("ENOENT"),
 			Facts: &Facts{Missing: &MissingComponent{Path: "/var/run/mpd", Known: true, Seq: 7, ExistedInGood: true}}},
 			"/var/run/mpd does not exist here (call 7 shows it), so /var/run/mpd/mpd.pid cannot be reached; in the good run it existed."},
-		{"missing leaf", Culprit{Seq: 9, Syscall: "openat", Path: "/etc/app.conf", Good: ok, Bad: errno("ENOENT"),
+		{"missing leaf", Culprit{Seq: 9, Syscall: "openat", Path: "/etc/app.conf", Good: ok, Here: errno("ENOENT"),
 			Facts: &Facts{Missing: &MissingComponent{Path: "/etc/app.conf", Known: true, Seq: 9, ExistedInGood: true}}},
 			"/etc/app.conf does not exist here; in the good run it existed."},
-		{"missing, parents unknown", Culprit{Seq: 9, Syscall: "openat", Path: "/opt/x/y", Good: ok, Bad: errno("ENOENT"),
+		{"missing, parents unknown", Culprit{Seq: 9, Syscall: "openat", Path: "/opt/x/y", Good: ok, Here: errno("ENOENT"),
 			Facts: &Facts{Missing: &MissingComponent{Path: "/opt/x/y"}}},
 			"/opt/x/y does not exist here; the trace has no call on its parent directories, so which component of the path " +
 				"is missing is not known (in the good run the call succeeded)."},
-		{"denied, modes", Culprit{Seq: 12, Syscall: "openat", Path: "/srv/out/f", Good: ok, Bad: errno("EACCES"),
+		{"denied, modes", Culprit{Seq: 12, Syscall: "openat", Path: "/srv/out/f", Good: ok, Here: errno("EACCES"),
 			Facts: &Facts{Paths: []PathStat{{Path: "/srv/out", Good: &FileStat{Seq: 10, Mode: 0o40777}, Here: &FileStat{Seq: 10, Mode: 0o40755}}},
 				RanAs: &Creds{UID: "65534 65534 65534 65534", GID: "65534 65534 65534 65534", GoodUID: "0 0 0 0", GoodGID: "0 0 0 0"}}},
 			"openat(/srv/out/f) is denied here (EACCES) to uid 65534 gid 65534 (good: uid 0 gid 0). " +
 				"/srv/out is drwxr-xr-x 0:0 here, drwxrwxrwx 0:0 in the good run."},
-		{"denied after setresuid, umask", Culprit{Seq: 12, Syscall: "mkdir", Path: "/srv/out", Good: ok, Bad: errno("EPERM"),
+		{"denied after setresuid, umask", Culprit{Seq: 12, Syscall: "mkdir", Path: "/srv/out", Good: ok, Here: errno("EPERM"),
 			Facts: &Facts{RanAs: &Creds{UID: "0 0 0 0", GID: "0 0 0 0", Changed: []string{"call 4 setresuid(65534, 65534, 65534) = 0", "call 5 setgroups(0, NULL) = 0"}},
 				Umask: &StartItem{Kind: "umask", Good: s("0022"), Here: s("0777")}}},
 			"mkdir(/srv/out) is denied here (EPERM), after its ids were changed (call 4 setresuid(65534, 65534, 65534), call 5 setgroups(0, NULL)). " +
 				"The trace holds no stat of the path or its parent directories, so their modes are not known. " +
 				"The umask is 0777 here, 0022 in the good run."},
-		{"metadata", Culprit{Syscall: "newfstatat", Path: "/srv/out", Good: ok, Bad: ok, DataDiff: &DataDiff{Buffer: "statbuf", GoodSize: 144, BadSize: 144},
+		{"metadata", Culprit{Syscall: "newfstatat", Path: "/srv/out", Good: ok, Here: ok, DataDiff: &DataDiff{Buffer: "statbuf", GoodSize: 144, HereSize: 144},
 			Facts: &Facts{Paths: []PathStat{{Path: "/srv/out", Good: &FileStat{Mode: 0o40777}, Here: &FileStat{Mode: 0o40755, UID: 1000}}}}},
 			"/srv/out is drwxr-xr-x 1000:0 here, drwxrwxrwx 0:0 in the good run (mode, owner:group)."},
-		{"denied in both", Culprit{Syscall: "openat", Path: "/root/x", Good: errno("EACCES"), Bad: errno("EACCES")}, ""},
-		{"text content", Culprit{Syscall: "read", Path: "/etc/app.conf", Good: ok, Bad: ok,
-			DataDiff: &DataDiff{Text: true, GoodSize: 10, BadSize: 10, FirstDifference: 3}},
+		{"denied in both", Culprit{Syscall: "openat", Path: "/root/x", Good: errno("EACCES"), Here: errno("EACCES")}, ""},
+		{"text content", Culprit{Syscall: "read", Path: "/etc/app.conf", Good: ok, Here: ok,
+			DataDiff: &DataDiff{Text: true, GoodSize: 10, HereSize: 10, FirstDifference: 3}},
 			"The content of /etc/app.conf differs here: 10 bytes in both, first difference at offset 3 (the diff below)."},
-		{"binary content of an open", Culprit{Syscall: "openat", Path: "/usr/lib/libx.so", Good: ok, Bad: ok,
-			Content: &Culprit{DataDiff: &DataDiff{GoodSize: 832, BadSize: 840, FirstDifference: 24, GoodSHA256: "aa", BadSHA256: "bb"}}},
+		{"binary content of an open", Culprit{Syscall: "openat", Path: "/usr/lib/libx.so", Good: ok, Here: ok,
+			Content: &Culprit{DataDiff: &DataDiff{GoodSize: 832, HereSize: 840, FirstDifference: 24, GoodSHA256: "aa", HereSHA256: "bb"}}},
 			"The content of /usr/lib/libx.so differs here: 832 bytes -> 840 bytes, first difference at offset 24; SHA-256 good aa, here bb."},
-		{"address held", Culprit{Syscall: "bind", Good: ok, Bad: errno("EADDRINUSE"),
+		{"address held", Culprit{Syscall: "bind", Good: ok, Here: errno("EADDRINUSE"),
 			Facts: &Facts{Holder: &AddressHolder{Address: "127.0.0.1:8080", PID: 412, Exe: "/usr/sbin/nginx", FoundBy: "locate, after the runs"}}},
 			"127.0.0.1:8080 is held here by pid 412 (/usr/sbin/nginx), found by locate, after the runs."},
-		{"address holder not found", Culprit{Syscall: "bind", Good: ok, Bad: errno("EADDRINUSE"),
+		{"address holder not found", Culprit{Syscall: "bind", Good: ok, Here: errno("EADDRINUSE"),
 			Facts: &Facts{Holder: &AddressHolder{Address: "127.0.0.1:8080", Why: "no process of this pid namespace holds its socket"}}},
 			"127.0.0.1:8080 is in use here; the process that holds it was not found (no process of this pid namespace holds its socket)."},
-		{"did not happen", Culprit{Syscall: "openat", Path: "/x", Good: ok, Bad: CallResult{Missing: true}}, ""},
+		{"did not happen", Culprit{Syscall: "openat", Path: "/x", Good: ok, Here: CallResult{Missing: true}}, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -85,7 +85,7 @@ func TestModeText(t *testing.T) {
 // JSON as culprit.explanation, with the facts beside it.
 func TestExplanationInReport(t *testing.T) {
 	c := &Culprit{Seq: 9, Syscall: "openat", Call: `openat(AT_FDCWD, "/var/run/mpd/pid", O_RDONLY) = 3`, Path: "/var/run/mpd/pid",
-		Good: CallResult{Return: "3"}, Bad: CallResult{Errno: "ENOENT", Return: "-1 ENOENT (No such file or directory)"},
+		Good: CallResult{Return: "3"}, Here: CallResult{Errno: "ENOENT", Return: "-1 ENOENT (No such file or directory)"},
 		Facts: &Facts{Missing: &MissingComponent{Path: "/var/run/mpd", Known: true, Seq: 7, ExistedInGood: true}}}
 	c.Explanation = Explain(c)
 	r := &LocateReport{Status: Located, Runs: 3, RecordedCalls: 20, Culprit: c}

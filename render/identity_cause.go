@@ -54,10 +54,10 @@ type FailedCall struct {
 
 // ExplainCulprit is ExplainCall for the located culprit's live result.
 func ExplainCulprit(c *Culprit, unapplied []StartItem, f CallFacts) *Cause {
-	if c == nil || c.Start != nil || c.Bad.Missing {
+	if c == nil || c.Start != nil || c.Here.Missing {
 		return nil
 	}
-	return ExplainCall(FailedCall{Seq: c.Seq, Syscall: c.Syscall, Path: c.Path, Call: c.Call, Errno: c.Bad.Errno, Denied: c.Bad.Denied,
+	return ExplainCall(FailedCall{Seq: c.Seq, Syscall: c.Syscall, Path: c.Path, Call: c.Call, Errno: c.Here.Errno, Denied: c.Here.Denied,
 		GoodErrno: c.Good.Errno, GoodDenied: c.Good.Denied}, unapplied, f)
 }
 

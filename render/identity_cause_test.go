@@ -15,7 +15,7 @@ func TestExplainCulprit(t *testing.T) {
 	tmp := StartItem{Kind: string(trace.StartMount), Name: "/tmp", Good: s("rw"), Here: s("nosuid,nodev,noexec"), Docker: "--tmpfs /tmp (noexec)"}
 	filter := StartItem{Kind: string(trace.StartSeccompFilter), Name: "1", Good: s("sha256:aa"), Here: s("sha256:bb"), Docker: "--security-opt seccomp=..."}
 	call := func(syscall, path, errno string, denied bool) *Culprit {
-		return &Culprit{Syscall: syscall, Path: path, Bad: CallResult{Errno: errno, Denied: denied}}
+		return &Culprit{Syscall: syscall, Path: path, Here: CallResult{Errno: errno, Denied: denied}}
 	}
 	cases := []struct {
 		name      string
@@ -35,7 +35,7 @@ func TestExplainCulprit(t *testing.T) {
 			"seccomp filter denies faccessat2"},
 		{"success", call("openat", "/new", "", false), []StartItem{root}, CallFacts{}, "", ""},
 		// Nothing that differs explains these: no cause is named.
-		{"same error in the good run", &Culprit{Syscall: "chown", Path: "/tmp/owned", Bad: CallResult{Errno: "EPERM"}, Good: CallResult{Errno: "EPERM"}},
+		{"same error in the good run", &Culprit{Syscall: "chown", Path: "/tmp/owned", Here: CallResult{Errno: "EPERM"}, Good: CallResult{Errno: "EPERM"}},
 			[]StartItem{bounding}, CallFacts{Capabilities: []int{0}}, "", ""},
 		{"denied, no filter differs", call("faccessat2", "/etc/passwd", "EPERM", true), []StartItem{bounding}, CallFacts{}, "", ""},
 		{"inheritable set only", call("chown", "/tmp/owned", "EPERM", false),
@@ -69,7 +69,7 @@ func TestLocateTextListsUnapplied(t *testing.T) {
 	root := StartItem{Kind: string(trace.StartMount), Name: "/", Good: s("rw"), Here: s("ro"), Docker: "--read-only"}
 	r := &LocateReport{Status: Located, Runs: 3, RecordedCalls: 9, Unapplied: []StartItem{root},
 		Culprit: &Culprit{Seq: 4, Who: "[1]", Syscall: "openat", Call: `openat(AT_FDCWD, "/new", O_WRONLY|O_CREAT, 0666)`, Path: "/new",
-			Good: CallResult{Return: "3"}, Bad: CallResult{Errno: "EROFS", Return: "-1 EROFS (Read-only file system)"}}}
+			Good: CallResult{Return: "3"}, Here: CallResult{Errno: "EROFS", Return: "-1 EROFS (Read-only file system)"}}}
 	r.Cause = ExplainCulprit(r.Culprit, r.Unapplied, CallFacts{})
 	var b strings.Builder
 	if err := r.WriteText(&b); err != nil {

@@ -12,8 +12,11 @@ import (
 // LocateReport is the result of Locate: what `envbisect locate --json` prints
 // and WriteText prints for people.
 type LocateReport struct {
-	Status  LocateStatus `json:"status"`
-	Message string       `json:"message"`
+	// SchemaVersion is LocateSchemaVersion: the version of this form
+	// (docs/json.md, docs/locate.schema.json).
+	SchemaVersion int          `json:"schema_version"`
+	Status        LocateStatus `json:"status"`
+	Message       string       `json:"message"`
 	// Command is the command the runs ran (Options.Command, else the
 	// recorded one).
 	Command []string `json:"command,omitempty"`
@@ -36,7 +39,7 @@ type LocateReport struct {
 	// Divergences are those of the run that decided a ReplayStillFails
 	// report: a run that diverged from the recording executed more than
 	// was asked for.
-	Divergences []string `json:"divergences,omitempty"`
+	Divergences []Divergence `json:"divergences,omitempty"`
 	// Runs is the number of runs the search made (the ends and the
 	// bisection), RecordedCalls the calls of the trace, ReplayableCalls
 	// the candidate calls the search runs over.
@@ -98,7 +101,16 @@ type LocateReport struct {
 	// --user, the verdict flags): every command the text suggests
 	// carries them. Not in JSON.
 	RunFlags []string `json:"-"`
+	// Verbose: the text lists every run's divergences under its step
+	// (locate -v); without it the step table is one line per run.
+	Verbose bool `json:"-"`
 }
+
+// LocateSchemaVersion is the version of the JSON form of LocateReport
+// that this envbisect writes. It changes when a member changes meaning or
+// goes away; new members do not change it (readers ignore members they
+// do not know).
+const LocateSchemaVersion = 1
 
 // ExitCode is the exit status of `envbisect locate` for the report: 0
 // when a culprit was located, 3 otherwise.
@@ -142,7 +154,7 @@ type LocateStep struct {
 	Verdict     verdict.Verdict `json:"verdict"`
 	Detail      string          `json:"detail"`
 	Seconds     float64         `json:"seconds"`
-	Divergences []string        `json:"divergences,omitempty"`
+	Divergences []Divergence    `json:"divergences,omitempty"`
 	// Taint says why the run's outcome can be an artifact of replay
 	// (Outcome.Taint); its Verdict is then Skip whatever the command gave.
 	Taint string `json:"taint,omitempty"`
@@ -189,7 +201,7 @@ type Culprit struct {
 	// Resource is the title of the call's group: "file /etc/app.conf".
 	Resource string     `json:"resource,omitempty"`
 	Good     CallResult `json:"good"`
-	Bad      CallResult `json:"bad"`
+	Here     CallResult `json:"here"`
 	// Start is set, and the call fields are not, when the culprit is a
 	// start item: the command's environment, umask or a limit.
 	Start *StartItem `json:"start,omitempty"`
@@ -225,8 +237,7 @@ type Culprit struct {
 	Flip *Flip `json:"flip,omitempty"`
 }
 
-// CallResult is what one call gave: in the recording (good) or live here
-// (bad).
+// CallResult is what one call gave: in the recording (good) or live here.
 type CallResult struct {
 	// Missing: the call did not happen in the run here (the live program
 	// took another path before it). Nothing else is set.
@@ -235,7 +246,8 @@ type CallResult struct {
 	// never returned.
 	Ret      *int64 `json:"ret,omitempty"`
 	NoReturn bool   `json:"no_return,omitempty"`
-	// Errno is the error's name, "ENOENT", or "" on success.
+	// Errno is the error's name, "ENOENT", or "" on success: in JSON,
+	// null (MarshalJSON).
 	Errno string `json:"errno"`
 	// Denied: the process's seccomp filter answered the call with the
 	// error; it never ran.
@@ -250,13 +262,21 @@ type CallResult struct {
 	Data map[string]CallBuffer `json:"data,omitempty"`
 }
 
-// MarshalJSON writes a missing result as {"missing": true} alone.
+// MarshalJSON writes a missing result as {"missing": true} alone, and
+// the errno of a call that succeeded as null.
 func (r CallResult) MarshalJSON() ([]byte, error) {
 	if r.Missing {
 		return []byte(`{"missing":true}`), nil
 	}
 	type plain CallResult
-	return json.Marshal(plain(r))
+	var errno *string
+	if r.Errno != "" {
+		errno = &r.Errno
+	}
+	return json.Marshal(struct {
+		plain
+		Errno *string `json:"errno"` // shadows plain's
+	}{plain(r), errno})
 }
 
 // CallBuffer is one captured buffer.
@@ -279,19 +299,23 @@ type DataDiff struct {
 	// '-' and '+' lines.
 	Text bool     `json:"text"`
 	Diff []string `json:"diff,omitempty"`
-	// GoodSize and BadSize are the lengths; FirstDifference is the
+	// GoodSize and HereSize are the lengths; FirstDifference is the
 	// offset of the first differing byte (or the shorter length).
 	GoodSize        uint64 `json:"good_size"`
-	BadSize         uint64 `json:"bad_size"`
+	HereSize        uint64 `json:"here_size"`
 	FirstDifference int    `json:"first_difference"`
-	// GoodBytes and BadBytes show, for binary data, the bytes from the
+	// GoodBytes and HereBytes show, for binary data, the bytes from the
 	// first difference as quoted strings.
 	GoodBytes string `json:"good_bytes,omitempty"`
-	BadBytes  string `json:"bad_bytes,omitempty"`
-	// GoodSHA256 and BadSHA256 are, for binary data, the SHA-256 of each
+	HereBytes string `json:"here_bytes,omitempty"`
+	// GoodSHA256 and HereSHA256 are, for binary data, the SHA-256 of each
 	// side's stored bytes (hex).
 	GoodSHA256 string `json:"good_sha256,omitempty"`
-	BadSHA256  string `json:"bad_sha256,omitempty"`
+	HereSHA256 string `json:"here_sha256,omitempty"`
+	// Fields are, for a binary buffer of a struct envbisect decodes
+	// (struct stat, statx, rlimit, ...), its members whose values differ,
+	// each side as show prints it.
+	Fields []FieldDiff `json:"fields,omitempty"`
 	// Partial: a side was stored only in part (a capture limit): the
 	// comparison covers the stored bytes.
 	Partial bool `json:"partial,omitempty"`

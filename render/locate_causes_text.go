@@ -31,14 +31,14 @@ func CauseLine(c *Culprit) string {
 		line += " (" + c.Resource + ")"
 	}
 	switch {
-	case c.Bad.Missing:
+	case c.Here.Missing:
 		return line + ": did not happen here"
 	case c.DataDiff != nil:
 		return line + ": data differs here"
 	case c.Content != nil:
 		return line + ": the file's content differs here"
-	case c.Bad.Return != c.Good.Return:
-		return line + ": here = " + c.Bad.Return + ", good = " + c.Good.Return
+	case c.Here.Return != c.Good.Return:
+		return line + ": here = " + c.Here.Return + ", good = " + c.Good.Return
 	}
 	return line
 }

@@ -13,7 +13,7 @@ func dnsReport(here DNSAnswer) *LocateReport {
 			{Title: "the answer for artifacts.internal AAAA"}, {Title: "the answer for artifacts.internal A"}}},
 		Culprit: &Culprit{Seq: 159, Who: "[1]", Syscall: "recvfrom", Resource: "the answer for artifacts.internal A",
 			Call: `recvfrom(3, "T\xbc\x85\x00..."..., 1024, 0, {...}, [16]) = 52`,
-			Good: CallResult{Return: "52"}, Bad: CallResult{Return: "36"},
+			Good: CallResult{Return: "52"}, Here: CallResult{Return: "36"},
 			DNS: &DNSExchange{Name: "artifacts.internal", Type: "A", Server: "127.0.0.1:53", Proto: "udp",
 				Good: DNSAnswer{RCode: "NOERROR", Answers: []string{"A 10.1.2.3"}}, Here: here}},
 		Group: &CulpritGroup{Kind: "dns", Title: "the answer for artifacts.internal A", Calls: []GroupCall{{Seq: 151, Syscall: "socket"}, {Seq: 159, Syscall: "recvfrom"}}},

@@ -123,7 +123,7 @@ func differsText(c *Culprit) string {
 	case DiffersContent:
 		return "content differs"
 	case DiffersErrno:
-		good, here := c.Good.Errno, c.Bad.Errno
+		good, here := c.Good.Errno, c.Here.Errno
 		switch {
 		case good == "":
 			return here + " here"

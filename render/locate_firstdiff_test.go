@@ -16,7 +16,7 @@ func TestFlipAndCauseTitle(t *testing.T) {
 		flip, title string
 	}{
 		{"call flip, first differing open", Culprit{Seq: 5, Resource: conf, Differs: DiffersErrno,
-			Good: CallResult{Errno: ""}, Bad: CallResult{Errno: "EACCES"},
+			Good: CallResult{Errno: ""}, Here: CallResult{Errno: "EACCES"},
 			Flip: &Flip{Unit: FlipCall, Seq: 9, Resource: conf, FirstDiffers: true}},
 			"replaying up to #9 flips the verdict; file /etc/app.conf first differs at #5",
 			"file /etc/app.conf (EACCES here)"},
@@ -29,7 +29,7 @@ func TestFlipAndCauseTitle(t *testing.T) {
 			"replaying file /etc/app.conf (5 calls, with the resources before it) flips the verdict; it first differs at #6 (its content, read through #4)",
 			"file /etc/app.conf (content differs)"},
 		{"errno on the good side", Culprit{Seq: 3, Path: "/srv/x", Differs: DiffersErrno,
-			Good: CallResult{Errno: "ENOENT"}, Bad: CallResult{}}, "", "/srv/x (succeeds here, ENOENT in the good run)"},
+			Good: CallResult{Errno: "ENOENT"}, Here: CallResult{}}, "", "/srv/x (succeeds here, ENOENT in the good run)"},
 		{"start item", Culprit{Start: &StartItem{Kind: "env", Name: "LANG", Good: ptr("C")}}, "",
 			`start item env LANG (here (not set), good "C")`},
 	}
@@ -53,7 +53,7 @@ func TestSeveralCausesConclusion(t *testing.T) {
 	r := markdownReports()["located_content"]
 	second := &Culprit{Seq: 61, Who: "[1]", Syscall: "openat", Call: "openat(AT_FDCWD, \"/etc/hosts\", O_RDONLY) = -1 ENOENT",
 		Path: "/etc/hosts", Resource: "file /etc/hosts", Differs: DiffersErrno, Good: CallResult{Return: "3"},
-		Bad: CallResult{Errno: "ENOENT", Return: "-1 ENOENT (No such file or directory)"}}
+		Here: CallResult{Errno: "ENOENT", Return: "-1 ENOENT (No such file or directory)"}}
 	r.Causes = []*Culprit{r.Culprit, second}
 	var text, md bytes.Buffer
 	if err := r.WriteText(&text); err != nil {

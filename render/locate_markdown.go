@@ -42,6 +42,8 @@ func reportLaidOut(key string) bool {
 		return true
 	case "confirm_runs", "cause_runs":
 		return true // counted by runsAndTime, with the runs of the search
+	case "schema_version":
+		return true // for programs
 	}
 	return false
 }
@@ -61,7 +63,7 @@ func stepLaidOut(key string) bool {
 // key itself (seq, proc, thread and who are in the call line).
 func culpritLaidOut(key string) bool {
 	switch key {
-	case "seq", "proc", "thread", "who", "exe", "syscall", "call", "path", "resource", "good", "bad", "start", "data_diff",
+	case "seq", "proc", "thread", "who", "exe", "syscall", "call", "path", "resource", "good", "here", "start", "data_diff",
 		"content", "dns", "image", "differs", "flip":
 		return true
 	}
@@ -104,7 +106,7 @@ func writeMarkdown(w io.Writer, r *LocateReport, raw []byte) error {
 		m.command("With more runs per step:", repeatCommand(r))
 	case ReplayStillFails:
 		m.para(stillFailsAdvice)
-		m.list("Divergences of that run:", r.Divergences, len(r.Divergences))
+		m.list("Divergences of that run:", divergenceTexts(r.Divergences), len(r.Divergences))
 		m.command("To see what a fully replayed run does:", "envbisect replay"+r.flagsText()+" "+r.tracePathOr()+" --prefix all -- "+r.commandOr())
 		m.command("To compare with a recording made here:", "envbisect record"+r.flagsText()+" -o here.envb -- "+r.commandOr(),
 			"envbisect diff "+r.tracePathOr()+" here.envb")
@@ -324,7 +326,7 @@ func (m *mdWriter) steps(steps []LocateStep, fields [][]jsonField) {
 				detail += fmt.Sprintf("<br>… %d more %s", len(s.Divergences)-j, plural(uint64(len(s.Divergences)-j), "divergence", "divergences"))
 				break
 			}
-			detail += "<br>" + mdText(d)
+			detail += "<br>" + mdText(d.Text)
 		}
 		m.printf("| %d | %s | %s | %.2f | %s |\n", s.Step, mdText(s.Replayed()), mdText(s.Verdict.String()), s.Seconds, detail)
 	}

@@ -27,14 +27,14 @@ func culpritShort(r *LocateReport, c *Culprit) string {
 	}
 	s += fmt.Sprintf(" (call %d of %d recorded): good %s, here ", c.Seq, r.RecordedCalls, mdCodeText(c.Good.Return))
 	switch {
-	case c.Bad.Missing:
+	case c.Here.Missing:
 		return s + "not made"
 	case c.Content != nil:
-		return s + mdCodeText(c.Bad.Return) + ", and the file's content differs"
+		return s + mdCodeText(c.Here.Return) + ", and the file's content differs"
 	case c.DataDiff != nil:
-		return s + mdCodeText(c.Bad.Return) + ", and its data differs"
+		return s + mdCodeText(c.Here.Return) + ", and its data differs"
 	}
-	return s + mdCodeText(c.Bad.Return)
+	return s + mdCodeText(c.Here.Return)
 }
 
 // cause writes one cause: a heading naming its resource, its results,
@@ -134,14 +134,14 @@ func (m *mdWriter) call(r *LocateReport, c *Culprit, withGroup bool) {
 func (m *mdWriter) results(c *Culprit, indent string) {
 	m.printf("%s- **Good** %s\n", indent, mdCodeText(c.Good.Return))
 	switch {
-	case c.Bad.Missing:
+	case c.Here.Missing:
 		m.printf("%s- **Here** did not happen in this environment (the failing run took another path before it)\n", indent)
 	case c.DataDiff != nil:
-		m.printf("%s- **Here** %s, %s: %s\n", indent, mdCodeText(c.Bad.Return), mdText(differs(c)), mdText(sizes(c.DataDiff)))
-	case c.Bad.Return == c.Good.Return:
-		m.printf("%s- **Here** %s (the same as recorded)\n", indent, mdCodeText(c.Bad.Return))
+		m.printf("%s- **Here** %s, %s: %s\n", indent, mdCodeText(c.Here.Return), mdText(differs(c)), mdText(sizes(c.DataDiff)))
+	case c.Here.Return == c.Good.Return:
+		m.printf("%s- **Here** %s (the same as recorded)\n", indent, mdCodeText(c.Here.Return))
 	default:
-		m.printf("%s- **Here** %s\n", indent, mdCodeText(c.Bad.Return))
+		m.printf("%s- **Here** %s\n", indent, mdCodeText(c.Here.Return))
 	}
 }
 
@@ -149,7 +149,7 @@ func (m *mdWriter) results(c *Culprit, indent string) {
 // block, binary bytes from the first difference in a plain one.
 func (m *mdWriter) dataDiff(c *Culprit) {
 	d := c.DataDiff
-	if d == nil || c.Bad.Missing {
+	if d == nil || c.Here.Missing {
 		return
 	}
 	m.para(fmt.Sprintf("How the data of call %d differs (%s):", c.Seq, d.Buffer))
@@ -157,5 +157,5 @@ func (m *mdWriter) dataDiff(c *Culprit) {
 		m.printf("\n%s", mdFence("diff", d.Diff))
 		return
 	}
-	m.printf("\n%s", mdFence("", []string{"good: " + d.GoodBytes, "here: " + d.BadBytes}))
+	m.printf("\n%s", mdFence("", []string{"good: " + d.GoodBytes, "here: " + d.HereBytes}))
 }

@@ -27,8 +27,8 @@ func markdownReports() map[string]*LocateReport {
 		{Step: 1, Verdict: verdict.Fail, Detail: "exit status 1", Seconds: 0.39, Note: "repeatability check"},
 		{Step: 2, All: true, Prefix: AllCalls, Verdict: verdict.Pass, Detail: "exit status 0", Seconds: 0.52},
 		{Step: 3, Resources: 1, Verdict: verdict.Skip, Detail: "exit status 1", Seconds: 0.47, Taken: verdict.Fail,
-			Taint: "a live read met a stand-in", Divergences: []string{"[1] at #12: expected openat(\"/a|b\"), got read(3)",
-				"[2] at #40: <extra> poll", "[2] at #41: extra poll", "[2] at #42: extra poll"}},
+			Taint: "a live read met a stand-in", Divergences: divergences("[1] at #12: expected openat(\"/a|b\"), got read(3)",
+				"[2] at #40: <extra> poll", "[2] at #41: extra poll", "[2] at #42: extra poll")},
 		{Step: 4, Resources: 2, Verdict: verdict.Pass, Detail: "exit status 0", Seconds: 0.50, Round: 2},
 	}
 	conf := "/srv/app|v2/<conf>`x`.conf"
@@ -39,11 +39,11 @@ func markdownReports() map[string]*LocateReport {
 				{Title: "file " + conf, First: 40, Differs: 42, Calls: 4}, {Title: "file /etc/hosts", First: 60, Calls: 3}}},
 			Culprit: &Culprit{Seq: 40, Proc: 1, Thread: 1, Who: "[1]", Exe: "/usr/bin/app", Syscall: "openat",
 				Call: `openat(AT_FDCWD, "/srv/app|v2/<conf>` + "`x`" + `.conf", O_RDONLY) = 3`, Path: conf, Resource: "file " + conf,
-				Good: CallResult{Ret: ret(3), Return: "3"}, Bad: CallResult{Ret: ret(3), Return: "3"}, Differs: DiffersContent,
+				Good: CallResult{Ret: ret(3), Return: "3"}, Here: CallResult{Ret: ret(3), Return: "3"}, Differs: DiffersContent,
 				Flip: &Flip{Unit: FlipResource, Resource: "file " + conf, Calls: 4, FirstDiffers: true},
 				Content: &Culprit{Seq: 42, Who: "[1]", Syscall: "read", Call: `read(3, "mode=fast\n# <b>bold</b> | x\n", 4096) = 29`,
-					Good: CallResult{Return: "29"}, Bad: CallResult{Return: "29"},
-					DataDiff: &DataDiff{Buffer: "buf", Text: true, GoodSize: 29, BadSize: 29, FirstDifference: 5,
+					Good: CallResult{Return: "29"}, Here: CallResult{Return: "29"},
+					DataDiff: &DataDiff{Buffer: "buf", Text: true, GoodSize: 29, HereSize: 29, FirstDifference: 5,
 						Diff: []string{"--- good", "+++ here", "@@ line 1 @@", "-mode=fast", "+mode=slow", " # <b>bold</b> | x", "+```"}}}},
 			Group: &CulpritGroup{Kind: "file", Title: "file " + conf, Calls: []GroupCall{{40, "openat"}, {41, "fstat"}, {42, "read"}, {44, "close"}}},
 			Steps: steps, TracePath: "good.envb",
@@ -60,7 +60,7 @@ func markdownReports() map[string]*LocateReport {
 		},
 		"replay_still_fails": {Status: ReplayStillFails, Message: "the command fails with every recorded call replayed", Command: []string{"./srv"},
 			RecordedCalls: 300, ReplayableCalls: 120, Runs: 2, Seconds: 0.9,
-			Divergences: []string{"[1] at #77: expected read(5), got write(5) <diverged>"},
+			Divergences: divergences("[1] at #77: expected read(5), got write(5) <diverged>"),
 			NotServed:   []NotServed{{Seq: 9, Path: "/opt/*secret*/key", Why: "content excluded from the trace (record it without an --exclude-content GLOB matching it)"}},
 			Unapplied:   []StartItem{{Kind: "caps", Name: "bounding", Good: ptr("00000000a80425fb"), Here: ptr("00000000a80425fa"), Docker: "--cap-drop CHOWN", Why: "envbisect's own bounding set lacks it"}},
 			Steps:       steps[:2],
@@ -69,8 +69,8 @@ func markdownReports() map[string]*LocateReport {
 		"located_binary": {Status: Located, Command: []string{"./loader"}, RecordedCalls: 50, ReplayableCalls: 20, Runs: 6, Seconds: 0.8,
 			Culprit: &Culprit{Seq: 31, Who: "[1:2]", Exe: "/opt/loader", Syscall: "pread64",
 				Call: `pread64(4, "\x7fELF\x02"..., 64, 0) = 64`, Path: "/opt/lib\nnew/*lib*_x.so",
-				Good: CallResult{Return: "64", Data: map[string]CallBuffer{"buf": {Len: 64}}}, Bad: CallResult{Return: "64", Data: map[string]CallBuffer{"buf": {Len: 64}}},
-				DataDiff: &DataDiff{Buffer: "buf", GoodSize: 64, BadSize: 64, FirstDifference: 18, GoodBytes: `"\x3e\x00"...`, BadBytes: `"\xb7\x00"...`}},
+				Good: CallResult{Return: "64", Data: map[string]CallBuffer{"buf": {Len: 64}}}, Here: CallResult{Return: "64", Data: map[string]CallBuffer{"buf": {Len: 64}}},
+				DataDiff: &DataDiff{Buffer: "buf", GoodSize: 64, HereSize: 64, FirstDifference: 18, GoodBytes: `"\x3e\x00"...`, HereBytes: `"\xb7\x00"...`}},
 			Lost:  &trace.Losses{Calls: 3, Incomplete: 1},
 			Cause: &Cause{Item: StartItem{Kind: "mount", Name: "/opt", Docker: "--read-only"}, Seq: 31, Text: "pread64(/opt/lib) = EROFS here: the mount at /opt is read-only here"},
 			Steps: []LocateStep{{Step: 1, Prefix: 12, Start: 1, Verdict: verdict.Fail, Detail: "killed by SIGSEGV", Seconds: 0.1}},
@@ -149,7 +149,7 @@ func futureFieldsMarkdown(t *testing.T, status string) string {
 	first := obj["culprit"].(map[string]any)
 	first["explanation"] = "the file's content differs: line 1 is mode=slow here, mode=fast in the good run"
 	second := map[string]any{"seq": 61, "who": "[1]", "syscall": "openat", "call": `openat(AT_FDCWD, "/etc/hosts", O_RDONLY) = -1 ENOENT`,
-		"path": "/etc/hosts", "resource": "file /etc/hosts", "good": map[string]any{"return": "3"}, "bad": map[string]any{"return": "-1 ENOENT (No such file or directory)"},
+		"path": "/etc/hosts", "resource": "file /etc/hosts", "good": map[string]any{"return": "3"}, "here": map[string]any{"return": "-1 ENOENT (No such file or directory)"},
 		"explanation": "/etc is there, /etc/hosts is missing here", "lookup": map[string]any{"missing": "/etc/hosts", "diff": []string{"-a", "+b"}}}
 	obj["status"] = status
 	obj["witness"] = map[string]any{"seq": 44, "note": "a member added later, with members of its own"}
@@ -268,4 +268,13 @@ func stripCodeSpans(l string) string {
 		l = l[i+n+end+n:]
 	}
 	return b.String()
+}
+
+// divergences makes divergences of kind extra whose text is each line.
+func divergences(lines ...string) []Divergence {
+	out := make([]Divergence, len(lines))
+	for i, l := range lines {
+		out[i] = Divergence{Kind: "extra", Proc: 1, Thread: 1, LiveCall: l, Text: l}
+	}
+	return out
 }

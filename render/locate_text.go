@@ -50,7 +50,7 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 		t.para("Runs: " + r.Isolation + ".")
 	}
 	t.space(r)
-	t.steps(r.Steps)
+	t.steps(r.Steps, r.Verbose)
 	return t.err
 }
 
@@ -184,33 +184,48 @@ func (t *textWriter) located(r *LocateReport) {
 
 // here prints the live result of the culprit and how its data differs.
 func (t *textWriter) here(c *Culprit) {
-	if c.Bad.Missing {
+	if c.Here.Missing {
 		t.printf("here      did not happen in this environment (the failing run took another path before it)\n")
 		return
 	}
 	d := c.DataDiff
 	switch {
-	case d == nil && c.Bad.Return == c.Good.Return:
-		t.printf("here      = %s   (the same as recorded)\n", c.Bad.Return)
+	case d == nil && c.Here.Return == c.Good.Return:
+		t.printf("here      = %s   (the same as recorded)\n", c.Here.Return)
 	case d == nil:
-		t.printf("here      = %s\n", c.Bad.Return)
+		t.printf("here      = %s\n", c.Here.Return)
 	case d.Text && len(d.Diff) > 0:
-		t.printf("here      = %s   %s:\n", c.Bad.Return, differs(c))
+		t.printf("here      = %s   %s:\n", c.Here.Return, differs(c))
 		for _, l := range d.Diff {
 			t.printf("            %s\n", l)
 		}
 	default:
-		t.printf("here      = %s   %s: %s\n", c.Bad.Return, differs(c), sizes(d))
-		if !d.Text {
-			t.printf("            good: %s\n            here: %s\n", d.GoodBytes, d.BadBytes)
+		t.printf("here      = %s   %s: %s\n", c.Here.Return, differs(c), sizes(d))
+		switch {
+		case len(d.Fields) > 0:
+			t.fields(d.Fields)
+		case !d.Text:
+			t.printf("            good: %s\n            here: %s\n", d.GoodBytes, d.HereBytes)
 		}
+	}
+}
+
+// fields prints the struct members that differ, one a line, aligned:
+// "            st_mode   good S_IFDIR|0755   here S_IFDIR|0700".
+func (t *textWriter) fields(fs []FieldDiff) {
+	wn, wg := 0, 0
+	for _, f := range fs {
+		wn, wg = max(wn, len(f.Field)), max(wg, len(f.Good))
+	}
+	for _, f := range fs {
+		t.printf("            %-*s  good %-*s  here %s\n", wn, f.Field, wg, f.Good, f.Here)
 	}
 }
 
 // differs is "data differs", naming the buffer when the call has more
 // than one: "data differs (msg.name)".
 func differs(c *Culprit) string {
-	if len(c.Good.Data) > 1 || len(c.Bad.Data) > 1 {
+	if len(c.Good.Data) > 1 || len(c.Here.Data) > 1 {
 		return "data differs (" + c.DataDiff.Buffer + ")"
 	}
 	return "data differs"
@@ -218,8 +233,8 @@ func differs(c *Culprit) string {
 
 // sizes is "10 bytes -> 12 bytes, first difference at offset 4".
 func sizes(d *DataDiff) string {
-	s := fmt.Sprintf("%d bytes -> %d bytes", d.GoodSize, d.BadSize)
-	if d.GoodSize == d.BadSize {
+	s := fmt.Sprintf("%d bytes -> %d bytes", d.GoodSize, d.HereSize)
+	if d.GoodSize == d.HereSize {
 		s = fmt.Sprintf("%d bytes in both", d.GoodSize)
 	}
 	s += fmt.Sprintf(", first difference at offset %d", d.FirstDifference)
@@ -248,7 +263,7 @@ func (t *textWriter) stillFails(r *LocateReport) {
 	if len(r.Divergences) > 0 {
 		t.printf("\nDivergences of that run:\n")
 		for _, d := range r.Divergences {
-			t.printf("  %s\n", d)
+			t.printf("  %s\n", d.Text)
 		}
 	}
 	t.printf("\nTo see what a fully replayed run does:\n  envbisect replay%s %s --prefix all -- %s\n",
@@ -282,8 +297,9 @@ func (t *textWriter) inconclusive(r *LocateReport) {
 	t.printf("\n  envbisect locate --repeat 5%s %s -- %s\n", r.flagsText(), r.tracePathOr(), r.commandOr())
 }
 
-// steps prints the table of runs.
-func (t *textWriter) steps(steps []LocateStep) {
+// steps prints the table of runs, one line each; with verbose, each
+// run's divergences from the recording under it.
+func (t *textWriter) steps(steps []LocateStep, verbose bool) {
 	if len(steps) == 0 {
 		return
 	}
@@ -307,13 +323,19 @@ func (t *textWriter) steps(steps []LocateStep) {
 		if s.Round > 0 {
 			detail += " (round " + strconv.Itoa(s.Round) + ")"
 		}
+		if n := len(s.Divergences); n > 0 && !verbose {
+			detail += fmt.Sprintf(" (%d %s, -v lists them)", n, plural(uint64(n), "divergence", "divergences"))
+		}
 		t.printf("%4d  %-*s  %-7s  %7.2f  %s\n", s.Step, w, s.Replayed(), s.Verdict, s.Seconds, detail)
+		if !verbose {
+			continue
+		}
 		for j, d := range s.Divergences {
 			if j == textDivergences {
 				t.printf("          ... %d more %s\n", len(s.Divergences)-j, plural(uint64(len(s.Divergences)-j), "divergence", "divergences"))
 				break
 			}
-			t.printf("          %s\n", d)
+			t.printf("          %s\n", d.Text)
 		}
 	}
 }

@@ -22,7 +22,7 @@ func TestWrap(t *testing.T) {
 func TestLocatedExecImage(t *testing.T) {
 	r := &LocateReport{Status: Located, RecordedCalls: 80, Runs: 7, Culprit: &Culprit{
 		Seq: 51, Who: "[2]", Syscall: "execve", Call: `execve("./tool.sh", ["/opt/sh", "./tool.sh"], 0 /* 3 vars */) = 0`,
-		Path: "/w/tool.sh", Good: CallResult{Return: "0"}, Bad: CallResult{Return: "0"},
+		Path: "/w/tool.sh", Good: CallResult{Return: "0"}, Here: CallResult{Return: "0"},
 		Image: &trace.FileObject{Path: "/w/tool.sh", Resolved: "/opt/sh", Size: 1234, SHA256: trace.Hash{0xab, 0xcd}},
 	}}
 	var b strings.Builder

@@ -77,3 +77,7 @@ func cstring(b []byte) []byte {
 	}
 	return b
 }
+
+// ShellLine returns argv as a shell would need it typed, for messages
+// that name a command.
+func ShellLine(argv []string) string { return shellJoin(argv) }

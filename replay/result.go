@@ -12,8 +12,11 @@ type Result struct {
 	Verdict     verdict.Verdict `json:"verdict"`
 	Detail      string          `json:"detail"`
 	CheckOutput string          `json:"check_output,omitempty"`
-	ExitCode    int             `json:"exit_code"`
-	Seconds     float64         `json:"seconds"`
+	// Abortive: the deciding status was 128 or more or a signal
+	// (verdict.Outcome.Abortive).
+	Abortive bool    `json:"abortive,omitempty"`
+	ExitCode int     `json:"exit_code"`
+	Seconds  float64 `json:"seconds"`
 
 	// Live calls by what happened to them.
 	Replayed    int `json:"replayed"`    // skipped, recorded results written back

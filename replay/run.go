@@ -143,7 +143,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	out := e.res
 	j := judge(ctx, o, res, view, judgeCwd, judgeEnv)
-	out.Verdict, out.Detail, out.CheckOutput = j.Verdict, j.Detail, j.CheckOutput
+	out.Verdict, out.Detail, out.CheckOutput, out.Abortive = j.Verdict, j.Detail, j.CheckOutput, j.Abortive
 	e.skippedWork(out.Verdict)
 	e.unreached(out.Verdict)
 	out.ExitCode = res.ExitCode

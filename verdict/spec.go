@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/envbisect/envbisect/systable"
@@ -62,6 +63,11 @@ type Outcome struct {
 	Detail string
 	// CheckOutput is what the check printed, when one ran.
 	CheckOutput string
+	// Abortive: the status that decided the verdict is 128 or more, or
+	// the command was killed by a signal (a crash, not a test failure).
+	// The verdict is Fail; `git bisect run` would stop the bisection
+	// there, which locate --abort-on-signal does.
+	Abortive bool
 }
 
 // Judge returns the verdict of a finished run. A check that comes after
@@ -76,12 +82,12 @@ func (s Spec) Judge(ctx context.Context, res *trace.RunResult, dir string, env [
 		return Outcome{Verdict: Pass, Detail: fmt.Sprintf("still running after %s", s.Alive)}
 	case s.Alive > 0:
 		return Outcome{Verdict: OfStatus(res.CheckStatus), Detail: fmt.Sprintf("check exited %d while running", res.CheckStatus),
-			CheckOutput: res.CheckOutput}
+			CheckOutput: res.CheckOutput, Abortive: Abortive(res.CheckStatus)}
 	case s.Check != "":
 		status, out := s.runCheck(ctx, dir, env)
-		return Outcome{Verdict: OfStatus(status), Detail: fmt.Sprintf("check exited %d", status), CheckOutput: out}
+		return Outcome{Verdict: OfStatus(status), Detail: fmt.Sprintf("check exited %d", status), CheckOutput: out, Abortive: Abortive(status)}
 	}
-	return Outcome{Verdict: OfStatus(res.ExitCode), Detail: exitText(res)}
+	return Outcome{Verdict: OfStatus(res.ExitCode), Detail: exitText(res), Abortive: res.Signal != 0 || Abortive(res.ExitCode)}
 }
 
 // exitText says how the command ended: "exit status 1", "killed by
@@ -114,8 +120,8 @@ func (s Spec) runCheck(ctx context.Context, dir string, env []string) (int, stri
 	case err == nil:
 		return 0, text
 	case errors.As(err, &ee):
-		if ee.ExitCode() < 0 {
-			return 128 + 9, text
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return AbortStatus + int(ws.Signal()), text // as a shell reports it
 		}
 		return ee.ExitCode(), text
 	}

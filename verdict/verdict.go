@@ -43,7 +43,8 @@ func (v *Verdict) UnmarshalText(b []byte) error {
 // bisect run.
 const SkipStatus = 125
 
-// OfStatus is the verdict of an exit status.
+// OfStatus is the verdict of an exit status: a status of 128 or more
+// (Abortive) fails too; the caller decides whether it aborts.
 func OfStatus(status int) Verdict {
 	switch status {
 	case 0:
@@ -53,3 +54,12 @@ func OfStatus(status int) Verdict {
 	}
 	return Fail
 }
+
+// AbortStatus is the lowest exit status at which `git bisect run` stops
+// the bisection instead of counting the run as bad: a shell's 128+N for
+// a command killed by signal N.
+const AbortStatus = 128
+
+// Abortive reports whether status is one at which `git bisect run`
+// aborts (128 or more, or negative).
+func Abortive(status int) bool { return status >= AbortStatus || status < 0 }

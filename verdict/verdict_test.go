@@ -16,22 +16,26 @@ func TestJudge(t *testing.T) {
 		res    trace.RunResult
 		want   Verdict
 		detail string
+		abort  bool
 	}{
-		{"exit 0", Spec{}, trace.RunResult{ExitCode: 0}, Pass, "exit status 0"},
-		{"exit 125 skips", Spec{}, trace.RunResult{ExitCode: 125}, Skip, "exit status 125"},
-		{"exit 1", Spec{}, trace.RunResult{ExitCode: 1}, Fail, "exit status 1"},
-		{"killed", Spec{}, trace.RunResult{ExitCode: 137, Signal: 9}, Fail, "killed by SIGKILL"},
-		{"timed out", Spec{Timeout: time.Second}, trace.RunResult{TimedOut: true}, Fail, "timed out after 1s"},
-		{"daemon up", Spec{Alive: 2 * time.Second}, trace.RunResult{AliveAt: true, ExitCode: 137, Signal: 9}, Pass, "still running after 2s"},
-		{"daemon died", Spec{Alive: 2 * time.Second}, trace.RunResult{ExitCode: 1}, Fail, "exit status 1 before 2s"},
-		{"check while up", Spec{Alive: time.Second, Check: "x"}, trace.RunResult{AliveAt: true, CheckStatus: 125}, Skip, "check exited 125 while running"},
-		{"check after exit", Spec{Check: "exit 3"}, trace.RunResult{ExitCode: 0}, Fail, "check exited 3"},
-		{"check passes", Spec{Check: "true"}, trace.RunResult{ExitCode: 1}, Pass, "check exited 0"},
+		{"exit 0", Spec{}, trace.RunResult{ExitCode: 0}, Pass, "exit status 0", false},
+		{"exit 125 skips", Spec{}, trace.RunResult{ExitCode: 125}, Skip, "exit status 125", false},
+		{"exit 1", Spec{}, trace.RunResult{ExitCode: 1}, Fail, "exit status 1", false},
+		{"exit 127", Spec{}, trace.RunResult{ExitCode: 127}, Fail, "exit status 127", false},
+		{"exit 128", Spec{}, trace.RunResult{ExitCode: 128}, Fail, "exit status 128", true},
+		{"killed", Spec{}, trace.RunResult{ExitCode: 137, Signal: 9}, Fail, "killed by SIGKILL", true},
+		{"timed out", Spec{Timeout: time.Second}, trace.RunResult{TimedOut: true}, Fail, "timed out after 1s", false},
+		{"daemon up", Spec{Alive: 2 * time.Second}, trace.RunResult{AliveAt: true, ExitCode: 137, Signal: 9}, Pass, "still running after 2s", false},
+		{"daemon died", Spec{Alive: 2 * time.Second}, trace.RunResult{ExitCode: 1}, Fail, "exit status 1 before 2s", false},
+		{"check while up", Spec{Alive: time.Second, Check: "x"}, trace.RunResult{AliveAt: true, CheckStatus: 125}, Skip, "check exited 125 while running", false},
+		{"check after exit", Spec{Check: "exit 3"}, trace.RunResult{ExitCode: 0}, Fail, "check exited 3", false},
+		{"check killed", Spec{Check: "kill -TERM $$"}, trace.RunResult{ExitCode: 0}, Fail, "check exited 143", true},
+		{"check passes", Spec{Check: "true"}, trace.RunResult{ExitCode: 1}, Pass, "check exited 0", false},
 	}
 	for _, c := range cases {
 		got := c.spec.Judge(ctx, &c.res, "/", nil)
-		if got.Verdict != c.want || got.Detail != c.detail {
-			t.Errorf("%s: %s (%s), want %s (%s)", c.name, got.Verdict, got.Detail, c.want, c.detail)
+		if got.Verdict != c.want || got.Detail != c.detail || got.Abortive != c.abort {
+			t.Errorf("%s: %s (%s, abortive %v), want %s (%s, abortive %v)", c.name, got.Verdict, got.Detail, got.Abortive, c.want, c.detail, c.abort)
 		}
 	}
 }

@@ -7,13 +7,11 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/bisect"
@@ -34,12 +32,19 @@ type locateOptions struct {
 	json    bool   // --json: --format json
 	format  string // --format, resolved by runLocate (parseReportFormat)
 	quiet   bool
-	cpu     string
-	window  int
-	where   containerFlags
-	box     sandboxFlags
-	jobs    int
-	worker  bool // hidden: serve runs for a parallel locate (locate_workers.go)
+	verbose bool   // -v: every step's divergences in the text report
+	report  string // --report FILE: the JSON report, besides the text on stdout
+	logs    runLogs
+	// abortOnSignal: a run that exits 128 or more or is killed by a
+	// signal stops the search, as in git bisect run.
+	abortOnSignal bool
+	force         bool // run a trace of another command line or directory
+	cpu           string
+	window        int
+	where         containerFlags
+	box           sandboxFlags
+	jobs          int
+	worker        bool // hidden: serve runs for a parallel locate (locate_workers.go)
 }
 
 func newLocateCommand(s streams) *cobra.Command {
@@ -67,24 +72,39 @@ for N replayable calls, and prints the culprit call, its result in the recording
 result here (with a diff of the data), the file, socket or directory it
 belongs to, and every step.
 
-Progress goes to stderr while it runs (unless -q or stderr is not a
-terminal); CMD's own output is passed through. The report goes to stdout:
-as text, or with --format json (--json) or --format markdown (for a CI
-job's $GITHUB_STEP_SUMMARY) alone, CMD's output then going to stderr.
+The report goes to stdout, alone: as text (the summary, the causes, the
+diff and a compact table of the runs; -v adds every run's divergences
+from the recording), or with --format json (--json) or --format markdown
+(for a CI job's $GITHUB_STEP_SUMMARY). --report FILE writes the JSON
+report to FILE as well, so one locate gives both. CMD's own output goes
+to stderr, or with --logs DIR to one file per run in DIR
+(run-003-search.log, run-012-confirm.log: the run's number and role).
+Progress goes to stderr (unless -q): on a terminal one line that each run
+updates, elsewhere (a CI log) one line per finished run.
+
+CMD must be the recorded command line: locate refuses (exit 2) a trace
+recorded with other arguments, or in another working directory that the
+runs cannot start in (without a sandbox), unless --force. A directory that the sandbox can replay is a candidate of the
+search instead, and an executable whose path or content differs here is
+said on stderr and searched like the rest of the environment.
 
 ` + sandboxHelp + `
 
 ` + verdictHelp + `
 --repeat N runs every step N times and takes the majority, for flaky
-commands.
+commands. A run that exits with status 128 or more, or is killed by a
+signal (a crash), fails; with --abort-on-signal it stops the search
+instead, as 'git bisect run' does (exit 3, no report).
 
 Exit status:
   0    located: the culprit (every cause, each confirmed) is printed
   3    could not locate: CMD passes here without replay, still fails with
        everything replayed, is not repeatable, the search was inconclusive,
-       or its answer was unconfirmed (see the message)
+       or its answer was unconfirmed (see the message); or with
+       --abort-on-signal a run exited 128 or more or was killed by a signal
   1    an error (unreadable trace, CMD not found, no ptrace permission, ...)
-  2    bad usage`,
+  2    bad usage, or the trace records another command line or directory
+       (see --force)`,
 		Example: `  envbisect locate good.envb -- ./app --config app.conf
   envbisect locate web.envb --alive 5s -- lighttpd -D -f /etc/lighttpd/lighttpd.conf
   envbisect locate ftp.envb --alive 2s --check 'curl -sf ftp://127.0.0.1/' -- vsftpd
@@ -108,6 +128,12 @@ Exit status:
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object on stdout (the command's own output then goes to stderr); the same as --format json")
 	f.StringVar(&o.format, "format", "", formatHelp)
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
+	f.BoolVarP(&o.verbose, "verbose", "v", false, "list every run's divergences from the recording in the text report")
+	f.StringVar(&o.report, "report", "", "write the report as JSON to `FILE` too (the text, or --format, still goes to stdout)")
+	f.StringVar(&o.logs.dir, "logs", "", "write CMD's output to one file per run in `DIR` (run-NNN-ROLE.log) instead of stderr")
+	f.BoolVar(&o.abortOnSignal, "abort-on-signal", false, "stop the search when a run exits with status 128 or more or is killed by a signal, "+
+		"as git bisect run does (default: such a run fails)")
+	f.BoolVar(&o.force, "force", false, forceHelp)
 	f.StringVar(&o.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto, or any")
 	f.IntVar(&o.window, "window", replay.DefaultWindow, "how many calls a thread may run ahead of or behind the recording before it counts as diverged")
 	return cmd
@@ -130,6 +156,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	}
 	if o.jobs < 1 || o.jobs > maxJobs {
 		return usageError("--jobs %d: give 1 to %d runs at once", o.jobs, maxJobs)
+	}
+	if err := o.logs.prepare(); err != nil {
+		return withCode(exitError, err)
 	}
 	cpu, err := parseCPU(o.cpu)
 	if err != nil {
@@ -187,9 +216,8 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		fmt.Fprintf(s.err, "envbisect: WARNING: %s records a run that did not pass (exit status %d): locate needs a trace of a run that works\n",
 			path, e.ExitCode)
 	}
-	if rc := t.Header.Command; len(rc) > 0 && filepath.Base(rc[0]) != filepath.Base(argv[0]) {
-		fmt.Fprintf(s.err, "envbisect: warning: %s recorded %q, and the command here is %q: "+
-			"locate compares runs of the same command\n", path, rc[0], argv[0])
+	if err := checkSameCommand(s, commandCheck{path: path, t: t, rec: rec, argv: argv, site: site, sandboxed: box != nil}, o.force, o.quiet); err != nil {
+		return err
 	}
 
 	store := contentStore(t)
@@ -206,13 +234,11 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		}
 		runner = p
 	}
-	var progress func(bisect.Progress)
-	if !o.quiet && isTerminal(s.err) {
-		progress = func(p bisect.Progress) { writeProgress(s, p) }
-		if o.jobs > 1 {
-			progress = func(p bisect.Progress) { writeRoundProgress(s, p) }
-		}
+	if o.abortOnSignal {
+		runner = abortOnSignal(runner)
 	}
+	pp := newProgressPrinter(s.err, o.quiet)
+	progress := pp.progress()
 	rep, err := bisect.Locate(ctx, rec.Graph, runner, bisect.Options{
 		Command: argv,
 		Start:   startList,
@@ -222,14 +248,22 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		Recorded: t.Start, Here: launch.CommandCreds(site.join), AddressHolder: addressHolderIn(site.join),
 		PackageOwner: pkgdb.Open(site.join.Root()).Owner, StatHere: statHereIn(site.join),
 	})
+	pp.finish()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return withCode(exitError, errors.New("interrupted: no culprit"))
+		}
+		if errors.Is(err, errAborted) {
+			return withCode(exitNotLocated, err)
 		}
 		return runError(err)
 	}
 	if tab, err := systable.New(t.Header.Arch); err == nil {
 		rep.Unseen = render.UnseenIn(tab, t.Events) // io_uring, nested ptrace
+	}
+	rep.Verbose = o.verbose
+	if err := writeReportFile(o.report, rep); err != nil {
+		return withCode(exitError, err)
 	}
 	if err := format.writeReport(s.out, rep); err != nil {
 		return withCode(exitError, err)
@@ -273,13 +307,18 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 			return bisect.Outcome{}, err
 		}
 		plan := rec.Graph.Closure(r.Asks(rec.Graph))
+		output, closeLog, err := o.logs.open(r)
+		if err != nil {
+			return bisect.Outcome{}, err
+		}
+		defer closeLog()
 		interrupt, done := sigs.add()
 		defer done()
 		res, err := rec.Run(ctx, replay.Options{
 			Sandbox: box,
 			Argv:    argv, Plan: plan, Start: bisect.StartOf(r, start), Judge: o.verdict.spec, Window: o.window, CPU: cpus[r.Job%len(cpus)],
 			Join: site.join, Env: site.env, Dir: site.dir, Serve: store,
-			Stdout:    cmdStdout(reportFormat(o.format).machineOutput()),
+			Stdout: output, Stderr: output, // never stdout: it holds the report alone
 			Interrupt: interrupt,
 			Warn:      warn,
 		})
@@ -295,9 +334,10 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 			return bisect.Outcome{}, err
 		}
 		out := bisect.Outcome{Verdict: res.Verdict, Detail: res.Detail, Live: res.Live, Seconds: res.Seconds,
-			Diverged: len(res.Diverged()) > 0, Taint: res.Taint()}
+			Diverged: len(res.Diverged()) > 0, Taint: res.Taint(), Abortive: res.Abortive}
 		for _, d := range res.Divergences {
-			out.Divergences = append(out.Divergences, d.String())
+			out.Divergences = append(out.Divergences, bisect.Divergence{Kind: d.Kind, Proc: d.Proc, Thread: d.Thread,
+				RecordedSeq: d.AtSeq, Expected: d.Expected, LiveCall: d.Got, Text: d.String()})
 		}
 		return out, nil
 	})
@@ -320,35 +360,6 @@ func startItems(diffs []align.StartDiff) []bisect.StartItem {
 		out[i].Text = out[i].Plain()
 	}
 	return out
-}
-
-// writeProgress prints one line per run on stderr.
-func writeProgress(s streams, p bisect.Progress) {
-	if !p.Done {
-		fmt.Fprintf(s.err, "envbisect: step %d of about %d: replaying %s ...", p.Step, p.Steps, p.Request)
-		return
-	}
-	fmt.Fprintf(s.err, " %s (%s, %.1f s)\n", p.Outcome.Verdict, p.Outcome.Detail, p.Outcome.Seconds)
-}
-
-// writeRoundProgress prints one whole line per finished run: with --jobs
-// the runs of a round end in any order.
-func writeRoundProgress(s streams, p bisect.Progress) {
-	if !p.Done {
-		return
-	}
-	fmt.Fprintf(s.err, "envbisect: round %d, step %d of about %d: replaying %s: %s (%s, %.1f s)\n",
-		p.Round, p.Step, p.Steps, p.Request, p.Outcome.Verdict, p.Outcome.Detail, p.Outcome.Seconds)
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
 }
 
 // statHereIn stats a path in the root the runs saw: join's, or

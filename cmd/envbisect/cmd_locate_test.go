@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/envbisect/envbisect/internal/reportschema"
 	"github.com/envbisect/envbisect/internal/testutil"
 )
 
@@ -161,6 +162,7 @@ printf 'key value\n' > config.txt
 			Path    string `json:"path"`
 		} `json:"culprit"`
 	}
+	reportschema.Check(t, "locate --json as nobody", stdout.Bytes())
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("locate --json as nobody: %v\n%s", err, stdout.String())
 	}

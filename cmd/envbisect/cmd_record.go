@@ -126,7 +126,7 @@ Exit status:
 				return nil
 			}
 			if len(args) == 0 {
-				return withCode(exitNotFound, errors.New("no command to record: give one after --, e.g. envbisect record -- make test"))
+				return usageError("no command to record: give one after --, e.g. envbisect record -- make test")
 			}
 			return nil
 		},

@@ -38,6 +38,10 @@ func TestRecordBadInput(t *testing.T) {
 	testutil.Require(t, testutil.Ptrace)
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "ran")
+	notExec := filepath.Join(dir, "script.sh") // a script without execute permission: bash says 126
+	if err := os.WriteFile(notExec, []byte("#!/bin/sh\ntouch "+marker+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name     string
 		args     []string
@@ -45,7 +49,10 @@ func TestRecordBadInput(t *testing.T) {
 		wantErr  string
 	}{
 		{"missing command", []string{"record", "-o", filepath.Join(dir, "a.envb"), "--", "no-such-command-xyz"}, 127, "no-such-command-xyz: command not found"},
-		{"no command", []string{"record", "-o", filepath.Join(dir, "b.envb")}, 127, "no command to record"},
+		{"no command", []string{"record", "-o", filepath.Join(dir, "b.envb")}, 2, "no command to record"},
+		{"not executable", []string{"record", "-o", filepath.Join(dir, "d.envb"), "--", notExec}, 126, "cannot execute"},
+		{"a directory", []string{"record", "-o", filepath.Join(dir, "e.envb"), "--", dir}, 126, "cannot execute"},
+		{"killed by a signal", []string{"record", "-q", "-o", filepath.Join(dir, "f.envb"), "--", "sh", "-c", "kill -SEGV $$"}, 128 + 11, "killed by SIGSEGV"},
 		{"unwritable output", []string{"record", "-o", filepath.Join(dir, "no", "such", "dir", "t.envb"), "--", "sh", "-c", "touch " + marker}, 1, "no/such/dir/t.envb"},
 		{"bad flag", []string{"record", "--frobnicate", "--", "true"}, 2, "unknown flag"},
 		{"bad size", []string{"record", "--max-capture", "lots", "--", "true"}, 2, "--max-capture"},

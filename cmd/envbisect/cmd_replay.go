@@ -27,6 +27,7 @@ type replayOptions struct {
 	quiet   bool
 	where   containerFlags
 	box     sandboxFlags
+	force   bool // run a trace of another command line or directory
 }
 
 func newReplayCommand(s streams) *cobra.Command {
@@ -57,7 +58,8 @@ Exit status:
   0    the run passed
   3    the run failed or was skipped
   1    an error (unreadable trace, no ptrace permission, ...)
-  2    bad usage`,
+  2    bad usage, or the trace records another command line, or another
+       directory that the run cannot start in (see --force)`,
 		Example: `  envbisect replay good.envb --prefix all -- ./app --config app.conf
   envbisect replay good.envb --prefix 42 --json -- make test`,
 		Args: traceThenCommand("envbisect replay TRACE --prefix K -- CMD"),
@@ -70,6 +72,7 @@ Exit status:
 	f.BoolVar(&o.json, "json", false, "print one JSON object on stdout, listing every live call (the command's own output then goes to stderr)")
 	f.StringVar(&o.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto, or any")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict line (and no call list with --json)")
+	f.BoolVar(&o.force, "force", false, forceHelp)
 	o.verdict.add(f)
 	o.where.add(f)
 	o.box.add(f, true, true)
@@ -110,6 +113,9 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	defer store.Close()
 	box, _, err := o.box.spec(s, site, false)
 	if err != nil {
+		return err
+	}
+	if err := checkSameCommand(s, commandCheck{path: path, t: t, rec: rec, argv: argv, site: site, sandboxed: box != nil}, o.force, o.quiet); err != nil {
 		return err
 	}
 	if ctx == nil {

@@ -67,7 +67,7 @@ type ReportCulprit struct {
 	Path     string          `json:"path"`
 	Resource string          `json:"resource"`
 	Good     CallResult      `json:"good"`
-	Bad      CallResult      `json:"bad"`
+	Here     CallResult      `json:"here"`
 	DataDiff json.RawMessage `json:"data_diff"`
 	// Content is, for the open of a file whose content differs, the
 	// later call that shows the difference.

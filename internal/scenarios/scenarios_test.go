@@ -57,7 +57,7 @@ func TestParseLocate(t *testing.T) {
 	out := "fig79: key = value\n{not json\n" + `{
   "status": "located",
   "culprit": {"seq": 26, "proc": 1, "thread": 1, "syscall": "read",
-              "good": {"ret": 10, "errno": ""}, "bad": {"missing": true}},
+              "good": {"ret": 10, "errno": ""}, "here": {"missing": true}},
   "runs": 6, "recorded_calls": 29,
   "steps": [{"prefix": 0, "verdict": "fail", "divergences": ["[1] diverged"]}]
 }
@@ -66,7 +66,7 @@ func TestParseLocate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Status != "located" || r.Culprit == nil || r.Culprit.Seq != 26 || !r.Culprit.Bad.Missing ||
+	if r.Status != "located" || r.Culprit == nil || r.Culprit.Seq != 26 || !r.Culprit.Here.Missing ||
 		*r.Culprit.Good.Ret != 10 || r.Runs != 6 || r.RecordedCalls != 29 || len(r.Steps[0].Divergences) != 1 {
 		t.Errorf("parsed %+v", r)
 	}

@@ -191,12 +191,12 @@ func (o *Outcome) Problems() []string {
 		fail("culprit's good result %s, the trace says %v", got.Good, want)
 	}
 	switch {
-	case got.Bad.Missing:
+	case got.Here.Missing:
 		fail("the culprit's live call is missing in the bad environment, want one that returns %q", cu.BadErrno)
-	case got.Bad.Errno != cu.BadErrno:
-		fail("culprit's bad result %s, want errno %q", got.Bad, cu.BadErrno)
-	case cu.BadErrno == "" && (got.Bad.Ret == nil || *got.Bad.Ret < 0):
-		fail("culprit's bad result %s, want a successful call whose data differ", got.Bad)
+	case got.Here.Errno != cu.BadErrno:
+		fail("culprit's bad result %s, want errno %q", got.Here, cu.BadErrno)
+	case cu.BadErrno == "" && (got.Here.Ret == nil || *got.Here.Ret < 0):
+		fail("culprit's bad result %s, want a successful call whose data differ", got.Here)
 	}
 	return p
 }

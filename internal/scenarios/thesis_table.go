@@ -55,7 +55,7 @@ func culpritText(rep *LocateReport) string {
 	if !strings.HasPrefix(what, "/") && c.Resource != "" {
 		what = c.Resource
 	}
-	return fmt.Sprintf("#%s %s %s: good %s, here %s", Thousands(int(c.Seq)), c.Syscall, what, result(c.Good), result(c.Bad))
+	return fmt.Sprintf("#%s %s %s: good %s, here %s", Thousands(int(c.Seq)), c.Syscall, what, result(c.Good), result(c.Here))
 }
 
 // result is a culprit's result in a few characters: "14", "ENOENT",

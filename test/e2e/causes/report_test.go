@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/envbisect/envbisect/internal/testutil"
+	"github.com/envbisect/envbisect/internal/reportschema"
 )
 
 // report is the part of locate's JSON report these tests read.
@@ -60,7 +60,7 @@ func (c *cause) names() string {
 func readReport(t *testing.T, out string) report {
 	t.Helper()
 	var r report
-	r.raw = testutil.ReadJSONText(t, filepath.Join(out, "report.json"), &r)
+	r.raw = reportschema.ReadReport(t, filepath.Join(out, "report.json"), &r)
 	return r
 }
 

@@ -78,8 +78,8 @@ func TestContainerIdentityClasses(t *testing.T) {
 				}
 				return
 			}
-			if c.Start != nil || c.Syscall != tc.syscall || c.Path != tc.path || c.Bad.Errno != tc.errno {
-				t.Errorf("culprit %s %s = %s (%s), want %s %s = %s", c.Syscall, c.Path, c.Bad.Errno, c.Call, tc.syscall, tc.path, tc.errno)
+			if c.Start != nil || c.Syscall != tc.syscall || c.Path != tc.path || c.Here.Errno != tc.errno {
+				t.Errorf("culprit %s %s = %s (%s), want %s %s = %s", c.Syscall, c.Path, c.Here.Errno, c.Call, tc.syscall, tc.path, tc.errno)
 			}
 		})
 	}

@@ -19,10 +19,10 @@ type identityReport struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
 		Call    string `json:"call"`
-		Bad     struct {
+		Here    struct {
 			Errno  string `json:"errno"`
 			Denied bool   `json:"denied"`
-		} `json:"bad"`
+		} `json:"here"`
 		Start *identityItem `json:"start"`
 	} `json:"culprit"`
 	Unapplied []identityItem `json:"unapplied"`
@@ -85,8 +85,8 @@ func TestContainerReadOnlyNamed(t *testing.T) {
 	if rep.Status != "located" || rep.Culprit == nil {
 		t.Fatalf("locate: status %q (%s), want located", rep.Status, rep.Message)
 	}
-	if c := rep.Culprit; c.Path != "/written" || c.Bad.Errno != "EROFS" {
-		t.Errorf("culprit %s %s = %s (%s), want the create of /written = EROFS", c.Syscall, c.Path, c.Bad.Errno, c.Call)
+	if c := rep.Culprit; c.Path != "/written" || c.Here.Errno != "EROFS" {
+		t.Errorf("culprit %s %s = %s (%s), want the create of /written = EROFS", c.Syscall, c.Path, c.Here.Errno, c.Call)
 	}
 	if !listed(rep.Unapplied, "mount", "/") {
 		t.Errorf("unapplied %+v: the root mount is not listed", rep.Unapplied)
@@ -108,7 +108,7 @@ func TestContainerTmpfsNoexecNamed(t *testing.T) {
 	bad := startWith(t, image, "bad", "--tmpfs", "/tmp")
 	rep := locateIdentity(t, good, bad, 0, "sh", "-c", "cp /bin/hello.sh /tmp/hello.sh && /tmp/hello.sh")
 	if rep.Status != "located" || rep.Culprit == nil || !strings.HasPrefix(rep.Culprit.Syscall, "execve") ||
-		rep.Culprit.Path != "/tmp/hello.sh" || rep.Culprit.Bad.Errno != "EACCES" {
+		rep.Culprit.Path != "/tmp/hello.sh" || rep.Culprit.Here.Errno != "EACCES" {
 		t.Errorf("locate: status %q (%s), culprit %+v, want the execve of /tmp/hello.sh = EACCES", rep.Status, rep.Message, rep.Culprit)
 	}
 	if !listed(rep.Unapplied, "mount", "/tmp") {
@@ -140,9 +140,9 @@ func TestContainerSeccompFilterNamed(t *testing.T) {
 		t.Fatalf("locate: status %q (%s), want located", rep.Status, rep.Message)
 	}
 	cu := rep.Culprit
-	if !strings.Contains(cu.Syscall, "chmod") || cu.Path != "/etc/passwd" || cu.Bad.Errno != "EPERM" || !cu.Bad.Denied {
+	if !strings.Contains(cu.Syscall, "chmod") || cu.Path != "/etc/passwd" || cu.Here.Errno != "EPERM" || !cu.Here.Denied {
 		t.Errorf("culprit %s %s = %s denied=%v (%s), want the chmod of /etc/passwd denied with EPERM", cu.Syscall, cu.Path,
-			cu.Bad.Errno, cu.Bad.Denied, cu.Call)
+			cu.Here.Errno, cu.Here.Denied, cu.Call)
 	}
 	var filter *identityItem
 	for i := range rep.Unapplied {

@@ -43,8 +43,8 @@ locate_bad ./run.sh
 	c := r.Culprit
 	t.Logf("explanation: %s", c.Explanation)
 	dir := w + "/app/conf.d"
-	if c.Bad.Errno != "ENOENT" || !strings.HasPrefix(c.Path, dir) {
-		t.Errorf("culprit %s %s %s; want a call on %s failing with ENOENT", c.Syscall, c.Path, c.Bad.Errno, dir)
+	if c.Here.Errno != "ENOENT" || !strings.HasPrefix(c.Path, dir) {
+		t.Errorf("culprit %s %s %s; want a call on %s failing with ENOENT", c.Syscall, c.Path, c.Here.Errno, dir)
 	}
 	if c.Facts == nil || c.Facts.Missing == nil {
 		t.Fatalf("no missing component in the facts; explanation %q", c.Explanation)
@@ -83,8 +83,8 @@ locate_bad setpriv --reuid=65534 --regid=65534 --clear-groups ./run.sh
 	c := r.Culprit
 	t.Logf("explanation: %s", c.Explanation)
 	dir := w + "/app/out"
-	if c.Bad.Errno != "EACCES" || c.Path != dir+"/result" {
-		t.Errorf("culprit %s %s %s; want the creation of %s/result, EACCES", c.Syscall, c.Path, c.Bad.Errno, dir)
+	if c.Here.Errno != "EACCES" || c.Path != dir+"/result" {
+		t.Errorf("culprit %s %s %s; want the creation of %s/result, EACCES", c.Syscall, c.Path, c.Here.Errno, dir)
 	}
 	if c.Facts == nil {
 		t.Fatalf("no facts; explanation %q", c.Explanation)

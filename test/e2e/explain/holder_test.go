@@ -37,9 +37,9 @@ unshare --net sh "$W/net.sh"
 `)
 	r := readReport(t, out)
 	c := r.Culprit
-	t.Logf("culprit %s %s; explanation: %s", c.Syscall, c.Bad.Errno, c.Explanation)
-	if c.Syscall != "bind" || c.Bad.Errno != "EADDRINUSE" {
-		t.Errorf("culprit %s %s; want the bind, EADDRINUSE", c.Syscall, c.Bad.Errno)
+	t.Logf("culprit %s %s; explanation: %s", c.Syscall, c.Here.Errno, c.Explanation)
+	if c.Syscall != "bind" || c.Here.Errno != "EADDRINUSE" {
+		t.Errorf("culprit %s %s; want the bind, EADDRINUSE", c.Syscall, c.Here.Errno)
 	}
 	pid, err := strconv.Atoi(testutil.ReadText(t, out, "holder"))
 	if err != nil {

@@ -24,9 +24,9 @@ type report struct {
 		Syscall     string `json:"syscall"`
 		Path        string `json:"path"`
 		Explanation string `json:"explanation"`
-		Bad         struct {
+		Here        struct {
 			Errno string `json:"errno"`
-		} `json:"bad"`
+		} `json:"here"`
 		Start *struct {
 			Kind string  `json:"kind"`
 			Name string  `json:"name"`

@@ -33,10 +33,10 @@ locate_bad setpriv --reuid=65534 --regid=65534 --clear-groups ./job.sh
 	w := testutil.ReadText(t, out, "w")
 	r := readReport(t, out)
 	c := r.Culprit
-	t.Logf("culprit %s %s %s; explanation: %s", c.Syscall, c.Path, c.Bad.Errno, c.Explanation)
+	t.Logf("culprit %s %s %s; explanation: %s", c.Syscall, c.Path, c.Here.Errno, c.Explanation)
 	dir := w + "/app/spool"
-	if c.Bad.Errno != "EACCES" || !strings.HasPrefix(c.Path, dir+"/job.") {
-		t.Errorf("culprit %s %s %s; want the creation of %s/job.XXXXXXXX, EACCES", c.Syscall, c.Path, c.Bad.Errno, dir)
+	if c.Here.Errno != "EACCES" || !strings.HasPrefix(c.Path, dir+"/job.") {
+		t.Errorf("culprit %s %s %s; want the creation of %s/job.XXXXXXXX, EACCES", c.Syscall, c.Path, c.Here.Errno, dir)
 	}
 	if c.Facts == nil {
 		t.Fatalf("no facts; explanation %q", c.Explanation)

@@ -127,9 +127,9 @@ locate_bad dash run.sh
 	if r.Status != "located" || c == nil {
 		t.Fatalf("status %s (%s), want located\n%s", r.Status, r.Message, r.raw)
 	}
-	t.Logf("culprit %d %s %s %s (%s), flip %+v, space %+v", c.Seq, c.Syscall, c.Path, c.Bad.Errno, c.Differs, c.Flip, r.Space)
-	if c.Syscall != "openat" || !strings.HasSuffix(c.Path, "run/lock") || c.Bad.Errno != "ENOENT" {
-		t.Errorf("culprit %d %s %s %s, want the creation (openat) of %s, ENOENT here", c.Seq, c.Syscall, c.Path, c.Bad.Errno, lock)
+	t.Logf("culprit %d %s %s %s (%s), flip %+v, space %+v", c.Seq, c.Syscall, c.Path, c.Here.Errno, c.Differs, c.Flip, r.Space)
+	if c.Syscall != "openat" || !strings.HasSuffix(c.Path, "run/lock") || c.Here.Errno != "ENOENT" {
+		t.Errorf("culprit %d %s %s %s, want the creation (openat) of %s, ENOENT here", c.Seq, c.Syscall, c.Path, c.Here.Errno, lock)
 	}
 	if f := c.Flip; f == nil || !f.FirstDiffers {
 		t.Errorf("flip %+v, want it kept with the creation first differing", f)

@@ -37,9 +37,9 @@ type cause struct {
 	Path     string `json:"path"`
 	Resource string `json:"resource"`
 	Differs  string `json:"differs"`
-	Bad      struct {
+	Here     struct {
 		Errno string `json:"errno"`
-	} `json:"bad"`
+	} `json:"here"`
 	DataDiff *struct {
 		Diff []string `json:"diff"`
 	} `json:"data_diff"`

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/envbisect/envbisect/internal/reportschema"
 	"github.com/envbisect/envbisect/internal/scenarios"
 	"github.com/envbisect/envbisect/internal/testutil"
 )
@@ -40,9 +41,9 @@ type culprit struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
 	} `json:"content"`
-	Bad struct {
+	Here struct {
 		Errno string `json:"errno"`
-	} `json:"bad"`
+	} `json:"here"`
 }
 
 // startItem is a start item of the report: kind "env", "umask", "cwd",
@@ -73,7 +74,7 @@ type space struct {
 func readReport(t *testing.T, dir, name string) report {
 	t.Helper()
 	var r report
-	r.raw = testutil.ReadJSONText(t, filepath.Join(dir, name), &r)
+	r.raw = reportschema.ReadReport(t, filepath.Join(dir, name), &r)
 	return r
 }
 

@@ -126,12 +126,13 @@ if [ -e "$W/rec" ]; then echo made > "$OUT/rec"; fi
 
 // TestCwdSandboxOffUnapplied: without a sandbox no run can start the
 // command at the recorded path: the cwd is listed as differing and not
-// applied, with why and the remedy, and is never the culprit.
+// applied, with why and the remedy, and is never the culprit. Without
+// --force locate refuses to run there (TestLocateOtherCommand).
 func TestCwdSandboxOffUnapplied(t *testing.T) {
 	testutil.Require(t, testutil.Binary("gcc"))
 	out := inWorkNS(t, setupGcc+`
 cd bad
-"$EB" locate -q --json --sandbox=off --reset "rm -f $W/out/prog.o" --check "$check" ../t.envb -- gcc -g -c prog.c -o ../out/prog.o > "$OUT/report.json" || true
+"$EB" locate -q --json --sandbox=off --force --reset "rm -f $W/out/prog.o" --check "$check" ../t.envb -- gcc -g -c prog.c -o ../out/prog.o > "$OUT/report.json" || true
 `)
 	w := testutil.ReadText(t, out, "w")
 	r := readCwdReport(t, filepath.Join(out, "report.json"))

@@ -40,7 +40,7 @@ rm -f out.tar
 code=0; "$EB" replay -q ../t.envb --prefix all --check 'sha256sum -c ../good.sum' -- ./build.sh > "$OUT/replay.out" 2>&1 || code=$?
 echo $code > "$OUT/replay.code"
 test -e out.tar && echo yes > "$OUT/left" || echo no > "$OUT/left"
-code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off -- ./build.sh > "$OUT/replay-off.out" 2>&1 || code=$?
+code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off --force -- ./build.sh > "$OUT/replay-off.out" 2>&1 || code=$?
 echo $code > "$OUT/replay-off.code"
 code=0; sha256sum -c ../good.sum > "$OUT/sum.out" 2>&1 || code=$?; echo $code > "$OUT/sum.code"
 rm -f out.tar
@@ -122,7 +122,7 @@ cd bad
 code=0; "$EB" replay -q ../t.envb --prefix all --check "cmp $a ../good/$a" -- ./build.sh > "$OUT/replay.out" 2>&1 || code=$?
 echo $code > "$OUT/replay.code"
 test -e $a && echo yes > "$OUT/left" || echo no > "$OUT/left"
-code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off -- ./build.sh > "$OUT/replay-off.out" 2>&1 || code=$?
+code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off --force -- ./build.sh > "$OUT/replay-off.out" 2>&1 || code=$?
 echo $code > "$OUT/replay-off.code"
 cp $a "$OUT/replayed.artifact" || true
 `)

@@ -33,9 +33,9 @@ type report struct {
 	Culprit *struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
-		Bad     struct {
+		Here    struct {
 			Errno string `json:"errno"`
-		} `json:"bad"`
+		} `json:"here"`
 	} `json:"culprit"`
 }
 

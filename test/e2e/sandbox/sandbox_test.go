@@ -53,11 +53,12 @@ tree_hash bad > "$OUT/after"
 }
 
 // TestSandboxOff: --sandbox=off runs on the real file system, as before
-// the sandbox: the runs leave their state behind.
+// the sandbox: the runs leave their state behind. (--force: the trace
+// was recorded in good/, where a run without a sandbox cannot start.)
 func TestSandboxOff(t *testing.T) {
 	out := inWorkNS(t, setupInit+`
 cd bad
-"$EB" locate -q --json --sandbox=off ../t.envb -- ./init.sh > "$OUT/report.json" || true
+"$EB" locate -q --json --sandbox=off --force ../t.envb -- ./init.sh > "$OUT/report.json" || true
 if [ -e state ]; then echo left > "$OUT/state"; fi
 `)
 	r := readReport(t, filepath.Join(out, "report.json"))
@@ -80,7 +81,7 @@ cd bad
 "$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/report.json" || true
 `)
 	r := readReport(t, filepath.Join(out, "report.json"))
-	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "mkdir") || r.Culprit.Bad.Errno != "EROFS" {
+	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "mkdir") || r.Culprit.Here.Errno != "EROFS" {
 		t.Errorf("located %s %+v (%s), want the mkdir with EROFS", r.Status, r.Culprit, r.Message)
 	}
 }
@@ -101,7 +102,7 @@ cd bad
 "$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/report.json" || true
 `)
 	r := readReport(t, filepath.Join(out, "report.json"))
-	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "mkdir") || r.Culprit.Bad.Errno != "EACCES" {
+	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "mkdir") || r.Culprit.Here.Errno != "EACCES" {
 		t.Errorf("located %s %+v (%s), want the mkdir with EACCES", r.Status, r.Culprit, r.Message)
 	}
 }

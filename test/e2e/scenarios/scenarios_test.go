@@ -252,12 +252,12 @@ func locate(t *testing.T, s *scenarios.Scenario, w *scenarios.Work, bin, trace s
 		fail("culprit's good result %s, the trace says %v", got.Good, want)
 	}
 	switch {
-	case got.Bad.Missing:
+	case got.Here.Missing:
 		fail("the culprit's live call is missing in the bad environment, want one that returns %q", c.BadErrno)
-	case got.Bad.Errno != c.BadErrno:
-		fail("culprit's bad result has errno %q, want %q", got.Bad.Errno, c.BadErrno)
-	case c.BadErrno == "" && (got.Bad.Ret == nil || *got.Bad.Ret < 0):
-		fail("culprit's bad result %s, want a successful call whose data differ", got.Bad)
+	case got.Here.Errno != c.BadErrno:
+		fail("culprit's bad result has errno %q, want %q", got.Here.Errno, c.BadErrno)
+	case c.BadErrno == "" && (got.Here.Ret == nil || *got.Here.Ret < 0):
+		fail("culprit's bad result %s, want a successful call whose data differ", got.Here)
 	}
 
 	if s.Want.Divergence != nil {

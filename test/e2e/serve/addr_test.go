@@ -103,9 +103,9 @@ type addrReport struct {
 	Culprit       *struct {
 		Syscall string `json:"syscall"`
 		Call    string `json:"call"`
-		Bad     struct {
+		Here    struct {
 			Errno string `json:"errno"`
-		} `json:"bad"`
+		} `json:"here"`
 	} `json:"culprit"`
 }
 
@@ -132,7 +132,7 @@ func (c addrCase) run(t *testing.T) {
 	}
 	var loc addrReport
 	addrReadJSON(t, out, "locate.json", &loc)
-	if loc.Status != "located" || loc.Culprit == nil || loc.Culprit.Syscall != "bind" || loc.Culprit.Bad.Errno != "EADDRINUSE" {
+	if loc.Status != "located" || loc.Culprit == nil || loc.Culprit.Syscall != "bind" || loc.Culprit.Here.Errno != "EADDRINUSE" {
 		t.Errorf("locate: %s, culprit %+v (%s); want the bind, EADDRINUSE here", loc.Status, loc.Culprit, loc.Message)
 	} else if !bindsText(loc.Culprit.Call, c.recorded) {
 		t.Errorf("locate: culprit %s, want the bind of %s", loc.Culprit.Call, c.recorded)

@@ -63,7 +63,7 @@ code=0; ./run.sh 2> /dev/null || code=$?; echo $code > "$OUT/bad.code"
 code=0; "$EB" replay --json ../t.envb --prefix all -- ./run.sh > "$OUT/replay.json" 2> "$OUT/replay.err" || code=$?
 echo $code > "$OUT/replay.code"
 ls -A pub > "$OUT/pub.sandboxed"
-code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off -- ./run.sh > "$OUT/replay-nosandbox.out" 2>&1 || code=$?
+code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off --force -- ./run.sh > "$OUT/replay-nosandbox.out" 2>&1 || code=$?
 echo $code > "$OUT/replay-nosandbox.code"
 test -d pub/ran && test -d pub/ran-static && echo yes > "$OUT/replay.ran" || echo no > "$OUT/replay.ran"
 ls -A ro > "$OUT/ro.after"
@@ -74,7 +74,7 @@ cd ..
 	}
 	r := readReport(t, filepath.Join(out, "report.json"))
 	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "mkdir") ||
-		!strings.HasSuffix(r.Culprit.Path, "/ro/out") || r.Culprit.Bad.Errno != "EROFS" {
+		!strings.HasSuffix(r.Culprit.Path, "/ro/out") || r.Culprit.Here.Errno != "EROFS" {
 		t.Errorf("located %s %+v (%s), want the mkdir of ro/out with EROFS\n%s", r.Status, r.Culprit, r.Message, testutil.ReadText(t, out, "locate.err"))
 	}
 	if limit := scenarios.RunBound(r.RecordedCalls); r.Runs > limit || r.Runs < 1 {
@@ -131,7 +131,7 @@ cd ..
 `+toolEpilogue)
 	r := readReport(t, filepath.Join(out, "report.json"))
 	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "mkdir") ||
-		!strings.HasSuffix(r.Culprit.Path, "/dst/t") || r.Culprit.Bad.Errno != "EACCES" {
+		!strings.HasSuffix(r.Culprit.Path, "/dst/t") || r.Culprit.Here.Errno != "EACCES" {
 		t.Errorf("located %s %+v (%s), want the mkdir of dst/t with EACCES\n%s", r.Status, r.Culprit, r.Message, testutil.ReadText(t, out, "locate.err"))
 	}
 	if limit := scenarios.RunBound(r.RecordedCalls); r.Runs > limit || r.Runs < 1 {
@@ -234,9 +234,9 @@ type report struct {
 	Culprit       *struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
-		Bad     struct {
+		Here    struct {
 			Errno string `json:"errno"`
-		} `json:"bad"`
+		} `json:"here"`
 	} `json:"culprit"`
 }
 
@@ -268,7 +268,7 @@ cd ..
 `+toolEpilogue)
 	r := readReport(t, filepath.Join(out, "report.json"))
 	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "open") ||
-		!strings.HasSuffix(r.Culprit.Path, "/ro/.tool.tmp") || r.Culprit.Bad.Errno != "EROFS" {
+		!strings.HasSuffix(r.Culprit.Path, "/ro/.tool.tmp") || r.Culprit.Here.Errno != "EROFS" {
 		t.Errorf("located %s %+v (%s), want the open of ro/.tool.tmp with EROFS\n%s", r.Status, r.Culprit, r.Message, testutil.ReadText(t, out, "locate.err"))
 	}
 	if limit := scenarios.RunBound(r.RecordedCalls); r.Runs > limit || r.Runs < 1 {

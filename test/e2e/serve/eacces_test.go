@@ -39,7 +39,7 @@ func TestOpenDeniedHereThenReads(t *testing.T) {
 	t.Logf("native run in bad: %s", fileText(t, out, "native-bad.txt"))
 	r := readLocate(t, out, "report.json")
 	wantCulprit(t, r, "openat", "/app/app.conf")
-	if r.Culprit != nil && r.Culprit.Bad.Errno != "EACCES" {
-		t.Errorf("the culprit's errno here is %q, want EACCES", r.Culprit.Bad.Errno)
+	if r.Culprit != nil && r.Culprit.Here.Errno != "EACCES" {
+		t.Errorf("the culprit's errno here is %q, want EACCES", r.Culprit.Here.Errno)
 	}
 }

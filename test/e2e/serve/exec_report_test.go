@@ -21,10 +21,10 @@ type execReport struct {
 	Culprit         *struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
-		Bad     struct {
+		Here    struct {
 			Errno   string `json:"errno"`
 			Missing bool   `json:"missing"`
-		} `json:"bad"`
+		} `json:"here"`
 		Image *struct {
 			Path     string   `json:"path"`
 			Resolved string   `json:"resolved"`
@@ -54,7 +54,7 @@ func checkExecLocated(t *testing.T, out, path string, suffix bool, badErrno, ima
 	pathOK := c != nil && (c.Path == path || suffix && strings.HasSuffix(c.Path, path))
 	// badErrno "missing": the failing run never made the exec (a shell
 	// that looks the tool up with stat first and finds nothing).
-	badOK := c != nil && (c.Bad.Errno == badErrno || badErrno == "missing" && c.Bad.Missing)
+	badOK := c != nil && (c.Here.Errno == badErrno || badErrno == "missing" && c.Here.Missing)
 	if r.Status != "located" || c == nil || c.Syscall != "execve" || !pathOK || !badOK {
 		t.Errorf("located %s %+v (%s), want the execve of %s with errno %q here\n%s", r.Status, c, r.Message, path, badErrno, b)
 	}
@@ -67,7 +67,7 @@ func checkExecLocated(t *testing.T, out, path string, suffix bool, badErrno, ima
 	}
 	if c != nil {
 		t.Logf("located at the %s of %s (errno %q here) in %d runs over %d candidates (%d recorded calls)",
-			c.Syscall, c.Path, c.Bad.Errno, r.Runs, r.ReplayableCalls, r.RecordedCalls)
+			c.Syscall, c.Path, c.Here.Errno, r.Runs, r.ReplayableCalls, r.RecordedCalls)
 	}
 	if limit := execMaxRuns(r.ReplayableCalls); r.Runs < 1 || r.Runs > limit {
 		t.Errorf("locate took %d runs for %d candidates, want 1 to ⌈log2 N⌉+3 = %d", r.Runs, r.ReplayableCalls, limit)

@@ -24,9 +24,9 @@ type locateReport struct {
 		Good    struct {
 			Errno string `json:"errno"`
 		} `json:"good"`
-		Bad struct {
+		Here struct {
 			Errno string `json:"errno"`
-		} `json:"bad"`
+		} `json:"here"`
 	} `json:"culprit"`
 	NotServed []struct {
 		Seq  uint64 `json:"seq"`

@@ -17,9 +17,9 @@ type report struct {
 	Culprit *struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
-		Bad     struct {
+		Here    struct {
 			Errno string `json:"errno"`
-		} `json:"bad"`
+		} `json:"here"`
 	} `json:"culprit"`
 }
 
@@ -132,7 +132,7 @@ echo $code > "$OUT/code"
 	r, raw := readReport(t, out)
 	t.Logf("status %s, %d runs, culprit %s", r.Status, r.Runs, raw)
 	if r.Status != "located" || r.Culprit == nil || !strings.HasPrefix(r.Culprit.Syscall, "open") ||
-		!strings.Contains(r.Culprit.Path, "/spool/job.") || r.Culprit.Bad.Errno != "EACCES" {
+		!strings.Contains(r.Culprit.Path, "/spool/job.") || r.Culprit.Here.Errno != "EACCES" {
 		t.Errorf("status %s (%s), culprit %s; want the open of spool/job.XXXXXXXX with EACCES", r.Status, r.Message, raw)
 	}
 }

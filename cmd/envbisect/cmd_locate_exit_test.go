@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/envbisect/envbisect/internal/reportschema"
+	"github.com/envbisect/envbisect/internal/testutil"
+)
+
+// TestLocateExitStatuses: runs are judged as with git bisect run. A
+// command that crashes here (SIGSEGV) fails, and the file it reads is
+// located; with --abort-on-signal the first such run stops the search
+// (exit 3, no report). A command that exits 125 here skips: no run
+// decides, and the search is inconclusive (exit 3) with every run a skip.
+func TestLocateExitStatuses(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
+	out := testutil.InWorkNS(t, `
+cd "$W/good"
+printf '#!/bin/sh\nread v < conf\n[ "$v" = good ] && exit 0\n[ "$v" = skip ] && exit 125\nkill -SEGV $$\n' > run.sh
+chmod +x run.sh
+echo good > conf
+"$EB" record -q -o ../t.envb -- ./run.sh
+cp run.sh ../bad/
+cd "$W/bad"
+echo crash > conf
+code=0; "$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/crash.json" 2> "$OUT/crash.err" || code=$?; echo $code > "$OUT/crash.code"
+code=0; "$EB" locate -q --abort-on-signal ../t.envb -- ./run.sh > "$OUT/abort.out" 2> "$OUT/abort.err" || code=$?; echo $code > "$OUT/abort.code"
+echo skip > conf
+code=0; "$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/skip.json" 2> "$OUT/skip.err" || code=$?; echo $code > "$OUT/skip.code"
+`)
+	type report struct {
+		Status  string `json:"status"`
+		Culprit *struct {
+			Path string `json:"path"`
+		} `json:"culprit"`
+		Steps []struct {
+			Verdict string `json:"verdict"`
+			Detail  string `json:"detail"`
+		} `json:"steps"`
+	}
+	read := func(name string) (report, string) {
+		var r report
+		reportschema.Check(t, name, []byte(readOut(t, out, name+".json")))
+		if err := json.Unmarshal([]byte(readOut(t, out, name+".json")), &r); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, readOut(t, out, name+".err"))
+		}
+		return r, strings.TrimSpace(readOut(t, out, name+".code"))
+	}
+	crash, code := read("crash")
+	if code != "0" || crash.Status != "located" || crash.Culprit == nil || !strings.HasSuffix(crash.Culprit.Path, "/conf") {
+		t.Errorf("a crash here: exit %s, %+v; want 0 and conf located", code, crash)
+	}
+	if len(crash.Steps) == 0 || crash.Steps[0].Verdict != "fail" || crash.Steps[0].Detail != "killed by SIGSEGV" {
+		t.Errorf("a crash here: first run %+v; want fail, killed by SIGSEGV", crash.Steps)
+	}
+	if code := strings.TrimSpace(readOut(t, out, "abort.code")); code != "3" {
+		t.Errorf("--abort-on-signal: exit %s; want 3", code)
+	}
+	if s := readOut(t, out, "abort.err"); !strings.Contains(s, "aborted by --abort-on-signal: run 1 ") || !strings.Contains(s, "killed by SIGSEGV") {
+		t.Errorf("--abort-on-signal: stderr %q; want the run that aborted named", s)
+	}
+	if s := readOut(t, out, "abort.out"); s != "" {
+		t.Errorf("--abort-on-signal printed a report: %q", s)
+	}
+	skip, code := read("skip")
+	if code != "3" || skip.Status != "inconclusive" || len(skip.Steps) == 0 {
+		t.Fatalf("exit 125 here: exit %s, status %s; want 3, inconclusive", code, skip.Status)
+	}
+	if s := skip.Steps[0]; s.Verdict != "skip" || s.Detail != "exit status 125" {
+		t.Errorf("exit 125 here: first run %+v; want skip", s)
+	}
+}
+
+// TestLocateOtherCommand: a trace recorded with other arguments is
+// refused (exit 2, naming the argument) unless --force; so is one
+// recorded in another directory when the runs cannot start there
+// (--sandbox=off). A directory the sandbox replays is no mismatch.
+func TestLocateOtherCommand(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
+	fig79 := testutil.BuildC(t, "fig79.c", false)
+	out := testutil.InWorkNS(t, `
+cp `+fig79+` good/fig79; cp `+fig79+` bad/fig79
+printf 'key=value\n' > good/config.txt
+printf 'key value\n' > bad/config.txt
+(cd good && "$EB" record -q -o ../t.envb -- ./fig79 config.txt >/dev/null)
+cd bad
+for c in "args:./fig79 other.txt" "force:--force ./fig79 other.txt" "cwd:--sandbox=off ./fig79 config.txt" "cwdforce:--sandbox=off --force ./fig79 config.txt" "same:./fig79 config.txt"; do
+	name=${c%%:*}; rest=${c#*:}
+	flags=; cmd=$rest
+	case $rest in --*) flags=${rest% ./fig79*}; cmd=./fig79${rest#*./fig79} ;; esac
+	code=0; "$EB" locate -q $flags ../t.envb -- $cmd > "$OUT/$name.out" 2> "$OUT/$name.err" || code=$?; echo $code > "$OUT/$name.code"
+done
+`)
+	cases := []struct {
+		name, code, stderr string
+	}{
+		{"args", "2", `records another command line: argument 1 is "other.txt" here and "config.txt" in the recording`},
+		{"force", "", "warning: --force: "},
+		{"cwd", "2", "/good and the runs start in "},
+		{"cwdforce", "", "warning: --force: "},
+		{"same", "0", ""},
+	}
+	for _, c := range cases {
+		code, stderr := strings.TrimSpace(readOut(t, out, c.name+".code")), readOut(t, out, c.name+".err")
+		if c.code != "" && code != c.code || c.code == "" && code == "2" || !strings.Contains(stderr, c.stderr) {
+			t.Errorf("%s: exit %s, stderr %q; want exit %s and %q", c.name, code, stderr, c.code, c.stderr)
+		}
+	}
+}
