@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,38 +44,19 @@ func TestLocateUsage(t *testing.T) {
 // the search; no traced process is left behind (the test binary's
 // TestMain checks that too) and no culprit is printed.
 func TestLocateInterrupted(t *testing.T) {
-	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Binary("sleep"))
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Binary("sleep"), testutil.Binary("pgrep"), testutil.Binary("pkill"))
 	bin := testutil.Envbisect(t)
 	dir := t.TempDir()
 	tr := filepath.Join(dir, "s.envb")
 	if out, err := exec.Command(bin, "record", "-q", "-o", tr, "--alive", "300ms", "--", "sleep", "100").CombinedOutput(); err != nil {
 		t.Fatalf("record: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "locate", tr, "--alive", "60s", "--", "sleep", "100")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	code, stdout, stderr := startInterrupted(t, "^sleep 100$", "locate", tr, "--alive", "60s", "--", "sleep", "100")
+	if code != exitError || !strings.Contains(stderr, "interrupted: no culprit") {
+		t.Errorf("exit %d, stderr %q; want 1 and 'interrupted: no culprit'", code, stderr)
 	}
-	time.Sleep(time.Second)
-	cmd.Process.Signal(syscall.SIGINT)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(20 * time.Second):
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		t.Fatal("locate did not stop within 20s of SIGINT")
-	}
-	if code := cmd.ProcessState.ExitCode(); code != exitError || !strings.Contains(stderr.String(), "interrupted: no culprit") {
-		t.Errorf("exit %d, stderr %q; want 1 and 'interrupted: no culprit'", code, stderr.String())
-	}
-	if stdout.Len() != 0 {
-		t.Errorf("an interrupted locate printed %q", stdout.String())
-	}
-	if out, _ := exec.Command("pgrep", "-f", "^sleep 100$").Output(); len(out) != 0 {
-		t.Errorf("processes left behind: %s", out)
+	if stdout != "" {
+		t.Errorf("an interrupted locate printed %q", stdout)
 	}
 }
 

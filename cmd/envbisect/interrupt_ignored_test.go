@@ -23,8 +23,9 @@ var ignoringCommand = []string{"sh", "-c", `trap "" INT TERM; sleep 103`}
 // command that ignores SIGINT and SIGTERM must not keep it running past
 // the grace period (SIGTERM after ptrace.InterruptGrace, SIGKILL after as
 // long again). The bound below is that plus slack for a loaded machine;
-// it turns a hang into a failure rather than timing anything.
-func startInterrupted(t *testing.T, args ...string) (code int, stdout, stderr string) {
+// it turns a hang into a failure rather than timing anything. No process
+// whose command line matches the pgrep pattern leftover may survive.
+func startInterrupted(t *testing.T, leftover string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	cmd := exec.Command(testutil.Envbisect(t), args...)
 	var out, errs bytes.Buffer
@@ -41,11 +42,11 @@ func startInterrupted(t *testing.T, args ...string) (code int, stdout, stderr st
 	case <-done:
 	case <-time.After(2*ptrace.InterruptGrace + 30*time.Second):
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		exec.Command("pkill", "-KILL", "-f", "^sleep 103$").Run()
-		t.Fatalf("envbisect %s ran on after one SIGINT to a command ignoring SIGINT and SIGTERM", args[0])
+		exec.Command("pkill", "-KILL", "-f", leftover).Run()
+		t.Fatalf("envbisect %s ran on after one SIGINT", args[0])
 	}
-	if left, _ := exec.Command("pgrep", "-f", "^sleep 103$").Output(); len(left) != 0 {
-		exec.Command("pkill", "-KILL", "-f", "^sleep 103$").Run()
+	if left, _ := exec.Command("pgrep", "-f", leftover).Output(); len(left) != 0 {
+		exec.Command("pkill", "-KILL", "-f", leftover).Run()
 		t.Errorf("processes left behind: %s", left)
 	}
 	return cmd.ProcessState.ExitCode(), out.String(), errs.String()
@@ -59,7 +60,7 @@ func TestInterruptEndsIgnoringCommand(t *testing.T) {
 	dir := t.TempDir()
 	tr := filepath.Join(dir, "i.envb")
 
-	code, _, errs := startInterrupted(t, append([]string{"record", "-q", "-o", tr, "--"}, ignoringCommand...)...)
+	code, _, errs := startInterrupted(t, "^sleep 103$", append([]string{"record", "-q", "-o", tr, "--"}, ignoringCommand...)...)
 	if code != 128+int(syscall.SIGKILL) {
 		t.Errorf("record: exit %d, want %d (the command killed at the end of the grace period); stderr %q", code, 128+int(syscall.SIGKILL), errs)
 	}
@@ -72,7 +73,7 @@ func TestInterruptEndsIgnoringCommand(t *testing.T) {
 	if out, err := exec.Command(testutil.Envbisect(t), append([]string{"record", "-q", "-o", good, "--alive", "300ms", "--"}, ignoringCommand...)...).CombinedOutput(); err != nil {
 		t.Fatalf("record --alive: %v\n%s", err, out)
 	}
-	code, out, errs := startInterrupted(t, append([]string{"locate", good, "--alive", "60s", "--"}, ignoringCommand...)...)
+	code, out, errs := startInterrupted(t, "^sleep 103$", append([]string{"locate", good, "--alive", "60s", "--"}, ignoringCommand...)...)
 	if code != exitError || !strings.Contains(errs, "interrupted: no culprit") || out != "" {
 		t.Errorf("locate: exit %d, stdout %q, stderr %q; want 1, nothing on stdout and 'interrupted: no culprit'", code, out, errs)
 	}
