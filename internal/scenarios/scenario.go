@@ -34,6 +34,8 @@ type Scenario struct {
 	Command func(w *Work) []string
 	// BadArgs are arguments added to the command in the bad environment:
 	// its input differs, which is not the environment locate looks at.
+	// locate and replay refuse a command line other than the recorded
+	// one, so their runs of such a scenario pass --force (badArgsFlags).
 	BadArgs []string
 	// BadEnv are NAME=VALUE variables added to the environment of every
 	// run in the bad environment (locate, replay, a native bad run).
@@ -329,6 +331,7 @@ func (s *Scenario) RecordIn(side Side, w *Work, envbisect, trace string, extra .
 func (s *Scenario) LocateArgv(w *Work, envbisect, trace string, extra ...string) []string {
 	argv := []string{envbisect, "locate", trace}
 	argv = append(argv, s.Verdict...)
+	argv = append(argv, s.badArgsFlags()...)
 	argv = append(argv, extra...)
 	argv = append(argv, "--")
 	return w.InEnv(Bad, append(argv, s.commandIn(w, Bad)...)...)
@@ -339,9 +342,19 @@ func (s *Scenario) LocateArgv(w *Work, envbisect, trace string, extra ...string)
 func (s *Scenario) ReplayArgv(w *Work, envbisect, trace, prefix string, extra ...string) []string {
 	argv := []string{envbisect, "replay", trace, "--prefix", prefix}
 	argv = append(argv, s.Verdict...)
+	argv = append(argv, s.badArgsFlags()...)
 	argv = append(argv, extra...)
 	argv = append(argv, "--")
 	return w.InEnv(Bad, append(argv, s.commandIn(w, Bad)...)...)
+}
+
+// badArgsFlags is --force when the bad runs add arguments to the
+// recorded command line, which locate and replay refuse without it.
+func (s *Scenario) badArgsFlags() []string {
+	if len(s.BadArgs) > 0 {
+		return []string{"--force"}
+	}
+	return nil
 }
 
 // commandIn is the command's argv in side.
