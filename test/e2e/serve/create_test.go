@@ -123,7 +123,7 @@ cd bad
 "$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/report.json" 2> "$OUT/locate.err" || true
 code=0; "$EB" replay --json ../t.envb --prefix all -- ./run.sh > "$OUT/replay.json" 2> "$OUT/replay.err" || code=$?
 echo $code > "$OUT/replay.code"
-code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off -- ./run.sh > "$OUT/replay-nosandbox.out" 2>&1 || code=$?
+code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off --force -- ./run.sh > "$OUT/replay-nosandbox.out" 2>&1 || code=$?
 echo $code > "$OUT/replay-nosandbox.code"
 test -d pub/ran && echo yes > "$OUT/replay.ran" || echo no > "$OUT/replay.ran"
 ls -A dst > "$OUT/dst.after"
@@ -261,7 +261,7 @@ cd bad
 "$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/report.json" 2> "$OUT/locate.err" || true
 code=0; "$EB" replay --json ../t.envb --prefix all -- ./run.sh > "$OUT/replay.json" 2> "$OUT/replay.err" || code=$?
 echo $code > "$OUT/replay.code"
-code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off -- ./run.sh > "$OUT/replay-nosandbox.out" 2>&1 || code=$?
+code=0; "$EB" replay -q ../t.envb --prefix all --sandbox=off --force -- ./run.sh > "$OUT/replay-nosandbox.out" 2>&1 || code=$?
 echo $code > "$OUT/replay-nosandbox.code"
 test -d pub/ran && echo yes > "$OUT/replay.ran" || echo no > "$OUT/replay.ran"
 cd ..
