@@ -38,7 +38,9 @@
 // foreign or newer file is refused before anything else happens. Next reads
 // frame after frame: it bounds the length before reading, reads with
 // io.ReadFull in bounded steps, verifies the checksum, decompresses with a
-// cap on the output, decodes with limits on CBOR array, map and nesting
+// cap on the output (a zstd frame declaring more than its stored bytes can
+// decode to is refused before decoding, and the decoder's cap follows the
+// stored size: zstdbound.go), decodes with limits on CBOR array, map and nesting
 // sizes, keeps blobs in a map, puts their bytes back into the buffers of
 // each events frame and checks the format's invariants, and only then hands
 // out that frame's events. Every failure is one of four kinds, exported as

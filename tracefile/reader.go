@@ -23,8 +23,9 @@ type Reader struct {
 	r       *bufio.Reader
 	file    *os.File // closed by Close, when Open opened it
 	dm      cbor.DecMode
-	zdec    *zstd.Decoder // created at the first compressed frame
-	zpeek   *zstd.Decoder // streams the start of compressed chunk frames
+	zdec    *zstd.Decoder            // for chunks stored as blobs, created at its first use
+	zdecs   map[uint64]*zstd.Decoder // by limit, for frame payloads (decoderFor)
+	zpeek   *zstd.Decoder            // streams the start of compressed chunk frames
 	lim     limits
 	version uint16
 	base    int64 // offset in rd of the preamble, for reading chunks again by offset
@@ -197,6 +198,10 @@ func (r *Reader) Close() error {
 	if r.zdec != nil {
 		r.zdec.Close()
 		r.zdec = nil
+	}
+	for l, d := range r.zdecs {
+		d.Close()
+		delete(r.zdecs, l)
 	}
 	if r.zpeek != nil {
 		r.zpeek.Close()
