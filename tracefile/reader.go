@@ -39,6 +39,10 @@ type Reader struct {
 	eventsSeen bool
 	end        *trace.End
 	blobs      map[trace.Hash][]byte
+	// keepData is ReadOptions.KeepData: when set (and the trace can be
+	// read again by offset), blob frames are remembered by offset in
+	// content.blobRefs and their bytes read only for buffers it keeps.
+	keepData func(c *trace.Call, m *trace.Mem) bool
 
 	pending []trace.Event // the events of the last events frame
 	next    int           // index of the next one to return
@@ -61,17 +65,7 @@ var defaultLimits = limits{maxStored: MaxStoredPayload, maxDecoded: MaxDecodedPa
 
 // Open opens the trace file path and reads its preamble and header.
 func Open(path string) (*Reader, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read trace: %w", err)
-	}
-	r, err := newReader(f, path, defaultLimits)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	r.file = f
-	return r, nil
+	return ReadOptions{}.Open(path)
 }
 
 // NewReader reads a trace from rd, starting with its preamble and header,

@@ -24,7 +24,12 @@ func readTrace(path string, s streams) (*tracefile.Trace, error) {
 
 // readTraceCut is readTrace that also says whether the trace is cut short.
 func readTraceCut(path string, s streams) (*tracefile.Trace, bool, error) {
-	t, err := tracefile.ReadFile(path)
+	return readTraceWith(path, s, tracefile.ReadOptions{})
+}
+
+// readTraceWith is readTraceCut reading as o says.
+func readTraceWith(path string, s streams, o tracefile.ReadOptions) (*tracefile.Trace, bool, error) {
+	t, err := o.ReadFile(path)
 	switch {
 	case err == nil:
 		return t, false, nil
@@ -33,6 +38,25 @@ func readTraceCut(path string, s streams) (*tracefile.Trace, bool, error) {
 		return t, true, nil
 	}
 	return nil, false, nameFile(path, err)
+}
+
+// readTraceForGraph reads the trace at path for a dependency graph and
+// what deps prints without --group: the bytes of files' contents that
+// the trace stores out of line stay in the file (depgraph.DataUsed), so
+// memory holds the calls and not what they read. Errors name the file.
+func readTraceForGraph(path string, s streams) (*tracefile.Trace, *systable.Table, error) {
+	r, err := tracefile.Open(path)
+	if err != nil {
+		return nil, nil, nameFile(path, err)
+	}
+	arch := r.Header().Arch
+	r.Close()
+	tab, err := systable.New(arch)
+	if err != nil {
+		return nil, nil, fmt.Errorf("trace %s: %w", path, err)
+	}
+	t, _, err := readTraceWith(path, s, tracefile.ReadOptions{KeepData: depgraph.DataUsed(tab)})
+	return t, tab, err
 }
 
 // runSite is where and how the runs of replay and locate happen: the
