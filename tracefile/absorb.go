@@ -97,6 +97,10 @@ func (r *Reader) step() error {
 // fill puts the bytes of out-of-line buffers back into ev and checks it.
 func (r *Reader) fill(ev *trace.Event) error {
 	if c := ev.Call; c != nil {
+		// Calls on one file all carry its path: one copy of it is held
+		// instead of one per call (about 48 bytes a call of a trace's
+		// memory, where the same few paths recur).
+		c.Path, c.Path2 = r.intern(c.Path), r.intern(c.Path2)
 		for i := range c.Mem {
 			m := &c.Mem[i]
 			if m.Blob == nil {
@@ -170,4 +174,27 @@ func (r *Reader) leaveOut(c *trace.Call, i int) error {
 		return fmt.Errorf("event at seq %d, buffer %d: flagged excluded or fault, but holds data", c.Seq, i)
 	}
 	return nil
+}
+
+// maxInterned bounds the paths a Reader holds one copy of: a trace of
+// mostly distinct paths (a find over a large tree) would pay the map and
+// gain nothing.
+const maxInterned = 1 << 16
+
+// intern returns the copy of path the Reader holds, the first it saw.
+func (r *Reader) intern(path string) string {
+	if path == "" {
+		return ""
+	}
+	if p, ok := r.paths[path]; ok {
+		return p
+	}
+	if len(r.paths) >= maxInterned {
+		return path
+	}
+	if r.paths == nil {
+		r.paths = make(map[string]string)
+	}
+	r.paths[path] = path
+	return path
 }

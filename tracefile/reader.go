@@ -39,6 +39,7 @@ type Reader struct {
 	eventsSeen bool
 	end        *trace.End
 	blobs      map[trace.Hash][]byte
+	paths      map[string]string // one copy of each call path (fill)
 	// keepData is ReadOptions.KeepData: when set (and the trace can be
 	// read again by offset), blob frames are remembered by offset in
 	// content.blobRefs and their bytes read only for buffers it keeps.
