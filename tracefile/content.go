@@ -181,3 +181,16 @@ func (c *contents) blobData(h trace.Hash) (data []byte, ok bool, err error) {
 	c.blobs[h] = data
 	return data, true, nil
 }
+
+// decoder returns the decoder of blobData, for chunkAsBlob.
+func (c *contents) decoder() (*zstd.Decoder, error) {
+	c.blobMu.Lock()
+	defer c.blobMu.Unlock()
+	if c.blobDec == nil {
+		var err error
+		if c.blobDec, err = newZstdDecoder(hashSize + MaxBlobSize); err != nil {
+			return nil, err
+		}
+	}
+	return c.blobDec, nil
+}

@@ -102,6 +102,19 @@
 // (VerifyContent reads it all). Version 1 files are read as before and
 // hold no file objects.
 //
+// # Reading without the contents (ReadOptions)
+//
+// ReadOptions.KeepData lets a caller that needs few buffers' bytes (deps
+// and diff: depgraph.DataUsed keeps structs, paths and sockets' messages,
+// not files' contents) read a trace without holding every blob: at a blob
+// frame the reader checks its address and remembers where it is
+// (contents.blobRefs, as for chunks), fills in the buffers KeepData keeps
+// by reading their blob again by offset (checksum and address checked
+// again), and leaves the others with Blob and Len and no Data;
+// Trace.FillData reads those in later for the calls a report prints.
+// The reader also holds one copy of each call path (up to 65,536 distinct
+// ones), not one per call.
+//
 // The reader is fuzzed (FuzzReader, file objects' content included) and
 // must never panic; testdata/v1 and testdata/v2 hold frozen files that
 // every future version must still read.

@@ -50,3 +50,31 @@ func (o ReadOptions) ReadFile(path string) (*Trace, error) {
 	r.content.open = readerAtFile(path)
 	return readAll(r)
 }
+
+// FillData reads into c the bytes of its buffers that a read with
+// ReadOptions.KeepData left in the file (Blob set, Data nil, neither
+// excluded nor unreadable at record time), checking them as the reader
+// does. Buffers that have their bytes are left as they are. It is safe
+// for concurrent use.
+func (t *Trace) FillData(c *trace.Call) error {
+	for i := range c.Mem {
+		m := &c.Mem[i]
+		if m.Blob == nil || m.Data != nil || m.Flag&(trace.Excluded|trace.Fault) != 0 || t.content == nil {
+			continue
+		}
+		data, ok, err := t.content.blobData(*m.Blob)
+		if err == nil && !ok {
+			data, ok, err = t.content.chunkAsBlob(*m.Blob, t.content.decoder)
+		}
+		switch {
+		case err != nil:
+			return t.wrap(fmt.Errorf("call %d, buffer %d: %w", c.Seq, i, err))
+		case !ok:
+			return t.wrap(fmt.Errorf("call %d references blob %x that the trace does not contain", c.Seq, m.Blob[:]))
+		case uint64(len(data)) > m.Len:
+			return t.wrap(&formatError{kind: ErrCorrupt, msg: fmt.Sprintf("call %d, buffer %d: %d bytes of data are more than its length %d", c.Seq, i, len(data), m.Len)})
+		}
+		m.Data = data
+	}
+	return nil
+}

@@ -45,18 +45,25 @@ func readTraceWith(path string, s streams, o tracefile.ReadOptions) (*tracefile.
 // the trace stores out of line stay in the file (depgraph.DataUsed), so
 // memory holds the calls and not what they read. Errors name the file.
 func readTraceForGraph(path string, s streams) (*tracefile.Trace, *systable.Table, error) {
+	t, tab, _, err := readTraceLean(path, s)
+	return t, tab, err
+}
+
+// readTraceLean is readTraceForGraph that also says whether the trace is
+// cut short.
+func readTraceLean(path string, s streams) (*tracefile.Trace, *systable.Table, bool, error) {
 	r, err := tracefile.Open(path)
 	if err != nil {
-		return nil, nil, nameFile(path, err)
+		return nil, nil, false, nameFile(path, err)
 	}
 	arch := r.Header().Arch
 	r.Close()
 	tab, err := systable.New(arch)
 	if err != nil {
-		return nil, nil, fmt.Errorf("trace %s: %w", path, err)
+		return nil, nil, false, fmt.Errorf("trace %s: %w", path, err)
 	}
-	t, _, err := readTraceWith(path, s, tracefile.ReadOptions{KeepData: depgraph.DataUsed(tab)})
-	return t, tab, err
+	t, cut, err := readTraceWith(path, s, tracefile.ReadOptions{KeepData: depgraph.DataUsed(tab)})
+	return t, tab, cut, err
 }
 
 // runSite is where and how the runs of replay and locate happen: the
