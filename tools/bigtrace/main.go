@@ -5,7 +5,7 @@
 // The calls are a loop like testdata/victims/cloop.c, made by one process:
 // openat of one of -files paths (fd 3), fstat (a 144-byte struct), read
 // (100 bytes inline, or every -big-every loops 4 KiB stored once per
-// path as a blob), close. -differ-at N makes the openat of loop N fail
+// path as a blob, or with -unique a blob of its own), close. -differ-at N makes the openat of loop N fail
 // with ENOENT, so that diff of two traces has one difference to print.
 //
 //	go run ./tools/bigtrace -calls 4000000 -o /tmp/big.envb
@@ -31,6 +31,7 @@ type options struct {
 	files    int
 	bigEvery int
 	differAt int
+	unique   bool
 }
 
 func main() {
@@ -40,6 +41,7 @@ func main() {
 	flag.IntVar(&o.files, "files", 1000, "number of distinct paths the loop opens")
 	flag.IntVar(&o.bigEvery, "big-every", 4, "every `N`th loop reads 4 KiB (a blob) instead of 100 bytes")
 	flag.IntVar(&o.differAt, "differ-at", 0, "make the openat of loop `N` fail with ENOENT (0: none)")
+	flag.BoolVar(&o.unique, "unique", false, "every 4 KiB read returns bytes of its own (a blob each), as reading large files does")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "bigtrace:", err)
@@ -116,11 +118,12 @@ type loop struct {
 	big   [][]byte // the 4 KiB each path reads
 	small [][]byte // the 100 bytes each path reads
 	stat  []byte
+	rng   *rand.Rand
 }
 
 func newLoop(o options, nr numbers) *loop {
 	rng := rand.New(rand.NewPCG(20, 3))
-	l := &loop{o: o, nr: nr, stat: make([]byte, 144)}
+	l := &loop{o: o, nr: nr, stat: make([]byte, 144), rng: rand.New(rand.NewPCG(20, 4))}
 	for i := range o.files {
 		l.paths = append(l.paths, fmt.Sprintf("/etc/cloop/conf%04d.d/settings.conf", i))
 		b := make([]byte, 4096)
@@ -155,6 +158,14 @@ func (l *loop) appendLoop(evs []trace.Event) []trace.Event {
 	data := l.small[f]
 	if l.n%l.o.bigEvery == 0 {
 		data = l.big[f]
+		if l.o.unique {
+			// Text-like bytes of this loop's own: a fresh buffer, since
+			// the batch holds on to it until it is written.
+			data = make([]byte, 4096)
+			for k := range data {
+				data[k] = "abcdefghij klmnop\n"[l.rng.IntN(18)]
+			}
+		}
 	}
 	call(l.nr.read, int64(len(data)), [6]uint64{3, 0x7ffe2000, 4096},
 		trace.Mem{Arg: 1, Dir: trace.Out, Addr: 0x7ffe2000, Len: uint64(len(data)), Data: data})
