@@ -46,11 +46,16 @@ func readTraceWith(path string, s streams, o tracefile.ReadOptions) (*tracefile.
 // memory holds the calls and not what they read. Errors name the file.
 func readTraceForGraph(path string, s streams) (*tracefile.Trace, *systable.Table, error) {
 	t, tab, _, err := readTraceLean(path, s)
+	if err == nil && tab == nil {
+		_, err = systable.New(t.Header.Arch)
+		err = fmt.Errorf("trace %s: %w", path, err)
+	}
 	return t, tab, err
 }
 
 // readTraceLean is readTraceForGraph that also says whether the trace is
-// cut short.
+// cut short. A trace of an architecture without a syscall table is read
+// whole, and its table is nil.
 func readTraceLean(path string, s streams) (*tracefile.Trace, *systable.Table, bool, error) {
 	r, err := tracefile.Open(path)
 	if err != nil {
@@ -58,11 +63,12 @@ func readTraceLean(path string, s streams) (*tracefile.Trace, *systable.Table, b
 	}
 	arch := r.Header().Arch
 	r.Close()
+	var o tracefile.ReadOptions
 	tab, err := systable.New(arch)
-	if err != nil {
-		return nil, nil, false, fmt.Errorf("trace %s: %w", path, err)
+	if err == nil {
+		o.KeepData = depgraph.DataUsed(tab)
 	}
-	t, cut, err := readTraceWith(path, s, tracefile.ReadOptions{KeepData: depgraph.DataUsed(tab)})
+	t, cut, err := readTraceWith(path, s, o)
 	return t, tab, cut, err
 }
 
