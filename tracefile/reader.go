@@ -123,8 +123,9 @@ func (r *Reader) Start() []trace.StartEvent { return r.start }
 func (r *Reader) End() *trace.End { return r.end }
 
 // Next returns the next event. Buffers stored out of line have their Data
-// filled back in; the Data of buffers with the same Blob address share one
-// copy, which callers must not modify.
+// filled back in (those ReadOptions.KeepData refuses keep only their Blob
+// address and Len); the Data of buffers with the same Blob address share
+// one copy, which callers must not modify. Call paths are shared too.
 //
 // After the last event of a complete trace Next returns io.EOF. A trace
 // cut short yields every event of its complete frames, then an error
