@@ -35,6 +35,12 @@ type Options struct {
 	// Those bytes are left out of the comparison unless AllFields. nil:
 	// none (depgraph's Graph.EchoOf answers it).
 	Echo EchoOf
+	// Fill, when set, reads in the bytes of the buffers of call c (of run
+	// B when inB) that the trace was read without (Mem.Blob set, Data nil:
+	// tracefile.ReadOptions.KeepData). It is called only for a pair of
+	// buffers whose addresses differ: buffers with the same Blob address,
+	// length and flags hold the same bytes and compare equal unread.
+	Fill func(inB bool, c *trace.Call)
 }
 
 // EchoOf returns the echo protocol and stream position of buffer m of
@@ -97,13 +103,14 @@ type Comparer struct {
 	// (NewReplayComparer).
 	dirAttrs bool
 	echo     EchoOf // Options.Echo
+	fill     func(inB bool, c *trace.Call)
 }
 
 // NewComparer returns a Comparer for calls of trees a and b (of traces
 // of architecture arch) matched by m and keyed by ka and kb.
 func NewComparer(rows Rows, arch string, a, b *Tree, m *Mapping, ka, kb *Keyer, o Options) *Comparer {
 	return &Comparer{rows: rows, layout: layoutOf(arch), a: a, b: b, m: m, ka: ka, kb: kb, all: o.AllFields,
-		order: o.ListingOrder, echo: o.Echo}
+		order: o.ListingOrder, echo: o.Echo, fill: o.Fill}
 }
 
 // NewReplayComparer returns a Comparer for a recorded call (A) and the
@@ -297,6 +304,14 @@ func (c *Comparer) memDiff(row *systable.Syscall, ma, mb *trace.Mem, x, y *trace
 		d.Note = "contents not recorded (--exclude-content)"
 		return d, ma.Len == mb.Len
 	}
+	if ma.Blob != nil && mb.Blob != nil && *ma.Blob == *mb.Blob && ma.Len == mb.Len && ma.Flag == mb.Flag {
+		return d, true // the same bytes
+	}
+	if c.fill != nil && (unread(ma) || unread(mb)) {
+		c.fill(false, x)
+		c.fill(true, y)
+		d.A, d.B = ma.Data, mb.Data
+	}
 	a, b := ma.Data, mb.Data
 	if ma.Flag&trace.Truncated != 0 || mb.Flag&trace.Truncated != 0 {
 		d.Note = "compared up to the bytes recorded (truncated)"
@@ -456,4 +471,10 @@ func (c *Comparer) maskEcho(x *trace.Call, m *trace.Mem, a, b []byte) ([]byte, [
 	sa, _ := p.Spans(at, a)
 	sb, _ := p.Spans(at, b)
 	return systable.MaskEcho(a, sa), systable.MaskEcho(b, sb)
+}
+
+// unread reports whether m's bytes were left in the trace file
+// (Options.Fill).
+func unread(m *trace.Mem) bool {
+	return m.Blob != nil && m.Data == nil && m.Len > 0
 }

@@ -101,6 +101,10 @@
 // Options.AllFields. Data the program sent (write buffers, socket
 // addresses, iovecs, execve's argv) is compared too and reported apart
 // from results; execve's environment is compared as start events.
+// Two buffers stored out of line under the same address (Mem.Blob), of
+// the same length and flags, hold the same bytes and compare equal
+// without reading them; for other pairs Options.Fill reads in the bytes
+// of a trace read without them (diff: tracefile.ReadOptions.KeepData).
 //
 // # Echo fields
 //

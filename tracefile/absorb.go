@@ -3,6 +3,7 @@ package tracefile
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
 	"io"
 
@@ -43,7 +44,17 @@ func (r *Reader) step() error {
 		if sha256.Sum256(data) != h {
 			return corruptFrame(off, nil, "blob content does not match its address %x", h[:])
 		}
-		if _, ok := r.blobs[h]; !ok {
+		switch {
+		case r.content.hasBlob(h):
+		case r.keepData != nil && r.content.open != nil:
+			// Its bytes stay in the file until a buffer is kept
+			// (contents.blobData).
+			if r.content.blobRefs == nil {
+				r.content.blobRefs = make(map[trace.Hash]chunkRef)
+			}
+			r.content.blobRefs[h] = chunkRef{off: r.base + off, length: binary.LittleEndian.Uint32(r.fh[4:8]),
+				crc: binary.LittleEndian.Uint32(r.fh[8:12]), flags: r.fh[1], blob: true, size: len(data)}
+		default:
 			r.blobs[h] = bytes.Clone(data)
 		}
 	case frameChunk:
@@ -86,6 +97,10 @@ func (r *Reader) step() error {
 // fill puts the bytes of out-of-line buffers back into ev and checks it.
 func (r *Reader) fill(ev *trace.Event) error {
 	if c := ev.Call; c != nil {
+		// Calls on one file all carry its path: one copy of it is held
+		// instead of one per call (about 48 bytes a call of a trace's
+		// memory, where the same few paths recur).
+		c.Path, c.Path2 = r.intern(c.Path), r.intern(c.Path2)
 		for i := range c.Mem {
 			m := &c.Mem[i]
 			if m.Blob == nil {
@@ -94,10 +109,18 @@ func (r *Reader) fill(ev *trace.Event) error {
 			if len(m.Data) > 0 {
 				return fmt.Errorf("event at seq %d, buffer %d has both inline data and a blob", c.Seq, i)
 			}
-			data, ok := r.blobs[*m.Blob]
+			if r.keepData != nil && !r.keepData(c, m) {
+				if err := r.leaveOut(c, i); err != nil {
+					return err
+				}
+				continue
+			}
+			data, ok, err := r.content.blobData(*m.Blob)
+			if err != nil {
+				return fmt.Errorf("event at seq %d, buffer %d: %w", c.Seq, i, err)
+			}
 			if !ok {
 				// The same bytes stored as a file's chunk.
-				var err error
 				data, ok, err = r.content.chunkAsBlob(*m.Blob, r.decoder)
 				if err != nil {
 					return fmt.Errorf("event at seq %d, buffer %d: %w", c.Seq, i, err)
@@ -118,4 +141,60 @@ func (r *Reader) fill(ev *trace.Event) error {
 	}
 	r.lastSeq = seq
 	return nil
+}
+
+// leaveOut checks buffer i of c, whose bytes ReadOptions.KeepData does
+// not want, as checkMem would with its data: its blob is in the trace,
+// and its size fits the buffer.
+func (r *Reader) leaveOut(c *trace.Call, i int) error {
+	m := &c.Mem[i]
+	h := *m.Blob
+	size := -1
+	r.content.blobMu.Lock()
+	if data, ok := r.blobs[h]; ok {
+		size = len(data)
+	} else if ref, ok := r.content.blobRefs[h]; ok {
+		size = ref.size
+	}
+	r.content.blobMu.Unlock()
+	if ref, ok := r.content.chunks[h]; size < 0 && ok {
+		// A file's chunk: a compressed one's size is known only decoded,
+		// and OpenContent checks it.
+		size = 0
+		if ref.flags&flagZstd == 0 {
+			size = int(ref.length) - hashSize
+		}
+	}
+	switch {
+	case size < 0:
+		return fmt.Errorf("event at seq %d references blob %x that the trace does not contain", c.Seq, h[:])
+	case uint64(size) > m.Len:
+		return fmt.Errorf("event at seq %d, buffer %d: %d bytes of data are more than its length %d", c.Seq, i, size, m.Len)
+	case m.Flag&(trace.Excluded|trace.Fault) != 0:
+		return fmt.Errorf("event at seq %d, buffer %d: flagged excluded or fault, but holds data", c.Seq, i)
+	}
+	return nil
+}
+
+// maxInterned bounds the paths a Reader holds one copy of: a trace of
+// mostly distinct paths (a find over a large tree) would pay the map and
+// gain nothing.
+const maxInterned = 1 << 16
+
+// intern returns the copy of path the Reader holds, the first it saw.
+func (r *Reader) intern(path string) string {
+	if path == "" {
+		return ""
+	}
+	if p, ok := r.paths[path]; ok {
+		return p
+	}
+	if len(r.paths) >= maxInterned {
+		return path
+	}
+	if r.paths == nil {
+		r.paths = make(map[string]string)
+	}
+	r.paths[path] = path
+	return path
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -24,6 +25,11 @@ type chunkRef struct {
 	stored []byte
 	// data is set instead when the chunk is a blob frame's bytes.
 	data []byte
+	// blob is set when the frame is a blob frame (read by offset when
+	// ReadOptions.KeepData leaves blobs in the file), size then the
+	// length of its data.
+	blob bool
+	size int
 }
 
 // contents is what a reader learned of a trace's file objects: each
@@ -35,6 +41,11 @@ type contents struct {
 	// blobs are the reader's blobs: a chunk may be stored as one (the
 	// bytes of a read, with the same address), and a blob as a chunk.
 	blobs map[trace.Hash][]byte
+	// blobRefs are the blob frames whose bytes the reader left in the
+	// file (ReadOptions.KeepData), by address; blobData reads them.
+	blobRefs map[trace.Hash]chunkRef
+	blobMu   sync.Mutex    // guards blobs and blobDec for blobData
+	blobDec  *zstd.Decoder // for blobRefs, made at its first use
 	// open gives the trace's bytes for reading chunks by offset, and how
 	// to let them go; nil when the chunks are kept in stored.
 	open func() (io.ReaderAt, func() error, error)
@@ -129,8 +140,57 @@ func readerAtShared(ra io.ReaderAt) func() (io.ReaderAt, func() error, error) {
 	}
 }
 
-// hasBlob reports whether the reader holds a blob with address h.
+// hasBlob reports whether the reader holds a blob with address h, or
+// knows where it is.
 func (c *contents) hasBlob(h trace.Hash) bool {
-	_, ok := c.blobs[h]
+	c.blobMu.Lock()
+	defer c.blobMu.Unlock()
+	if _, ok := c.blobs[h]; ok {
+		return true
+	}
+	_, ok := c.blobRefs[h]
 	return ok
+}
+
+// blobData returns the bytes of blob h: held, or read from the trace by
+// offset (and held from then on). ok is false when the trace has no
+// such blob frame.
+func (c *contents) blobData(h trace.Hash) (data []byte, ok bool, err error) {
+	c.blobMu.Lock()
+	defer c.blobMu.Unlock()
+	if data, ok := c.blobs[h]; ok {
+		return data, true, nil
+	}
+	ref, ok := c.blobRefs[h]
+	if !ok {
+		return nil, false, nil
+	}
+	ra, release, err := c.open()
+	if err != nil {
+		return nil, true, err
+	}
+	defer release()
+	if ref.flags&flagZstd != 0 && c.blobDec == nil {
+		if c.blobDec, err = newZstdDecoder(hashSize + MaxBlobSize); err != nil {
+			return nil, true, err
+		}
+	}
+	if data, err = loadChunk(h, ref, ra, c.blobDec); err != nil {
+		return nil, true, err
+	}
+	c.blobs[h] = data
+	return data, true, nil
+}
+
+// decoder returns the decoder of blobData, for chunkAsBlob.
+func (c *contents) decoder() (*zstd.Decoder, error) {
+	c.blobMu.Lock()
+	defer c.blobMu.Unlock()
+	if c.blobDec == nil {
+		var err error
+		if c.blobDec, err = newZstdDecoder(hashSize + MaxBlobSize); err != nil {
+			return nil, err
+		}
+	}
+	return c.blobDec, nil
 }

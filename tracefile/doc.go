@@ -38,7 +38,9 @@
 // foreign or newer file is refused before anything else happens. Next reads
 // frame after frame: it bounds the length before reading, reads with
 // io.ReadFull in bounded steps, verifies the checksum, decompresses with a
-// cap on the output, decodes with limits on CBOR array, map and nesting
+// cap on the output (a zstd frame declaring more than its stored bytes can
+// decode to is refused before decoding, and the decoder's cap follows the
+// stored size: zstdbound.go), decodes with limits on CBOR array, map and nesting
 // sizes, keeps blobs in a map, puts their bytes back into the buffers of
 // each events frame and checks the format's invariants, and only then hands
 // out that frame's events. Every failure is one of four kinds, exported as
@@ -99,6 +101,19 @@
 // size and SHA-256, so damage is found when the content is used
 // (VerifyContent reads it all). Version 1 files are read as before and
 // hold no file objects.
+//
+// # Reading without the contents (ReadOptions)
+//
+// ReadOptions.KeepData lets a caller that needs few buffers' bytes (deps
+// and diff: depgraph.DataUsed keeps structs, paths and sockets' messages,
+// not files' contents) read a trace without holding every blob: at a blob
+// frame the reader checks its address and remembers where it is
+// (contents.blobRefs, as for chunks), fills in the buffers KeepData keeps
+// by reading their blob again by offset (checksum and address checked
+// again), and leaves the others with Blob and Len and no Data;
+// Trace.FillData reads those in later for the calls a report prints.
+// The reader also holds one copy of each call path (up to 65,536 distinct
+// ones), not one per call.
 //
 // The reader is fuzzed (FuzzReader, file objects' content included) and
 // must never panic; testdata/v1 and testdata/v2 hold frozen files that

@@ -42,7 +42,10 @@ func (c *contents) openContent(f *trace.FileObject) (io.ReadCloser, error) {
 		ref, ok := c.chunks[h]
 		if !ok {
 			// Stored in a blob frame (the bytes of a read).
-			ref.data, ok = c.blobs[h]
+			var err error
+			if ref.data, ok, err = c.blobData(h); err != nil {
+				return nil, fmt.Errorf("content of %s: %w", f.Path, err)
+			}
 		}
 		if !ok {
 			return nil, &formatError{kind: ErrCorrupt, msg: fmt.Sprintf(
@@ -152,7 +155,11 @@ func loadChunk(h trace.Hash, ref chunkRef, ra io.ReaderAt, zdec *zstd.Decoder) (
 			}
 			return nil, fmt.Errorf("read chunk at offset %d: %w", ref.off, err)
 		}
-		if frameType(frame[0]) != frameChunk || frame[1] != ref.flags ||
+		want := frameChunk
+		if ref.blob {
+			want = frameBlob
+		}
+		if frameType(frame[0]) != want || frame[1] != ref.flags ||
 			binary.LittleEndian.Uint32(frame[4:8]) != ref.length || binary.LittleEndian.Uint32(frame[8:12]) != ref.crc {
 			return nil, corrupt("the chunk frame at offset %d changed since the trace was read", ref.off)
 		}
@@ -162,22 +169,28 @@ func loadChunk(h trace.Hash, ref chunkRef, ra io.ReaderAt, zdec *zstd.Decoder) (
 		}
 	}
 	payload := stored
+	minData, maxData, what := 1, MaxChunkSize, "chunk"
+	if ref.blob {
+		minData, maxData, what = 0, MaxBlobSize, "blob"
+	}
 	if ref.flags&flagZstd != 0 {
 		var err error
-		payload, err = zdec.DecodeAll(stored, nil)
-		if err != nil || len(payload) > hashSize+MaxChunkSize {
-			return nil, corrupt("chunk frame at offset %d does not decompress within %d bytes", ref.off, hashSize+MaxChunkSize)
+		if err = checkZstdHeader(stored); err == nil {
+			payload, err = zdec.DecodeAll(stored, nil)
+		}
+		if err != nil || len(payload) > hashSize+maxData {
+			return nil, corrupt("%s frame at offset %d does not decompress within %d bytes", what, ref.off, hashSize+maxData)
 		}
 	}
 	if len(payload) < hashSize || !bytes.Equal(payload[:hashSize], h[:]) {
-		return nil, corrupt("chunk frame at offset %d does not hold chunk %x", ref.off, h[:])
+		return nil, corrupt("%s frame at offset %d does not hold %s %x", what, ref.off, what, h[:])
 	}
 	data := payload[hashSize:]
-	if len(data) == 0 || len(data) > MaxChunkSize {
-		return nil, corrupt("chunk frame at offset %d holds %d bytes, not 1 to %d", ref.off, len(data), MaxChunkSize)
+	if len(data) < minData || len(data) > maxData || ref.blob && len(data) != ref.size {
+		return nil, corrupt("%s frame at offset %d holds %d bytes, not %d to %d", what, ref.off, len(data), minData, maxData)
 	}
 	if sha256.Sum256(data) != h {
-		return nil, corrupt("chunk %x (frame at offset %d) does not match its address", h[:], ref.off)
+		return nil, corrupt("%s %x (frame at offset %d) does not match its address", what, h[:], ref.off)
 	}
 	return data, nil
 }

@@ -23,8 +23,9 @@ type Reader struct {
 	r       *bufio.Reader
 	file    *os.File // closed by Close, when Open opened it
 	dm      cbor.DecMode
-	zdec    *zstd.Decoder // created at the first compressed frame
-	zpeek   *zstd.Decoder // streams the start of compressed chunk frames
+	zdec    *zstd.Decoder            // for chunks stored as blobs, created at its first use
+	zdecs   map[uint64]*zstd.Decoder // by limit, for frame payloads (decoderFor)
+	zpeek   *zstd.Decoder            // streams the start of compressed chunk frames
 	lim     limits
 	version uint16
 	base    int64 // offset in rd of the preamble, for reading chunks again by offset
@@ -38,6 +39,11 @@ type Reader struct {
 	eventsSeen bool
 	end        *trace.End
 	blobs      map[trace.Hash][]byte
+	paths      map[string]string // one copy of each call path (fill)
+	// keepData is ReadOptions.KeepData: when set (and the trace can be
+	// read again by offset), blob frames are remembered by offset in
+	// content.blobRefs and their bytes read only for buffers it keeps.
+	keepData func(c *trace.Call, m *trace.Mem) bool
 
 	pending []trace.Event // the events of the last events frame
 	next    int           // index of the next one to return
@@ -60,17 +66,7 @@ var defaultLimits = limits{maxStored: MaxStoredPayload, maxDecoded: MaxDecodedPa
 
 // Open opens the trace file path and reads its preamble and header.
 func Open(path string) (*Reader, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read trace: %w", err)
-	}
-	r, err := newReader(f, path, defaultLimits)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	r.file = f
-	return r, nil
+	return ReadOptions{}.Open(path)
 }
 
 // NewReader reads a trace from rd, starting with its preamble and header,
@@ -127,8 +123,9 @@ func (r *Reader) Start() []trace.StartEvent { return r.start }
 func (r *Reader) End() *trace.End { return r.end }
 
 // Next returns the next event. Buffers stored out of line have their Data
-// filled back in; the Data of buffers with the same Blob address share one
-// copy, which callers must not modify.
+// filled back in (those ReadOptions.KeepData refuses keep only their Blob
+// address and Len); the Data of buffers with the same Blob address share
+// one copy, which callers must not modify. Call paths are shared too.
 //
 // After the last event of a complete trace Next returns io.EOF. A trace
 // cut short yields every event of its complete frames, then an error
@@ -197,6 +194,10 @@ func (r *Reader) Close() error {
 	if r.zdec != nil {
 		r.zdec.Close()
 		r.zdec = nil
+	}
+	for l, d := range r.zdecs {
+		d.Close()
+		delete(r.zdecs, l)
 	}
 	if r.zpeek != nil {
 		r.zpeek.Close()

@@ -66,13 +66,21 @@ func (r *Reader) readFrame() (t frameType, payload []byte, off int64, err error)
 		// (OpenContent); step reads its address.
 		return t, buf, off, nil
 	}
-	if r.zdec == nil {
-		if r.zdec, err = newZstdDecoder(uint64(r.lim.maxDecoded)); err != nil {
-			return 0, nil, off, err
-		}
+	// A frame declaring more than this many stored bytes can decode to
+	// is refused before anything of that size is allocated, and the
+	// decoder's limit follows the stored size (zstdbound.go).
+	if err := checkZstdHeader(buf); err != nil {
+		return 0, nil, off, corruptFrame(off, nil, "%s", err)
 	}
-	d, err := r.zdec.DecodeAll(buf, r.decoded[:0])
-	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || len(d) > r.lim.maxDecoded {
+	zdec, limit, err := r.decoderFor(len(buf))
+	if err != nil {
+		return 0, nil, off, err
+	}
+	d, err := zdec.DecodeAll(buf, r.decoded[:0])
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) || uint64(len(d)) > limit {
+		if limit < uint64(r.lim.maxDecoded) {
+			return 0, nil, off, corruptFrame(off, nil, "compressed payload of %d bytes decodes to more than it can hold (at most %d bytes)", len(buf), zstdBound(len(buf)))
+		}
 		return 0, nil, off, corruptFrame(off, nil, "decoded payload is over the limit of %d bytes", r.lim.maxDecoded)
 	}
 	if err != nil {

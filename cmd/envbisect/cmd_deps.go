@@ -11,6 +11,7 @@ import (
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/tracefile"
 )
 
 // depsOptions are the flags of envbisect deps.
@@ -92,13 +93,22 @@ func runDeps(ctx context.Context, o depsOptions, path string, s streams) error {
 	case o.stringSize < 0:
 		return usageError("-s %d: the string limit must be 0 (no limit) or more", o.stringSize)
 	}
-	t, err := readTrace(path, s)
+	var t *tracefile.Trace
+	var tab *systable.Table
+	var err error
+	if o.group == 0 {
+		// Without --group no buffer is printed: the files' contents
+		// stay in the trace file.
+		t, tab, err = readTraceForGraph(path, s)
+	} else {
+		if t, err = readTrace(path, s); err == nil {
+			if tab, err = systable.New(t.Header.Arch); err != nil {
+				err = fmt.Errorf("trace %s: %w", path, err)
+			}
+		}
+	}
 	if err != nil {
 		return withCode(exitError, err)
-	}
-	tab, err := systable.New(t.Header.Arch)
-	if err != nil {
-		return withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
 	}
 	if err := ctx.Err(); err != nil {
 		return withCode(exitError, errors.New("interrupted"))

@@ -155,10 +155,15 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 	if g, err := depgraph.Build(tab, &ta.Header, ta.Events); err == nil {
 		echo = g.EchoOf
 	}
+	filler := &diffFiller{a: ta, b: tb}
 	res := align.Diff(tab,
 		align.Run{Header: &ta.Header, Start: touchedMounts(ta.Start, ta.Events, tb.Events), Events: ta.Events},
 		align.Run{Header: &tb.Header, Start: touchedMounts(tb.Start, ta.Events, tb.Events), Events: tb.Events},
-		align.Options{AllFields: o.allFields, Window: o.window, Echo: echo})
+		align.Options{AllFields: o.allFields, Window: o.window, Echo: echo, Fill: filler.fill})
+	filler.fillPrinted(res, o.context)
+	if filler.err != nil {
+		return withCode(diffTrouble, filler.err)
+	}
 
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	if o.json {
@@ -189,8 +194,10 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 
 // readDiffTrace reads a whole trace for diff, whose errors exit 2, and
 // says whether it is cut short.
+// The contents of files the calls read and wrote stay in the trace file
+// (readTraceLean); diffFiller reads those diff compares and prints.
 func readDiffTrace(path string, s streams) (*tracefile.Trace, bool, error) {
-	t, cut, err := readTraceCut(path, s)
+	t, _, cut, err := readTraceLean(path, s)
 	if err != nil {
 		return nil, false, withCode(diffTrouble, err)
 	}
