@@ -62,17 +62,22 @@ func (g *guard) Event(ev trace.Event) {
 // environFile matches the files that show a process's environment.
 var environFiles = []string{"/proc/*/environ", "/proc/*/task/*/environ"}
 
+// isEnvironFile reports whether p is a process's environ file.
+func isEnvironFile(p string) bool {
+	for _, pat := range environFiles {
+		if ok, _ := path.Match(pat, p); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // call returns c with what it must not carry dropped (a copy when
 // anything is).
 func (g *guard) call(c *trace.Call) *trace.Call {
 	row := g.table.ByNr(int(c.Nr))
 	g.follow(row, c)
-	environ := false
-	for _, pat := range environFiles {
-		if ok, _ := path.Match(pat, c.Path); ok {
-			environ = true
-		}
-	}
+	environ := len(g.secrets.values) > 0 && isEnvironFile(c.Path)
 	copied := false
 	drop := func(i int, note string, redacted bool) {
 		if !copied {
@@ -105,14 +110,22 @@ func (g *guard) call(c *trace.Call) *trace.Call {
 			}
 			continue
 		}
-		switch {
-		case environ && len(g.secrets.values) > 0:
+		if environ {
 			drop(i, "redacted: a process's environment, which holds redacted values", true)
-		case g.secrets.carries(m.Data) != "":
-			drop(i, "redacted: carries the value of "+g.secrets.carries(m.Data), true)
-		case g.content != nil && g.content.carries(m.Data) != "":
-			drop(i, "excluded: carries content of "+g.content.carries(m.Data), false)
-		case g.content != nil && m.Dir == trace.In && len(m.Data) < shortest && g.content.tainted[c.Proc] != "" && launch.IsContent(row, m):
+			continue
+		}
+		if name := g.secrets.carries(m.Data); name != "" {
+			drop(i, "redacted: carries the value of "+name, true)
+			continue
+		}
+		if g.content == nil {
+			continue
+		}
+		if file := g.content.carries(m.Data); file != "" {
+			drop(i, "excluded: carries content of "+file, false)
+			continue
+		}
+		if m.Dir == trace.In && len(m.Data) < shortest && g.content.tainted[c.Proc] != "" && launch.IsContent(row, m) {
 			drop(i, "excluded: written by a process that read "+g.content.tainted[c.Proc]+" (too short to tell whether it carries it)", false)
 		}
 	}
