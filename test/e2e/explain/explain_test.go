@@ -8,27 +8,13 @@ import (
 	"github.com/envbisect/envbisect/internal/testutil"
 )
 
-// appPrelude makes $W/app, on which good/ is bind-mounted for the
-// recording and bad/ for locate (the same paths in both), and defines
-// locate_bad, which runs locate in app with its JSON report in $OUT.
-const appPrelude = `
-mkdir app
-echo "$W" > "$OUT/w"
-locate_bad() {
-	code=0
-	(cd app && "$EB" locate -q --json ../t.envb -- "$@" > "$OUT/report.json") || code=$?
-	echo $code > "$OUT/code"
-	(cd app && "$EB" locate -q ../t.envb -- "$@" > "$OUT/report.txt") || true
-}
-`
-
 // TestExplainMissingComponent: a script checks for its configuration
 // directory and then reads a file in it; in bad the directory does not
 // exist. The explanation names the directory as the component missing
 // here, which existed in the good run.
 func TestExplainMissingComponent(t *testing.T) {
 	testutil.Require(t, testutil.Binary("cat"))
-	out := testutil.InWorkNS(t, appPrelude+`
+	out := testutil.InWorkNS(t, testutil.AppPrelude+`
 for d in good bad; do
 	printf '#!/bin/sh\ntest -d conf.d || echo "no conf.d" >&2\nexec cat conf.d/app.conf\n' > $d/run.sh; chmod 755 $d/run.sh
 done
@@ -67,7 +53,7 @@ locate_bad ./run.sh
 // change the process made before the call.
 func TestExplainDeniedMode(t *testing.T) {
 	testutil.Require(t, testutil.Binary("setpriv"))
-	out := testutil.InWorkNS(t, appPrelude+`
+	out := testutil.InWorkNS(t, testutil.AppPrelude+`
 for d in good bad; do
 	printf '#!/bin/sh\ntest -d out && echo ok > out/result\n' > $d/run.sh; chmod 755 $d/run.sh
 	mkdir $d/out
@@ -116,7 +102,7 @@ locate_bad setpriv --reuid=65534 --regid=65534 --clear-groups ./run.sh
 // not envbisect's own.
 func TestExplainOpenFilesLimit(t *testing.T) {
 	testutil.Require(t, testutil.Binary("bash"))
-	out := testutil.InWorkNS(t, appPrelude+`
+	out := testutil.InWorkNS(t, testutil.AppPrelude+`
 mount --bind good app
 (ulimit -S -n 1024; ulimit -H -n 4096; cd app && "$EB" record -q -o ../t.envb -- bash -c 'exec 20</etc/passwd && echo opened')
 (ulimit -S -n 12; ulimit -H -n 4096; locate_bad bash -c 'exec 20</etc/passwd && echo opened')

@@ -17,7 +17,7 @@ import (
 // sides.
 func TestExplainMkstempParentMode(t *testing.T) {
 	testutil.Require(t, testutil.Binary("setpriv"), testutil.Binary("mktemp"))
-	out := testutil.InWorkNS(t, appPrelude+`
+	out := testutil.InWorkNS(t, testutil.AppPrelude+`
 chmod 755 "$W"
 for d in good bad; do
 	mkdir $d/spool

@@ -9,21 +9,6 @@ import (
 	"github.com/envbisect/envbisect/internal/testutil"
 )
 
-// appPrelude makes $W/app, on which good/ is bind-mounted for the
-// recording and bad/ for locate (the same paths in both), and defines
-// locate_bad, which runs locate in app with its JSON report, its text
-// report and its exit status in $OUT.
-const appPrelude = `
-mkdir app
-echo "$W" > "$OUT/w"
-locate_bad() {
-	code=0
-	(cd app && "$EB" locate -q --json ../t.envb -- "$@" > "$OUT/report.json") || code=$?
-	echo $code > "$OUT/code"
-	(cd app && "$EB" locate -q ../t.envb -- "$@" > "$OUT/report.txt") || true
-}
-`
-
 // TestConfigReadThenStatAgain: restat reads its configuration and later
 // stats the file again to see whether it changed since. Here the file
 // says mode=broken-here, another size: replaying the read alone leaves
@@ -33,7 +18,7 @@ locate_bad() {
 // the content diff, never the stat; the flip is kept as evidence.
 func TestConfigReadThenStatAgain(t *testing.T) {
 	bin := testutil.BuildC(t, "restat.c", false)
-	out := testutil.InWorkNS(t, appPrelude+"RESTAT="+bin+`
+	out := testutil.InWorkNS(t, testutil.AppPrelude+"RESTAT="+bin+`
 printf 'mode=good\nlevel=3\n' > good/app.conf
 printf 'mode=broken-here\nlevel=3\n' > bad/app.conf
 mount --bind good app
@@ -110,7 +95,7 @@ done
 // here, not rm's later calls on it.
 func TestCreateThenUnlink(t *testing.T) {
 	testutil.Require(t, testutil.Binary("dash"), testutil.Binary("rm"))
-	out := testutil.InWorkNS(t, appPrelude+`
+	out := testutil.InWorkNS(t, testutil.AppPrelude+`
 for d in good bad; do
 	printf ': > run/lock\necho working\nrm run/lock\n' > $d/run.sh
 done
