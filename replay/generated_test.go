@@ -51,8 +51,13 @@ func TestGeneratedNameMatched(t *testing.T) {
 			t.Errorf("recorded call %d on %s: no live call matched it", seq, name)
 		}
 	}
+	// An extra live call is allowed, a call on the live name is not:
+	// mktemp draws again when its random value falls in the unfair
+	// range (glibc's rejection sampling, about one run in twenty), and
+	// that extra getrandom names the recorded open on the name it
+	// expected next.
 	for _, d := range res.Divergences {
-		if strings.Contains(d.Got, "/gen.") || strings.Contains(d.Expected, "/gen.") {
+		if strings.Contains(d.Got, "/gen.") {
 			t.Errorf("divergence %s", d)
 		}
 	}
