@@ -166,6 +166,9 @@ func (s *search) missingComponent(cu *Culprit, live map[uint64]*trace.Call) *ren
 			existedGood[d] = true
 		}
 	}
+	for _, d := range s.recordedDirs(cu.Seq) {
+		existedGood[d.Path] = true
+	}
 	// The shallowest component not known to exist here whose parent is.
 	chain := append([]string{p}, prefixes(p)...)
 	for i := len(chain) - 1; i >= 0; i-- {
@@ -182,7 +185,52 @@ func (s *search) missingComponent(cu *Culprit, live map[uint64]*trace.Call) *ren
 		}
 		return &render.MissingComponent{Path: q, Known: true, Seq: seq, ExistedInGood: existedGood[q]}
 	}
+	if m := s.missingAfterRuns(chain, existsHere); m != nil {
+		m.ExistedInGood = existedGood[m.Path]
+		return m
+	}
 	return &render.MissingComponent{Path: p, ExistedInGood: existedGood[p]}
+}
+
+// missingAfterRuns is the shallowest component of chain (a path, then
+// its parents, deepest first) that the environment the runs saw lacks,
+// as Options.StatHere finds it after them, where no call of the failing
+// run told: its parent exists (a call showed it, or StatHere finds it),
+// it does not. nil when StatHere is not given or cannot tell. The runs
+// changed a throwaway copy, so what StatHere sees is what they started
+// from.
+func (s *search) missingAfterRuns(chain []string, existsHere map[string]bool) *render.MissingComponent {
+	if s.o.StatHere == nil {
+		return nil
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		q := chain[i]
+		if existsHere[q] {
+			continue
+		}
+		_, _, _, err := s.o.StatHere(q)
+		switch {
+		case err == nil:
+			continue
+		case errors.Is(err, fs.ErrNotExist):
+			return &render.MissingComponent{Path: q, Known: true, AfterRuns: true}
+		}
+		return nil
+	}
+	return nil
+}
+
+// recordedDirs are the parent directories record stat'ed for the calls
+// up to seq (Call.Dirs): each existed in the good run.
+func (s *search) recordedDirs(seq uint64) []trace.DirStat {
+	var out []trace.DirStat
+	for _, c := range s.g.Calls() {
+		if c.Seq > seq {
+			break
+		}
+		out = append(out, c.Dirs...)
+	}
+	return out
 }
 
 // pathStats are cu's path and its parents as the stat calls (a struct

@@ -61,6 +61,10 @@ type MissingComponent struct {
 	Known bool `json:"known"`
 	// Seq is the recorded call whose live result showed it (0: none).
 	Seq uint64 `json:"seq,omitempty"`
+	// AfterRuns: no call of the failing run showed it; locate found it
+	// missing (and its parent present) in the environment the runs saw,
+	// after them.
+	AfterRuns bool `json:"after_runs,omitempty"`
 	// ExistedInGood: a call of the recording found Path (or a path under
 	// it).
 	ExistedInGood bool `json:"existed_in_good"`
@@ -215,8 +219,11 @@ func missingSentence(c *Culprit, m *MissingComponent) string {
 			"of the path is missing is not known (%s).", c.Path, good)
 	}
 	s := m.Path + " does not exist here"
-	if m.Seq != 0 && m.Seq != c.Seq {
+	switch {
+	case m.Seq != 0 && m.Seq != c.Seq:
 		s += " (call " + strconv.FormatUint(m.Seq, 10) + " shows it)"
+	case m.AfterRuns:
+		s += " (locate found it missing after the runs)"
 	}
 	if m.Path != c.Path {
 		s += ", so " + c.Path + " cannot be reached"

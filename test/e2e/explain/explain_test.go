@@ -46,6 +46,45 @@ locate_bad ./run.sh
 	}
 }
 
+// TestExplainMissingParentUnseen: touch creates a stamp file in its
+// cache directory and makes no call on the directory itself; in bad the
+// directory does not exist. No call of the failing run tells which
+// component is missing, so locate stats the parents in the runs'
+// environment after the runs, and the directories record stat'ed say
+// the cache existed in the good run.
+func TestExplainMissingParentUnseen(t *testing.T) {
+	testutil.Require(t, testutil.Binary("touch"))
+	out := testutil.InWorkNS(t, testutil.AppPrelude+`
+mkdir -p good/spool/cache bad/spool
+mount --bind good app
+(cd app && "$EB" record -q -o ../t.envb -- touch spool/cache/stamp)
+umount app; mount --bind bad app
+locate_bad touch spool/cache/stamp
+`)
+	w := testutil.ReadText(t, out, "w")
+	r := readReport(t, out)
+	c := r.Culprit
+	if c == nil {
+		t.Fatalf("no culprit: %s %s", r.Status, r.Message)
+	}
+	t.Logf("explanation: %s", c.Explanation)
+	dir, stamp := w+"/app/spool/cache", w+"/app/spool/cache/stamp"
+	if c.Here.Errno != "ENOENT" || c.Path != stamp || c.Syscall != "openat" {
+		t.Errorf("culprit %s %s %s; want openat of %s failing with ENOENT", c.Syscall, c.Path, c.Here.Errno, stamp)
+	}
+	if c.Facts == nil || c.Facts.Missing == nil {
+		t.Fatalf("no missing component in the facts; explanation %q", c.Explanation)
+	}
+	if m := c.Facts.Missing; m.Path != dir || !m.Known || !m.AfterRuns || !m.ExistedInGood {
+		t.Errorf("missing %+v; want %s, known after the runs, existed in the good run", *m, dir)
+	}
+	want := dir + " does not exist here (locate found it missing after the runs), so " + stamp +
+		" cannot be reached; in the good run it existed."
+	if c.Explanation != want {
+		t.Errorf("explanation %q\nwant        %q", c.Explanation, want)
+	}
+}
+
 // TestExplainDeniedMode: a script run as nobody (setpriv) checks its
 // output directory and creates a file in it; in bad the directory is
 // 0755 root's instead of 0777. The culprit is the creation, EACCES, and

@@ -37,6 +37,7 @@ type report struct {
 			Missing *struct {
 				Path          string `json:"path"`
 				Known         bool   `json:"known"`
+				AfterRuns     bool   `json:"after_runs"`
 				ExistedInGood bool   `json:"existed_in_good"`
 			} `json:"missing"`
 			Paths []struct {
