@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/trace"
@@ -186,23 +184,22 @@ func excerpt(b []byte, off int) string {
 	return render.Quote(b[off:], diffBytes)
 }
 
-// unifiedDiff is a unified diff of the text a (good) and b (here), by
-// go-udiff: "--- good", "+++ here", then hunks with diffContext lines
+// unifiedDiff is a unified diff of the text a (good) and b (here), line
+// by line (align.TextDiff: go-udiff's Myers diff over lines, so an
+// unchanged line is context even where a byte-level diff would cut
+// through it): "--- good", "+++ here", then hunks with diffContext lines
 // of context, cut after diffLines lines ("... N more lines"). A line
 // that does not end in a newline is kept as it is (no "\\ No newline"
 // marker: the report shows lines).
 func unifiedDiff(a, b []byte) []string {
-	edits := udiff.Bytes(a, b)
-	u, err := udiff.ToUnified("good", "here", string(a), edits, diffContext)
-	if err != nil || u == "" {
-		return nil
-	}
-	var out []string
-	for _, l := range strings.Split(strings.TrimSuffix(u, "\n"), "\n") {
-		if strings.HasPrefix(l, `\ No newline`) {
-			continue
+	out := []string{"--- good", "+++ here"}
+	for _, l := range align.TextDiff(a, b, diffContext, 0) {
+		if !strings.HasPrefix(l, `\ No newline`) {
+			out = append(out, l)
 		}
-		out = append(out, l)
+	}
+	if len(out) == 2 {
+		return nil
 	}
 	if max := diffLines + 2; len(out) > max {
 		more := len(out) - max

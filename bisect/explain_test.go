@@ -117,7 +117,16 @@ func TestExplainDenied(t *testing.T) {
 // headers; lines without a final newline carry no marker line.
 func TestUnifiedDiff(t *testing.T) {
 	got := strings.Join(unifiedDiff([]byte("a\nb\nc\n"), []byte("a\nB\nc")), "\n")
-	want := "--- good\n+++ here\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n-c\n+c"
+	want := "--- good\n+++ here\n@@ -1,3 +1,3 @@\n a\n-b\n-c\n+B\n+c" // as diff -u prints it
+	if got != want {
+		t.Errorf("unifiedDiff:\n%s\nwant\n%s", got, want)
+	}
+	// Lines inserted after an unchanged first line: the line is context,
+	// not deleted and inserted again (a byte-level diff inserts the
+	// newline before it and cuts the line).
+	got = strings.Join(unifiedDiff([]byte("anonymous_enable=YES\nlisten=YES\n"),
+		[]byte("anonymous_enable=YES\nuserlist_enable=YES\nlisten=YES\n")), "\n")
+	want = "--- good\n+++ here\n@@ -1,2 +1,3 @@\n anonymous_enable=YES\n+userlist_enable=YES\n listen=YES"
 	if got != want {
 		t.Errorf("unifiedDiff:\n%s\nwant\n%s", got, want)
 	}
