@@ -95,6 +95,9 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	rep.StartItems = s.start
 	if s.sp.over == render.SpaceDiffering || s.sp.fallback != "" {
 		rep.Space = s.sp.report() // the search got past its fail end
+		for _, it := range o.Start {
+			rep.Space.StartItems = append(rep.Space.StartItems, it.Label())
+		}
 	}
 	if o.Lost.Any() {
 		rep.Lost = o.Lost

@@ -21,6 +21,10 @@ type SearchSpace struct {
 	// and the replayable calls (SpaceAll). Runs are bounded by
 	// ⌈log2 Candidates⌉ + 3.
 	Candidates int `json:"candidates"`
+	// StartItems name the start items that differ here ("env PATH",
+	// "umask", "limit NOFILE"), in the order the search used them: the
+	// units before the resources.
+	StartItems []string `json:"start_items,omitempty"`
 	// Resources are the resources that differ here, in the order the
 	// search used them (their first call's order); under SpaceAll the
 	// ones the search tried before falling back.

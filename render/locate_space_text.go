@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -23,15 +24,15 @@ func spaceText(r *LocateReport) string {
 	if sp == nil {
 		return ""
 	}
-	var titles []string
+	titles := make([]string, len(sp.Resources))
 	for i, res := range sp.Resources {
-		if i == spaceTextResources {
-			titles = append(titles, fmt.Sprintf("%d more", len(sp.Resources)-i))
-			break
-		}
-		titles = append(titles, res.Title)
+		titles[i] = res.Title
 	}
+	titles = limitNames(titles, spaceTextResources)
 	items := count(r.StartItems, "start item", "start items")
+	if len(sp.StartItems) > 0 {
+		items += " (" + strings.Join(limitNames(sp.StartItems, spaceTextResources), ", ") + ")"
+	}
 	if sp.Over == SpaceDiffering {
 		s := "Searched over what differs here: " + count(len(sp.Resources), "resource", "resources")
 		if r.StartItems > 0 {
@@ -58,4 +59,12 @@ func spaceText(r *LocateReport) string {
 // count is "1 thing" or "N things".
 func count(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, plural(uint64(n), one, many))
+}
+
+// limitNames is names cut to the first n, then "K more".
+func limitNames(names []string, n int) []string {
+	if len(names) <= n {
+		return names
+	}
+	return append(slices.Clone(names[:n]), fmt.Sprintf("%d more", len(names)-n))
 }
