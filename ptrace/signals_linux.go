@@ -26,6 +26,7 @@ func (s *session) forwardSignals(pid int) (stop func()) {
 		},
 	})
 }
+
 // killEverything SIGKILLs every task still traced (and those whose
 // creation was not seen yet) and reaps them. A SIGKILLed tracee still
 // stops at PTRACE_EVENT_EXIT on its way out, and one already in a stop
