@@ -117,9 +117,14 @@ type Call struct {
 	Args     [6]uint64
 	Ret      int64
 	NoReturn bool
-	Enter    time.Duration // CLOCK_MONOTONIC (bpf_ktime_get_ns)
-	Exit     time.Duration // 0 with NoReturn
-	Bufs     []Buf
+	// Compat: the call came in through the i386 ABI (the task's
+	// TS_COMPAT): Nr is its i386 number, and nothing else is filled in
+	// (no arguments, TSeq 0, not captured). The probe sends one per
+	// thread.
+	Compat bool
+	Enter  time.Duration // CLOCK_MONOTONIC (bpf_ktime_get_ns)
+	Exit   time.Duration // 0 with NoReturn
+	Bufs   []Buf
 }
 
 // Buf describes one captured region of a call.

@@ -81,6 +81,7 @@ func decodeCall(raw []byte) (*Call, error) {
 	c := &Call{
 		TID: r.Tid, TGID: r.Tgid, TSeq: r.Tseq, Nr: r.Nr, Args: r.Args, Ret: r.Ret,
 		NoReturn: r.Flags&uint8(recordCallFlagsCALL_NO_RETURN) != 0,
+		Compat:   r.Flags&uint8(recordCallFlagsCALL_COMPAT) != 0,
 		Enter:    time.Duration(r.Enter), Exit: time.Duration(r.Exit),
 	}
 	if r.Nbufs > 0 {

@@ -14,11 +14,12 @@
 // compiles them into record_x86_bpfel.o, committed with its Go bindings;
 // `make generate` rebuilds both, byte for byte. The programs:
 //
-//   - sys_enter: filters (below), then saves the call's number, its six
-//     argument registers (read from the struct pt_regs the tracepoint
+//   - sys_enter: filters (below); an i386 call (TS_COMPAT, see Limits)
+//     is sent as a Compat record and not saved; any other call's number,
+//     its six argument registers (read from the struct pt_regs the tracepoint
 //     passes, at CO-RE-relocated offsets), the time and the thread's next
-//     sequence number (TSeq, from 1) in the thread's entry of the threads
-//     map. A NoStop (Skip) call is ignored entirely and takes no number. A
+//     sequence number (TSeq, from 1) are saved in the thread's entry of the
+//     threads map. A NoStop (Skip) call is ignored entirely and takes no number. A
 //     NoReturn call (exit, exit_group) is emitted here.
 //   - sys_exit: emits the call in flight: its Call record, then one or more
 //     Chunk records for each buffer.
@@ -93,7 +94,7 @@
 // Every ring record starts with a u32 type. Little-endian, C layout:
 //
 //	Call  (1): type tid tgid nr u32, tseq u64, args [6]u64, ret s64,
-//	           enter exit u64 (CLOCK_MONOTONIC ns), flags u8 (NoReturn),
+//	           enter exit u64 (CLOCK_MONOTONIC ns), flags u8 (NoReturn, Compat),
 //	           nbufs u8, pad [6]; then nbufs Bufs of
 //	           addr len u64, want u32, arg part dir flags u8 (Fault, Truncated)
 //	Chunk (2): type tid u32, tseq u64, off u32, len u16, buf flags u8
@@ -138,8 +139,12 @@
 // # Limits and gaps
 //
 // x86-64 only (the registers, the syscall numbers below 1024). A 32-bit
-// (ia32) system call is recorded with its number as if it were a 64-bit
-// one. Memory that is not present when the program reads it is a fault
+// (ia32) system call is not decoded: sys_enter reads the task's
+// thread_info.status (CO-RE; TS_COMPAT, set by the kernel's i386 entry
+// and cleared on the way back to user mode, what syscall_get_arch reads)
+// and sends the first such call of each thread as a Call record with
+// CALL_COMPAT (and NoReturn, TSeq 0, no arguments, no buffers) instead
+// of saving its entry; the Go side refuses the run. Memory that is not present when the program reads it is a fault
 // where the ptrace backend would have paged it in: chiefly the argv of an
 // exec that fails before the kernel reads its arguments. The threads map
 // holds 65536 threads, tracked 65536 processes.

@@ -18,7 +18,8 @@ struct thread {
 	__u8 active;
 	__u8 entry_bufs;  /* the call's buffers were captured before its exit (exec) */
 	__u8 entry_nbufs; /* ... and that many descriptors wait in entry_bufs */
-	__u8 _pad[5];
+	__u8 compat;      /* a Compat record was sent for this thread */
+	__u8 _pad[4];
 };
 
 struct entry_bufs {

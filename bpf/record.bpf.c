@@ -204,6 +204,54 @@ static __always_inline void capture_image(struct thread *t, __u32 key, struct ta
 
 static const struct thread new_thread;
 
+/* Whether the current system call came in through the i386 ABI: the
+ * kernel's own answer (TS_COMPAT, which seccomp and audit read through
+ * syscall_get_arch), right for a 32-bit program and for int 0x80 in a
+ * 64-bit one alike. A kernel whose thread_info has no status (another
+ * architecture) has no such calls. */
+static __always_inline bool compat_call(void)
+{
+	if (!bpf_core_field_exists(struct thread_info, status))
+		return false;
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	return BPF_CORE_READ(task, thread_info.status) & TS_COMPAT;
+}
+
+/* A call through the i386 ABI: its number and registers name another call
+ * than the x86-64 one of that number, so it is neither captured nor
+ * numbered. One Compat record per thread says that it came, with its
+ * (i386) number; Go refuses the run. */
+static __always_inline void emit_compat(struct thread *t, __u32 tid, __u32 nr)
+{
+	if (t && t->compat)
+		return;
+	if (!t) {
+		bpf_map_update_elem(&threads, &tid, &new_thread, BPF_NOEXIST);
+		t = bpf_map_lookup_elem(&threads, &tid);
+		if (!t) {
+			count_lost(LOST_CALLS);
+			return;
+		}
+	}
+	struct scratch *s = scratch_get();
+	if (!s)
+		return;
+	s->call.rec.type = REC_CALL;
+	s->call.rec.tid = tid;
+	s->call.rec.tgid = bpf_get_current_pid_tgid() >> 32;
+	s->call.rec.nr = nr;
+	s->call.rec.tseq = 0;
+	s->call.rec.ret = 0;
+	s->call.rec.enter = bpf_ktime_get_ns();
+	s->call.rec.exit = 0;
+	s->call.rec.flags = CALL_COMPAT | CALL_NO_RETURN;
+	s->call.rec.nbufs = 0;
+	for (int i = 0; i < 6; i++)
+		s->call.rec.args[i] = 0;
+	if (!emit_call(s))
+		t->compat = 1;
+}
+
 SEC("raw_tracepoint/sys_enter")
 int sys_enter(struct bpf_raw_tracepoint_args *ctx)
 {
@@ -219,6 +267,10 @@ int sys_enter(struct bpf_raw_tracepoint_args *ctx)
 
 	long id = ctx->args[1];
 	__u32 nr = id;
+	if (compat_call()) {
+		emit_compat(t, tid, nr);
+		return 0;
+	}
 	__u32 flags = 0;
 	if (id >= 0 && id < NR_MAX) {
 		struct syscall_desc *d = bpf_map_lookup_elem(&descs, &nr);

@@ -388,3 +388,44 @@ func TestExecFromThread(t *testing.T) {
 		t.Errorf("after the execve (TSeq %d) the image's calls have TSeq %v", execs[0].TSeq, after)
 	}
 }
+
+// TestCompatCalls: system calls made through the i386 ABI (int 0x80 in a
+// 64-bit program) are never sent as the x86-64 calls of their numbers
+// (i386 getpid, 20, is x86-64 writev): the probe sends the first of the
+// thread as one Compat record with the i386 number, and the x86-64 call
+// that follows is recorded as usual.
+func TestCompatCalls(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.EBPF)
+	bin := buildVictim(t)
+	p := loadProbe(t, Options{Filter: Filter{Kind: FilterTree}, RingSize: 1 << 22})
+	v := startVictim(t, bin, "int80")
+	if err := p.Track(v.pid); err != nil {
+		t.Fatal(err)
+	}
+	v.release(t)
+	recs := collect(t, p, v.pid)
+	if code := v.wait(t); code != 0 {
+		t.Fatalf("victim exited %d, want 0 (its i386 getpid answered its pid)", code)
+	}
+	var compat, writev, getpid int
+	for _, r := range recs {
+		c := r.Call
+		if c == nil || c.TID != v.pid {
+			continue
+		}
+		switch {
+		case c.Compat:
+			compat++
+			if c.Nr != 20 || !c.NoReturn || len(c.Bufs) != 0 || c.TSeq != 0 {
+				t.Errorf("compat record %+v, want i386 getpid (20), NoReturn, no buffers, TSeq 0", *c)
+			}
+		case c.Nr == unix.SYS_WRITEV:
+			writev++
+		case c.Nr == unix.SYS_GETPID:
+			getpid++
+		}
+	}
+	if compat != 1 || writev != 0 || getpid != 1 {
+		t.Errorf("%d compat records, %d writev, %d getpid; want 1, 0 and 1", compat, writev, getpid)
+	}
+}

@@ -57,6 +57,7 @@ type recordCallFlags uint32
 
 const (
 	recordCallFlagsCALL_NO_RETURN recordCallFlags = 1
+	recordCallFlagsCALL_COMPAT    recordCallFlags = 2
 )
 
 type recordCallRec struct {
@@ -355,7 +356,8 @@ type recordThread struct {
 	Active     uint8
 	EntryBufs  uint8
 	EntryNbufs uint8
-	Pad        [5]uint8
+	Compat     uint8
+	Pad        [4]uint8
 }
 
 // loadRecord returns the embedded CollectionSpec for record.

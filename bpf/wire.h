@@ -35,7 +35,7 @@ enum rec_type {
 	REC_EXIT = 5,
 };
 
-enum call_flags { CALL_NO_RETURN = 1 };
+enum call_flags { CALL_NO_RETURN = 1, CALL_COMPAT = 2 };
 enum buf_flags { BUF_FAULT = 1, BUF_TRUNCATED = 2 };
 enum chunk_flags { CHUNK_FAULT = 1 };
 enum fork_flags { FORK_THREAD = 1 };

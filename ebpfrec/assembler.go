@@ -30,6 +30,11 @@ type assembler struct {
 	// non-leader thread: its execve's records still carry that tid.
 	execAlias map[int32]*thread
 
+	// compat is the refusal of a run in which a process made an i386
+	// system call; refuse, when set, ends the run at the first.
+	compat *launch.CompatError
+	refuse func()
+
 	nextProc, nextThread uint32
 	seq                  uint64
 	monoStart, lastTime  time.Duration

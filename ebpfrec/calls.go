@@ -27,6 +27,10 @@ type pendingCall struct {
 
 // call handles a call record.
 func (a *assembler) call(r *bpf.Call) {
+	if r.Compat {
+		a.compatCall(r)
+		return
+	}
 	t := a.threadFor(r.TID, r.TGID)
 	if t == nil {
 		return

@@ -11,8 +11,36 @@
 // while its pid is added to the probe's set of tracked processes; the
 // probe then follows every process and thread it creates, in the kernel,
 // at sched_process_fork. envbisect makes itself a child subreaper, so
-// that processes orphaned in the tree come back to it, and waits for all
-// of them. When the last one has been reaped, the ring buffer is drained.
+// that processes orphaned in the tree come back to it, and waits for
+// them. When the last one has been reaped, the ring buffer is drained.
+//
+// # Ending a run
+//
+// The rules are the ptrace backend's, from the same code in package
+// launch. The command's exit ends the run (trace.Watch.EndWithRoot):
+// the tree's processes still alive, found in /proc (descendants of the
+// command, and orphans reparented to envbisect), are listed by
+// executable in RunResult.LeftRunning, SIGKILLed, and named in
+// launch.LeftRunningMessage; with --wait-children (no EndWithRoot) the
+// run lasts until the last is reaped. Signals go through
+// launch.ForwardInterrupts: the first is passed on, SIGTERM follows
+// InterruptGrace later, and every process is killed as long again
+// after, or at a second signal; the assembler keeps what came, and the
+// trace ends marked interrupted. Processes ended by the run (a timeout,
+// an interrupt) are not reported as left running.
+//
+// # 32-bit system calls
+//
+// The probe cannot stop a call, so an i386 call (a 32-bit program, or
+// int 0x80 in a 64-bit one) runs; the probe tells it by the task's
+// TS_COMPAT at entry and sends it as a Compat record, never as the
+// x86-64 call of its number (bpf.Call.Compat). TS_COMPAT, not the ELF
+// class of the image, because int 0x80 in a 64-bit program is as
+// wrong, and because it is what the kernel itself reads for seccomp and
+// audit. The first such record refuses the run: the tree is killed and
+// Run (or Observe) returns launch.CompatError, naming the process and,
+// when its image is a 32-bit ELF, saying so, as the ptrace backend
+// does; record then keeps no trace.
 //
 // # Assembling the stream
 //

@@ -61,6 +61,8 @@ func Observe(ob Observation, o Options) (*trace.RunResult, *trace.Losses, error)
 	}
 	asm := newAssembler(ob.Table, ob.Observer, content, monotonic())
 	asm.attached = true
+	refused := make(chan struct{})
+	asm.refuse = func() { close(refused) } // an i386 call: called once
 	ob.Observer.Start(nil)
 	reading := startReading(probe, asm)
 	res := &trace.RunResult{Backend: trace.BackendEBPF, Filtered: ob.Table.NoStop(), CheckStatus: -1}
@@ -74,8 +76,12 @@ func Observe(ob Observation, o Options) (*trace.RunResult, *trace.Losses, error)
 	case <-deadline:
 	case <-ob.Interrupt:
 		res.Interrupted = true
+	case <-refused:
 	}
 	reading.stop()
+	if asm.compat != nil {
+		return nil, nil, asm.compat
+	}
 	asm.finish()
 	res.Procs, res.Threads, res.Calls = asm.counts()
 	lost, err := probe.Lost()

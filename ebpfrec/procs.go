@@ -13,6 +13,7 @@ type process struct {
 	pid   int32
 	id    uint32 // logical, 0 until the process is shown
 	execd bool   // the command's image is in: its calls are recorded
+	exe   string // the executable it runs, as its exec named it
 	fds   *systable.FDTable[string]
 	cwd   string
 	// children and threadsMade number the process's spawns (lineage).
@@ -126,7 +127,7 @@ func (a *assembler) fork(r *bpf.Fork) {
 	// The fork record does not say the clone's flags (which come with
 	// the clone's call record, later): the child gets a copy of the
 	// table, as without CLONE_FILES.
-	p := &process{pid: int32(r.ChildTGID), fds: pp.fds.Copy(), cwd: pp.cwd, execd: pp.execd}
+	p := &process{pid: int32(r.ChildTGID), fds: pp.fds.Copy(), cwd: pp.cwd, execd: pp.execd, exe: pp.exe}
 	a.procs[p.pid] = p
 	a.showProc(p, pp, parent)
 	t := a.addThread(p, int32(r.ChildTID), nil)
@@ -174,6 +175,7 @@ func (a *assembler) execd(r *bpf.Exec) {
 		a.started()
 	}
 	exe := launch.ResolvePath(p.cwd, r.Filename)
+	p.exe = exe
 	t.exec = &trace.ProcEvent{Kind: trace.Exec, Proc: p.id, Thread: t.id, PID: p.pid, TID: t.tid, Exe: exe}
 }
 

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -70,8 +72,9 @@ func Run(cfg launch.Config, o Options) (*trace.RunResult, *trace.Losses, error) 
 	asm.helperExe = u.HelperExe()
 	asm.command(int32(u.PID), fds, readCwd(u.PID), u.StartEvents(&cfg))
 
-	reading := startReading(probe, asm)
 	tree := &tree{root: u.PID}
+	asm.refuse = tree.kill // an i386 call: the run cannot be recorded
+	reading := startReading(probe, asm)
 	watch := launch.NewWatcher(cfg.Watch, tree.kill)
 	tree.notOurs = watch.CheckPID
 	watch.Add(u.PID)
@@ -96,8 +99,15 @@ func Run(cfg launch.Config, o Options) (*trace.RunResult, *trace.Losses, error) 
 		case pid == u.PID:
 			rootWS = ws
 			watch.Remove(pid)
-			if cfg.Watch.EndWithRoot {
+			if cfg.Watch.EndWithRoot && !tree.killed.Load() {
+				// Background processes the command left behind end
+				// with it, in record as in locate's runs; the user
+				// hears which.
+				res.LeftRunning = tree.executables()
 				tree.kill()
+				if len(res.LeftRunning) > 0 && cfg.Warn != nil {
+					cfg.Warn(launch.LeftRunningMessage(res.LeftRunning))
+				}
 			}
 		default:
 			watch.Exited(pid, ws) // the check command, or an orphan of the tree
@@ -107,6 +117,10 @@ func Run(cfg launch.Config, o Options) (*trace.RunResult, *trace.Losses, error) 
 	res.Interrupted = stopSignals()
 	watch.Stop(res)
 	reading.stop()
+	if asm.compat != nil {
+		u.ExecError(0) // closes the pipe
+		return nil, nil, asm.compat
+	}
 	asm.finish()
 
 	res.ExitCode, res.Signal = shellStatus(uint32(rootWS))
@@ -200,13 +214,31 @@ func becomeSubreaper() (restore func(), err error) {
 type tree struct {
 	root    int
 	notOurs func() int // a child of envbisect that is not the command's (the check), or 0
+	// killed is set once kill has run: the run was ended (a timeout, an
+	// interrupt, a refusal), and what it ended was not left running by
+	// the command.
+	killed atomic.Bool
 }
 
 // kill SIGKILLs every process of the command.
 func (t *tree) kill() {
+	t.killed.Store(true)
 	for _, pid := range t.members() {
 		unix.Kill(pid, unix.SIGKILL)
 	}
+}
+
+// executables lists the executables of the command's processes alive
+// now (sorted, each once), what the run ends when the command exits.
+func (t *tree) executables() []string {
+	var out []string
+	for _, pid := range t.members() {
+		if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); err == nil && !slices.Contains(out, exe) {
+			out = append(out, exe)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // members returns the pids of the command's processes alive now.

@@ -4,40 +4,28 @@ import (
 	"os"
 	"sync/atomic"
 
-	"golang.org/x/sys/unix"
+	"github.com/envbisect/envbisect/launch"
 )
 
 // forwardSignals passes the first signal envbisect receives on to the
-// command's root process and kills the whole tree at the second, as the
-// ptrace backend does. stop ends the forwarding and reports whether any
-// signal came.
+// command's root process, and kills the whole tree at the second or at
+// the end of the grace (launch.ForwardInterrupts: SIGTERM to the command
+// and its process group InterruptGrace after the first, SIGKILL to every
+// process as long again after), as the ptrace backend does. stop ends the
+// forwarding and reports whether any signal came.
 func forwardSignals(sigs <-chan os.Signal, root int, t *tree) (stop func() bool) {
 	if sigs == nil {
 		return func() bool { return false }
 	}
-	var got atomic.Int32
-	quit := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			select {
-			case <-quit:
-				return
-			case sig := <-sigs:
-				if got.Add(1) == 1 {
-					if s, ok := sig.(unix.Signal); ok {
-						unix.Kill(root, s)
-						continue
-					}
-				}
-				t.kill()
-			}
-		}
-	}()
+	var got atomic.Bool
+	end := launch.ForwardInterrupts(launch.Interrupts{
+		Signals: sigs,
+		Root:    root,
+		Got:     func() { got.Store(true) },
+		KillAll: t.kill,
+	})
 	return func() bool {
-		close(quit)
-		<-done
-		return got.Load() > 0
+		end()
+		return got.Load()
 	}
 }

@@ -66,6 +66,15 @@
 // check is envbisect's child and the loop's wait reaps it. Stop fills in
 // what it saw in a trace.RunResult.
 //
+// The rules that end a run are the same for both recorders and for
+// locate's runs, and written once here: ForwardInterrupts passes the
+// first signal on, sends SIGTERM to the command (and its process group)
+// InterruptGrace later and has every process killed as long again after,
+// or at a second signal; LeftRunningMessage is the warning for processes
+// the command left running when its exit ended the run
+// (trace.Watch.EndWithRoot); CompatError refuses a run that makes system
+// calls through another ABI (i386), which neither recorder can decode.
+//
 // A check made after the command exits is its caller's (package
 // verdict, from replay). For a sandboxed run, Config.View receives the
 // command's mount namespace, opened at its exec, which keeps the run's

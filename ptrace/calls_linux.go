@@ -1,10 +1,9 @@
 package ptrace
 
 import (
-	"fmt"
-
 	"golang.org/x/sys/unix"
 
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
@@ -57,7 +56,7 @@ func (s *session) syscallStop(t *task) error {
 		}
 		if arch, nr, ok := syscallInfoArch(t.tid); ok && arch != nativeAuditArch {
 			// No filter traps other ABIs in this mode (compat_linux.go).
-			return compatError(t, fmt.Sprintf("made %s system call %d", auditArchName(arch), nr))
+			return compatError(t, launch.CompatCall(auditArchName(arch), int(nr)))
 		}
 		skip := t.hidden() || s.table.ByNr(sysNr(&r)).NoStop
 		if s.cfg.Replayer != nil && !skip && t.proc.execd {

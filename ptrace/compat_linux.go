@@ -7,26 +7,13 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/launch"
 )
 
-// CompatError refuses a run in which a process makes a system call
-// through another ABI than the native one (on x86-64: i386 calls, made
-// by a 32-bit program or through int 0x80). The engine reads a native
-// register file and the native syscall table; such a call would be
-// recorded as the native call of the same number (i386 open, 5, as
-// fstat), so the trace would be silently wrong. envbisect refuses it.
-type CompatError struct {
-	PID int
-	Exe string
-	// How says what was seen: "is a 32-bit program", "made i386 system
-	// call 5".
-	How string
-}
-
-func (e *CompatError) Error() string {
-	return fmt.Sprintf("pid %d (%s) %s: 32-bit system calls are not supported "+
-		"(envbisect records x86-64 calls only; the run was stopped)", e.PID, e.Exe, e.How)
-}
+// CompatError is launch.CompatError, the refusal both recorders give a
+// run with 32-bit system calls.
+type CompatError = launch.CompatError
 
 // compatError builds the refusal for the process t belongs to.
 func compatError(t *task, how string) *CompatError {
@@ -60,7 +47,7 @@ func compatTrap(t *task) error {
 		return nil
 	}
 	nr := int32(binary.LittleEndian.Uint32(info[siginfoSyscall:]))
-	return compatError(t, fmt.Sprintf("made %s system call %d", auditArchName(arch), nr))
+	return compatError(t, launch.CompatCall(auditArchName(arch), int(nr)))
 }
 
 // syscallInfoArch returns the architecture PTRACE_GET_SYSCALL_INFO gives

@@ -101,7 +101,7 @@ func (s *session) exec(t *task) error {
 		if runs32Bit(&r) {
 			// Its initial stack and every call it makes are i386 ones.
 			p.exe, _ = os.Readlink(fmt.Sprintf("/proc/%d/exe", p.pid))
-			return compatError(t, "is a 32-bit (i386) program")
+			return compatError(t, launch.CompatProgram)
 		}
 		img, auxv, _ = readInitialStack(memReader{pid: t.tid}, r.Rsp)
 	}
@@ -197,7 +197,7 @@ func (s *session) gone(t *task, ws unix.WaitStatus) {
 				unix.Kill(tid, unix.SIGKILL)
 			}
 			if len(s.result.LeftRunning) > 0 && s.cfg.Warn != nil {
-				s.cfg.Warn(leftRunningMessage(s.result.LeftRunning))
+				s.cfg.Warn(launch.LeftRunningMessage(s.result.LeftRunning))
 			}
 		}
 	}
@@ -236,11 +236,4 @@ func (s *session) leftRunning() []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// leftRunningMessage tells the user that the command left processes
-// running, which were ended with it.
-func leftRunningMessage(exes []string) string {
-	return fmt.Sprintf("the command exited and left processes running (%s): they were ended with it, "+
-		"as every run ends them; give --wait-children to wait for them to exit instead", strings.Join(exes, ", "))
 }

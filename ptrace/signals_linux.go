@@ -1,77 +1,30 @@
 package ptrace
 
 import (
-	"os"
-	"syscall"
-	"time"
-
 	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/launch"
 )
 
-// InterruptGrace is how long a command has to end after the first
-// signal envbisect passes on (Ctrl-C): then it gets SIGTERM, and after as
-// long again every traced process is killed. A command that ignores
-// SIGINT and SIGTERM still ends within twice this.
-const InterruptGrace = 3 * time.Second
+// InterruptGrace is launch.InterruptGrace, the rule both recorders and
+// locate's runs follow: a command that ignores SIGINT and SIGTERM still
+// ends within twice this of the first signal.
+const InterruptGrace = launch.InterruptGrace
 
 // forwardSignals passes the first signal envbisect receives on to the
-// command and makes a second one kill every traced process. A Ctrl-C
-// typed at the terminal already reached the command (it is in our
-// foreground process group), so it is not sent twice. A command that
-// does not end within InterruptGrace of the first signal gets SIGTERM
-// (its process group too, when it leads one), and InterruptGrace later
-// everything is killed, as by a second signal.
+// command and ends every traced process at a second one, or at the end of
+// the grace (launch.ForwardInterrupts): the root is SIGKILLed and the
+// loop kills the rest (s.killAll).
 func (s *session) forwardSignals(pid int) (stop func()) {
-	quit := make(chan struct{})
-	go func() {
-		n := 0
-		var escalate <-chan time.Time
-		terminated := false
-		killAll := func() {
+	return launch.ForwardInterrupts(launch.Interrupts{
+		Signals: s.cfg.Interrupt,
+		Root:    pid,
+		Got:     func() { s.interrupt.Store(true) },
+		KillAll: func() {
 			s.killAll.Store(true)
 			unix.Kill(pid, unix.SIGKILL)
-		}
-		for {
-			select {
-			case <-quit:
-				return
-			case <-escalate:
-				if terminated {
-					killAll()
-					escalate = nil
-					continue
-				}
-				terminated = true
-				unix.Kill(pid, unix.SIGTERM)
-				if pg, err := unix.Getpgid(pid); err == nil && pg == pid {
-					unix.Kill(-pid, unix.SIGTERM)
-				}
-				escalate = time.After(InterruptGrace)
-			case sig := <-s.cfg.Interrupt:
-				n++
-				s.interrupt.Store(true)
-				if n > 1 {
-					killAll()
-					continue
-				}
-				escalate = time.After(InterruptGrace)
-				if sig == os.Interrupt && foregroundTTY() {
-					continue
-				}
-				if ss, ok := sig.(syscall.Signal); ok {
-					unix.Kill(pid, ss)
-				}
-			}
-		}
-	}()
-	return func() { close(quit) }
-}
-
-// foregroundTTY reports whether envbisect's stdin is a terminal whose
-// foreground process group is ours: then a Ctrl-C went to the whole group.
-func foregroundTTY() bool {
-	pgrp, err := unix.IoctlGetInt(0, unix.TIOCGPGRP)
-	return err == nil && pgrp == unix.Getpgrp()
+		},
+	})
 }
 
 // killEverything SIGKILLs every task still traced (and those whose

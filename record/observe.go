@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/envbisect/envbisect/ebpfrec"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
@@ -61,7 +62,10 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 	}, ebpfrec.Options{RingSize: opts.RingSize})
 	written, writeErr := b.close()
 	if runErr != nil {
-		if written == 0 {
+		var ce *launch.CompatError
+		if written == 0 || errors.As(runErr, &ce) {
+			// Nothing seen, or the observation was refused (32-bit
+			// calls, which no trace can hold): leave no trace.
 			w.Discard()
 		} else {
 			w.Abort()

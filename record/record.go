@@ -259,7 +259,7 @@ func Run(opts Options) (*Summary, error) {
 	}
 	if runErr != nil {
 		var ee *launch.ExecError
-		var ce *ptrace.CompatError
+		var ce *launch.CompatError
 		if written == 0 || errors.As(runErr, &ee) || errors.As(runErr, &ce) {
 			// Nothing ran, or the run was refused (32-bit calls,
 			// which no trace can hold): leave no trace behind, and

@@ -77,7 +77,19 @@ struct mm_struct {
 	unsigned long env_end;
 } __attribute__((preserve_access_index));
 
+/* x86: thread_info is the first member of task_struct (THREAD_INFO_IN_TASK). */
+struct thread_info {
+	__u32 status;
+} __attribute__((preserve_access_index));
+
+/* arch/x86/include/asm/thread_info.h: the current system call came in
+ * through the i386 ABI (int 0x80, sysenter, a 32-bit syscall). Set at
+ * entry, cleared on the way back to user mode; what the kernel's own
+ * syscall_get_arch (seccomp, audit) reads. A #define, not in BTF. */
+#define TS_COMPAT 0x0002
+
 struct task_struct {
+	struct thread_info thread_info;
 	int pid;
 	int tgid;
 	int exit_code;

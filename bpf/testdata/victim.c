@@ -10,6 +10,8 @@
  *   victim threadexec         a thread (not the leader) execs "victim child"
  *   victim spin <n>           n writes of 256 bytes to /dev/null
  *   victim open <path>        open <path> (it need not exist)
+ *   victim int80              two i386 getpid calls through int 0x80, then
+ *                             the x86-64 getpid; exit 0
  *   victim kinds <file>       calls whose buffers are sized every other way
  *                             (fixed, by a socklen_t, an fd_set, an fcntl
  *                             command, an ioctl request, a prctl option,
@@ -247,6 +249,14 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && strcmp(argv[1], "kinds") == 0)
 		return kinds(argv[2]);
+	if (argc == 2 && strcmp(argv[1], "int80") == 0) {
+		/* Two i386 getpid calls (20, which x86-64 reads as writev),
+		 * then the x86-64 one (39). */
+		long r1, r2;
+		__asm__ volatile("int $0x80" : "=a"(r1) : "a"(20) : "memory");
+		__asm__ volatile("int $0x80" : "=a"(r2) : "a"(20) : "memory");
+		return r1 == getpid() && r2 == r1 ? 0 : 1;
+	}
 	if (argc == 3 && strcmp(argv[1], "open") == 0) {
 		int fd = open(argv[2], O_RDONLY);
 		if (fd >= 0)
