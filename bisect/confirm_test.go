@@ -278,3 +278,50 @@ func TestConfirmCallInFallback(t *testing.T) {
 		t.Errorf("confirmation runs %+v, want its resource alone, then every call up to it but its resource", last)
 	}
 }
+
+// TestIdenticalKeptFileFlip: the flip is a read of a library the trace
+// keeps, answered here exactly as recorded. The kept file's content is
+// what decides: the same bytes here (ContentHere gives the kept hash)
+// and the flip is unconfirmed, never named (a flaky command's coin
+// flip); other bytes here and the library is named.
+func TestIdenticalKeptFileFlip(t *testing.T) {
+	kept := trace.Hash{1, 2, 3}
+	for _, tt := range []struct {
+		name string
+		here trace.Hash
+		want render.LocateStatus
+	}{
+		{"same content here", kept, Unconfirmed},
+		{"other content here", trace.Hash{9}, Located},
+	} {
+		b := standard(t)
+		open, read := b.l("libc.open"), b.l("libc.read")
+		for _, ev := range b.Events {
+			if ev.Call != nil && ev.Call.Seq == open {
+				ev.Call.Obj = 1
+			}
+		}
+		g := b.graph()
+		obj := &trace.FileObject{ID: 1, Path: "/lib/libc.so.6", SHA256: kept}
+		o := Options{Events: b.Events,
+			Files: func(id uint32) *trace.FileObject {
+				if id == 1 {
+					return obj
+				}
+				return nil
+			},
+			ContentHere: func(p string) (trace.Hash, error) {
+				if p != obj.Path {
+					t.Errorf("ContentHere(%q), want %s", p, obj.Path)
+				}
+				return tt.here, nil
+			}}
+		rep, err := Locate(context.Background(), g, &fake{g: g, culprit: read, same: true}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Status != tt.want {
+			t.Errorf("%s: got %s (%s), want %s", tt.name, rep.Status, rep.Message, tt.want)
+		}
+	}
+}

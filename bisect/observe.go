@@ -233,13 +233,14 @@ func (s *search) sameHere(seq uint64, live map[uint64]*trace.Call) bool {
 
 // groupSameHere reports whether every call of gr that ran in the run
 // whose live results are live answered as recorded, at least one ran,
-// and none is of a file or image the trace keeps (whose content can
-// differ behind the same results).
+// and every file or image the trace keeps that they open or run (whose
+// content can differ behind the same results: a mapped library) has the
+// kept content here.
 func (s *search) groupSameHere(gr *depgraph.Group, live map[uint64]*trace.Call) bool {
 	ran := false
 	for _, q := range gr.Calls {
 		c, ok := s.g.Call(q)
-		if !ok || c.Obj != 0 {
+		if !ok || (c.Obj != 0 && !s.keptSameHere(c)) {
 			return false
 		}
 		if l := live[q]; l != nil {
@@ -283,4 +284,19 @@ func (s *search) identicalHere(seq uint64, live map[uint64]*trace.Call) bool {
 		}
 	}
 	return true
+}
+
+// keptSameHere reports whether the file object c opened or ran has here
+// the content the trace keeps of it, by SHA-256 (Options.ContentHere):
+// false when either side cannot tell.
+func (s *search) keptSameHere(c *trace.Call) bool {
+	if s.o.Files == nil || s.o.ContentHere == nil {
+		return false
+	}
+	obj := s.o.Files(c.Obj)
+	if obj == nil || obj.SHA256 == (trace.Hash{}) {
+		return false
+	}
+	here, err := s.o.ContentHere(obj.Path)
+	return err == nil && here == obj.SHA256
 }

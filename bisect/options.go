@@ -90,6 +90,11 @@ type Options struct {
 	// the modes of the parents no stat call of the failing run showed,
 	// beside those record stored (Call.Dirs).
 	StatHere func(path string) (mode, uid, gid uint32, err error)
+	// ContentHere, if not nil, is the SHA-256 of the file at path as the
+	// environment the runs saw has it: a call on a file the trace keeps
+	// (Call.Obj) answers as recorded only when the file here has the
+	// kept content (a mapped library's bytes show in no result).
+	ContentHere func(path string) (trace.Hash, error)
 }
 
 // Progress tells the caller where the search is. It is sent twice per

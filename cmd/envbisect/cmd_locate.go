@@ -247,6 +247,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		RunFlags: append(append(o.where.args(), o.box.args()...), o.verdict.args()...), RanAs: o.where.describe(),
 		Recorded: t.Start, Here: launch.CommandCreds(site.join), AddressHolder: addressHolderIn(site.join),
 		PackageOwner: pkgdb.Open(site.join.Root()).Owner, StatHere: statHereIn(site.join),
+		ContentHere: newContentHere(site.join.Root()).hash,
 	})
 	pp.finish()
 	if err != nil {
