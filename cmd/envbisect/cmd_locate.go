@@ -237,7 +237,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if o.abortOnSignal {
 		runner = abortOnSignal(runner)
 	}
-	pp := newProgressPrinter(s.err, o.quiet)
+	pp := newProgressPrinter(s.err, o.quiet, o.logs.dir == "") // without --logs the command writes to stderr too
 	progress := pp.progress()
 	rep, err := bisect.Locate(ctx, rec.Graph, runner, bisect.Options{
 		Command: argv,

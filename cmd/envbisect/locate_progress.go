@@ -22,12 +22,16 @@ type progressPrinter struct {
 	tty bool
 }
 
-// newProgressPrinter returns the printer for w, nil with quiet.
-func newProgressPrinter(w io.Writer, quiet bool) *progressPrinter {
+// newProgressPrinter returns the printer for w, nil with quiet. The one
+// line that each run updates is for a terminal the command's own output
+// does not share (ownOutput false: it goes to --logs files); where the
+// command writes to w too, a line without its newline would run into
+// the command's output, so each finished run gets a plain line.
+func newProgressPrinter(w io.Writer, quiet, ownOutput bool) *progressPrinter {
 	if quiet {
 		return nil
 	}
-	return &progressPrinter{w: w, tty: isTerminal(w)}
+	return &progressPrinter{w: w, tty: !ownOutput && isTerminal(w)}
 }
 
 // progress is the callback for bisect.Options.Progress (nil for a nil
