@@ -93,6 +93,11 @@ func StartOf[T any](r Request, items []T) []T {
 	return kept
 }
 
+// replaysNothing reports whether r asks for no start item and no call.
+func (r Request) replaysNothing() bool {
+	return r.Start == 0 && r.Prefix == 0 && len(r.Groups) == 0
+}
+
 // String says what the request replays, as the report's step table does:
 // "none", "all", "up to 21", "start 1-2 + 3 resources".
 func (r Request) String() string {

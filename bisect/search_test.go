@@ -334,6 +334,24 @@ func TestLocateDivergences(t *testing.T) {
 			t.Errorf("step 3's divergences %v, want %v reported", rep.Steps[2].Divergences, div)
 		}
 	})
+	// The run that replays nothing executes every call: its divergence
+	// (the failing program going its own way) costs no re-run.
+	t.Run("fail end diverged: no re-run", func(t *testing.T) {
+		diverged := []Divergence{{Kind: "diverged", Proc: 1, Thread: 1, RecordedSeq: 16, Expected: "read", LiveCall: "write", Text: "thread [1] at call 16: expected read, got write"}}
+		f := &fake{g: g, culprit: culprit, verdict: func(r Request, n int) (Outcome, bool) {
+			if r.Prefix != 0 {
+				return Outcome{}, false
+			}
+			return Outcome{Verdict: Fail, Detail: "exit status 1", Divergences: diverged, Diverged: true}, true
+		}}
+		rep, err := Locate(context.Background(), g, f, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := verdicts(rep.Steps); got[0] != "0:fail" || (len(got) > 1 && got[1] == "0:fail") || rep.Steps[0].Note != "" {
+			t.Errorf("steps %v: the run with nothing replayed was re-run", got)
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fake{g: g, culprit: culprit, verdict: at12(tt.again)}

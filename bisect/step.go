@@ -64,7 +64,11 @@ func (s *search) decideRequest(ctx context.Context, i int, req Request, job, ste
 			v, note = Skip, "runs disagree"
 		}
 	}
-	if v != Skip && allDiverged(runs, v) {
+	// A run that replays nothing executes every call: a thread that
+	// diverged there cannot have been answered wrongly, so its verdict
+	// needs no second run (the failing program takes another path than
+	// the recording, as it must).
+	if v != Skip && !req.replaysNothing() && allDiverged(runs, v) {
 		if err := more(); err != nil {
 			return decided{}, err
 		}
