@@ -109,3 +109,26 @@ done
 		}
 	}
 }
+
+// TestLocateExecutableNote: the note that the executable differs compares
+// the path the command named (a script's, not its interpreter's, which
+// the exec's image is): the same script gives no note; the script
+// changed gives one that names its content, not /usr/bin/dash.
+func TestLocateExecutableNote(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp, testutil.Binary("sh"))
+	out := testutil.InWorkNS(t, `
+cd good
+printf '#!/bin/sh\necho built\nexit 1\n' > build.sh; chmod 755 build.sh
+"$EB" record -q -o ../t.envb -- ./build.sh >/dev/null || true
+"$EB" locate ../t.envb -- ./build.sh > /dev/null 2> "$OUT/same.err" || true
+printf '#!/bin/sh\necho changed\nexit 1\n' > build.sh
+"$EB" locate ../t.envb -- ./build.sh > /dev/null 2> "$OUT/changed.err" || true
+`)
+	if s := readOut(t, out, "same.err"); strings.Contains(s, "the executable differs") {
+		t.Errorf("the same script: stderr %q; want no note", s)
+	}
+	s := readOut(t, out, "changed.err")
+	if !strings.Contains(s, "note: the executable differs: its content differs (SHA-256 ") || strings.Contains(s, "dash") {
+		t.Errorf("the script changed: stderr %q; want the note naming its content, not the interpreter", s)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/replay"
+	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
 )
@@ -105,7 +106,11 @@ func argvDiff(recorded, here []string) string {
 // its content's SHA-256 when the trace has it; "" when it does not, or
 // when it cannot tell (a container's command is looked up inside it).
 func (c commandCheck) executableDiffers() string {
-	recPath := recordedExecutable(c.t)
+	var rows *systable.Table
+	if c.rec != nil {
+		rows = c.rec.Table
+	}
+	recPath := recordedExecutable(c.t, rows)
 	if recPath == "" || c.site.join != nil {
 		return ""
 	}
@@ -117,7 +122,7 @@ func (c commandCheck) executableDiffers() string {
 		here = abs
 	}
 	var diffs []string
-	if here != recPath {
+	if !samePath(here, recPath) {
 		diffs = append(diffs, fmt.Sprintf("it is %s here and was %s", here, recPath))
 	}
 	if want := recordedHash(c.t, recPath); want != "" {
@@ -131,15 +136,41 @@ func (c commandCheck) executableDiffers() string {
 	return "the executable differs: " + strings.Join(diffs, ", ") + "; it is part of the environment searched (a replayed exec runs the recorded one)"
 }
 
-// recordedExecutable is the image of the trace's first exec: the
-// command's own executable.
-func recordedExecutable(t *tracefile.Trace) string {
-	for _, ev := range t.Events {
-		if p := ev.Proc; p != nil && p.Kind == trace.Exec {
-			return p.Exe
+// recordedExecutable is the path the command's first exec named (the
+// execve's path argument, the call that follows the exec event: a
+// script's own path, not its interpreter's, which the exec's image is),
+// or that image when the call is not in the trace.
+func recordedExecutable(t *tracefile.Trace, rows *systable.Table) string {
+	for i, ev := range t.Events {
+		p := ev.Proc
+		if p == nil || p.Kind != trace.Exec {
+			continue
 		}
+		for _, next := range t.Events[i+1:] {
+			c := next.Call
+			if c == nil || c.Proc != p.Proc {
+				continue
+			}
+			if rows != nil && rows.ByNr(int(c.Nr)).Effects&systable.ExecsImage != 0 && c.Path != "" {
+				return c.Path
+			}
+			break
+		}
+		return p.Exe
 	}
 	return ""
+}
+
+// samePath reports whether paths a and b name one file here: equal, or
+// equal once their symbolic links are followed (/usr/bin/python3 and
+// /usr/bin/python3.11).
+func samePath(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	return errA == nil && errB == nil && ra == rb
 }
 
 // recordedHash is the SHA-256 (hex) the trace keeps of the file at path,
