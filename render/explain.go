@@ -362,6 +362,8 @@ func packageSentence(p *PackageOwners) string {
 		return p.Path + " " + good + "; here there is no package database."
 	case *p.Good == *p.Here && p.Good.Name != "":
 		return p.Path + " belongs to " + p.Good.String() + " in both runs, the same version."
+	case p.Good.Name == "" && p.Here.Name == "" && p.Good.Manager == p.Here.Manager:
+		return p.Path + " belongs to no " + p.Good.Manager + " package, here or in the good run (installed by hand or built)."
 	}
 	return p.Path + " " + good + " and " + strings.TrimPrefix(owned(p.Here, "here"), "belongs ") + "."
 }

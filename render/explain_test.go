@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // TestExplain: each kind of difference has its sentence, built from the
@@ -116,5 +118,16 @@ func TestExplanationInReport(t *testing.T) {
 	}
 	if back.Culprit.Explanation != c.Explanation || back.Culprit.Facts.Missing.Path != "/var/run/mpd" || !back.Culprit.Facts.Missing.Known {
 		t.Errorf("JSON culprit: %s", raw)
+	}
+}
+
+// TestPackageSentenceNoOwner: a file no package owns on either side is
+// said once, not twice.
+func TestPackageSentenceNoOwner(t *testing.T) {
+	none := &trace.Package{Manager: "dpkg"}
+	got := packageSentence(&PackageOwners{Path: "/opt/lib/libfoo.so", Good: none, Here: &trace.Package{Manager: "dpkg"}})
+	want := "/opt/lib/libfoo.so belongs to no dpkg package, here or in the good run (installed by hand or built)."
+	if got != want {
+		t.Errorf("packageSentence = %q, want %q", got, want)
 	}
 }
