@@ -58,9 +58,7 @@ func (s *search) describe(seq uint64, live *trace.Call) (*Culprit, *depgraph.Gro
 		Syscall: rows.ByNr(int(c.Nr)).Name, Call: callString(rows, c), Path: c.Path,
 		Good: result(rows, c), Here: Result{Missing: true},
 	}
-	if rows.ByNr(int(c.Nr)).ServesImage && c.Obj != 0 && s.o.Files != nil {
-		cu.Image = s.o.Files(c.Obj)
-	}
+	cu.Image = s.imageRun(c)
 	if live != nil {
 		cu.Here = result(rows, live)
 		cu.DataDiff = dataDiff(rows, s.o.Header, c, live)
@@ -146,4 +144,30 @@ func (s *search) readsFileData(seq uint64) bool {
 		}
 	}
 	return false
+}
+
+// imageRun is the file object of the image the recording ran for c's
+// resource: c's own when it is an exec that ran one, else that of an exec
+// of the same resource (a stat that finds a tool missing here names the
+// tool the recording then ran); nil when none ran or the trace keeps no
+// object of it.
+func (s *search) imageRun(c *trace.Call) *trace.FileObject {
+	if s.o.Files == nil {
+		return nil
+	}
+	rows := s.rows()
+	serves := func(c *trace.Call) bool { return rows.ByNr(int(c.Nr)).ServesImage && c.Obj != 0 }
+	if serves(c) {
+		return s.o.Files(c.Obj)
+	}
+	gr := s.g.GroupOf(c.Seq)
+	if gr == nil {
+		return nil
+	}
+	for _, q := range gr.Calls {
+		if e, ok := s.g.Call(q); ok && serves(e) {
+			return s.o.Files(e.Obj)
+		}
+	}
+	return nil
 }

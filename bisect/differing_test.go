@@ -223,3 +223,31 @@ func TestDifferingChainOfMissingFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedPrefersMissingHere: a shell looks its tool up with a stat,
+// which fails with ENOENT here, and never runs it: the culprit named is
+// the stat that shows the file missing, not the exec that did not
+// happen (survey c5).
+func TestNamedPrefersMissingHere(t *testing.T) {
+	b := newTB(t)
+	b.always(1)
+	stat := b.do("stat", "newfstatat", 0, []uint64{atCWD, 0x10000, 0x20000, 0},
+		trace.Mem{Arg: 1, Dir: trace.In, Len: 16, Data: []byte("/opt/bin/mytool\x00")},
+		trace.Mem{Arg: 2, Dir: trace.Out, Len: 144, Data: statWithSize(10)})
+	stat.Path = "/opt/bin/mytool"
+	b.file("tool.", "/opt/bin/mytool", "#!/bin/sh\n")
+	g := b.graph()
+	st := call(t, g, stat.Seq)
+	missing := *st
+	missing.Ret, missing.Mem = -2, st.Mem[:1] // ENOENT
+	f := &fake{g: g, culprit: b.l("tool.open"), here: map[uint64]*trace.Call{
+		stat.Seq: &missing, b.l("tool.open"): nil, b.l("tool.fstat"): nil, b.l("tool.read"): nil, b.l("tool.close"): nil,
+	}}
+	rep, err := Locate(context.Background(), g, f, Options{Events: b.Events})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != Located || rep.Culprit.Seq != stat.Seq || rep.Culprit.Here.Errno != "ENOENT" {
+		t.Fatalf("got %s, culprit %+v; want the stat %d failing with ENOENT", rep.Status, rep.Culprit, stat.Seq)
+	}
+}

@@ -139,9 +139,11 @@ func (o *observer) unobserved(live map[uint64]*trace.Call, known map[depgraph.Gr
 //     reads through, which the report shows with the read as evidence;
 //  2. when only metadata differs, an open of a file the trace keeps
 //     that ran here (the file differs: a replay serves the good one);
-//  3. a call that reads the resource and did not happen here (an exec
-//     the program never made because a stat before it failed);
-//  4. the first metadata call that differs; the first call the run
+//  3. a metadata call that failed here with another error than in the
+//     recording (the stat of a tool the shell finds missing: ENOENT);
+//  4. a call that reads the resource and did not happen here (an exec
+//     the program never made);
+//  5. the first metadata call that differs; the first call the run
 //     did not make ("did not happen in this environment"); the first.
 //
 // A DNS exchange is named by the call that received the answer that
@@ -151,7 +153,7 @@ func (s *search) named(gr *depgraph.Group, live map[uint64]*trace.Call, o *obser
 	if d, differs := s.dnsAnswers(gr, live); differs {
 		return d.Seq // a DNS exchange: the call that received the answer that differs
 	}
-	var meta, missing, missingRead, keptOpen uint64
+	var meta, metaErr, missing, missingRead, keptOpen uint64
 	for _, seq := range gr.Calls {
 		rec, ok := s.g.Call(seq)
 		if !ok {
@@ -171,6 +173,9 @@ func (s *search) named(gr *depgraph.Group, live map[uint64]*trace.Call, o *obser
 			}
 		case !reads:
 			meta = cmp.Or(meta, seq)
+			if e := l.Errno(); e != 0 && e != rec.Errno() {
+				metaErr = cmp.Or(metaErr, seq) // the object is missing or denied here
+			}
 		default:
 			if s.readsFileData(seq) {
 				if op := s.openOf(gr, seq, live, o); op != 0 {
@@ -183,7 +188,10 @@ func (s *search) named(gr *depgraph.Group, live map[uint64]*trace.Call, o *obser
 	if meta != 0 && keptOpen != 0 {
 		return keptOpen
 	}
-	return cmp.Or(missingRead, meta, missing, gr.Calls[0])
+	// A metadata call that fails here (a stat's ENOENT) says what is
+	// wrong before the calls that then did not happen (the exec of a
+	// tool the shell did not find).
+	return cmp.Or(metaErr, missingRead, meta, missing, gr.Calls[0])
 }
 
 // readsResource reports whether c hands the program something of the

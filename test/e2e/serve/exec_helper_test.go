@@ -34,16 +34,17 @@ rm tools/helper; cp /bin/false tools/helper
 }
 
 // TestExecHelperMissing: the helper is missing here, so the shell's stat
-// of it on PATH fails and the script never execs it: locate names the
-// execve of the file that differs (it did not happen here), with the
-// image the recording ran, and replayed it runs the recorded helper.
+// of it on PATH fails and the script never execs it: locate names that
+// stat (ENOENT here: what is wrong, not the exec that then did not
+// happen), with the image the recording ran, and replayed it runs the
+// recorded helper.
 func TestExecHelperMissing(t *testing.T) {
 	testutil.Require(t, testutil.File("/bin/true"))
 	out := testutil.InWorkNS(t, helperScript+`
 rm tools/helper
 `+locateAndReplay)
 	w := workDir(t, out)
-	checkExecLocated(t, out, w+"/tools/helper", false, "missing", w+"/tools/helper", "/bin/true")
+	checkLocatedAt(t, out, "newfstatat", w+"/tools/helper", false, "ENOENT", w+"/tools/helper", "/bin/true")
 }
 
 // TestExecImageNotStored: recorded with the helper's content excluded,

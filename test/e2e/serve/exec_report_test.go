@@ -41,6 +41,13 @@ type execReport struct {
 // that replay --prefix all passed in the bad environment
 // ($OUT/replay-code).
 func checkExecLocated(t *testing.T, out, path string, suffix bool, badErrno, image, good string) {
+	checkLocatedAt(t, out, "execve", path, suffix, badErrno, image, good)
+}
+
+// checkLocatedAt is checkExecLocated for a culprit that is syscall: the
+// execve, or the stat (newfstatat) of a shell that finds the tool
+// missing here, with the image of the tool the recording then ran.
+func checkLocatedAt(t *testing.T, out, syscall, path string, suffix bool, badErrno, image, good string) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(out, "report.json"))
 	if err != nil {
@@ -55,8 +62,8 @@ func checkExecLocated(t *testing.T, out, path string, suffix bool, badErrno, ima
 	// badErrno "missing": the failing run never made the exec (a shell
 	// that looks the tool up with stat first and finds nothing).
 	badOK := c != nil && (c.Here.Errno == badErrno || badErrno == "missing" && c.Here.Missing)
-	if r.Status != "located" || c == nil || c.Syscall != "execve" || !pathOK || !badOK {
-		t.Errorf("located %s %+v (%s), want the execve of %s with errno %q here\n%s", r.Status, c, r.Message, path, badErrno, b)
+	if r.Status != "located" || c == nil || c.Syscall != syscall || !pathOK || !badOK {
+		t.Errorf("located %s %+v (%s), want the %s of %s with errno %q here\n%s", r.Status, c, r.Message, syscall, path, badErrno, b)
 	}
 	goodBytes, err := os.ReadFile(good)
 	if err != nil {
