@@ -93,11 +93,12 @@ locate-runs: build
 	$(GO) run ./tools/locateruns -envbisect bin/envbisect $(LOCATERUNSFLAGS)
 
 # Every decoder of bytes from a trace, a container or the network, each
-# fuzzed for FUZZTIME: the trace reader, the content cache's entries, the
+# fuzzed for FUZZTIME: the trace reader (whole, and lean: blobs left in the
+# file, then FillData), the content cache's entries, the
 # eBPF records, captured memory decoded into calls and structs, DNS
 # messages, package databases. Failing inputs are kept under the package's
 # testdata/fuzz/ and then run by make test.
-FUZZ_TARGETS = tracefile:FuzzReader tracefile:FuzzContentCacheEntry bpf:FuzzDecode \
+FUZZ_TARGETS = tracefile:FuzzReader tracefile:FuzzLeanRead tracefile:FuzzContentCacheEntry bpf:FuzzDecode \
 	render:FuzzCallString dnsmsg:FuzzParse pkgdb:FuzzDatabases
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

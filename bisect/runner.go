@@ -142,6 +142,10 @@ type Outcome struct {
 	// (an extra loop iteration, a different file opened), which ran for
 	// real while the thread realigned. Reported with the step.
 	Divergences []Divergence
+	// Warnings are what the tracer warned of during the run (a program
+	// that ran without its set-id privilege, processes left running):
+	// the search lists each once in Report.Warnings.
+	Warnings []string `json:",omitempty"`
 	// Diverged is set when a thread could not be realigned: the verdict
 	// is suspect, and the step is re-run.
 	Diverged bool

@@ -44,6 +44,9 @@ type search struct {
 	step    int    // search steps begun
 	started int    // runs begun
 	round   int    // the parallel round under way; 0 in a sequential search
+	// warnings are the runs' Outcome.Warnings, each once (warned).
+	warnings []string
+	warned   map[string]bool
 }
 
 // Locate finds the first recorded call whose replay makes the command
@@ -90,6 +93,7 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	rep.CauseRuns = roleRuns(s.steps, render.RoleCause)
 	rep.Runs = len(s.steps) - rep.RepeatRuns - rep.ConfirmRuns - rep.CauseRuns
 	rep.Steps = s.steps
+	rep.Warnings = s.warnings
 	rep.RecordedCalls = len(g.Calls())
 	rep.ReplayableCalls = len(s.cands)
 	rep.StartItems = s.start

@@ -210,6 +210,7 @@ func (s *search) runOnce(ctx context.Context, i int, req Request, step, job int,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.steps = append(s.steps, st)
+	s.noteWarnings(out.Warnings)
 	p.Done, p.Outcome = true, out
 	s.progress(p)
 	return out, len(s.steps) - 1, nil

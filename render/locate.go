@@ -78,6 +78,12 @@ type LocateReport struct {
 	// Unseen is what the recorded run did that envbisect cannot see or
 	// let it do: io_uring, a ptrace of its own (locate_unseen.go).
 	Unseen []UnseenUse `json:"unseen,omitempty"`
+	// Warnings are what the tracer warned of in the runs, each once, in
+	// the order first said: a set-user-ID, set-group-ID or
+	// file-capability program that ran without its privilege (so the
+	// runs differ from runs without envbisect), processes a run left
+	// running. locate also says each on stderr, once.
+	Warnings []string `json:"warnings,omitempty"`
 	// Unapplied are the start items of the process's identity that differ
 	// here and that no run could give their good value (a capability
 	// outside envbisect's bounding set, a seccomp filter, a read-only

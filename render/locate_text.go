@@ -45,6 +45,7 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 	}
 	t.notServed(r)
 	t.unseen(r)
+	t.warnings(r)
 	t.unapplied(r)
 	if r.Isolation != "" {
 		t.para("Runs: " + r.Isolation + ".")

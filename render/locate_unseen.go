@@ -104,6 +104,18 @@ func unseenMessage(u UnseenUse, syscall string) string {
 	return who + ": " + u.Kind
 }
 
+// warnings lists, in the text report, what the tracer warned of in the
+// runs.
+func (t *textWriter) warnings(r *LocateReport) {
+	if len(r.Warnings) == 0 {
+		return
+	}
+	t.para("The tracer warned in the runs:")
+	for _, w := range r.Warnings {
+		t.printf("  %s\n", Visible(w))
+	}
+}
+
 // unseen lists, in the text report, what the recorded run did that
 // envbisect cannot see.
 func (t *textWriter) unseen(r *LocateReport) {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -54,5 +55,28 @@ func TestUnseenIn(t *testing.T) {
 	want := "  pid 42 (/usr/bin/app) uses io_uring (io_uring_setup, call #2): its file I/O through the ring is not visible to envbisect"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("text report lacks %q:\n%s", want, b.String())
+	}
+}
+
+// The tracer's warnings are listed in the text report, escaped, and in
+// the JSON as "warnings".
+func TestReportWarnings(t *testing.T) {
+	r := &LocateReport{Status: NotRepeatable, Warnings: []string{"/usr/bin/chage is set-group-ID gid 42 but runs as gid 65534 under envbisect",
+		"/tmp/x\x1b[2J is set-user-ID uid 0 but runs as uid 1000 under envbisect"}}
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "The tracer warned in the runs:\n  /usr/bin/chage is set-group-ID gid 42 but runs as gid 65534 under envbisect\n" +
+		`  /tmp/x\x1b[2J is set-user-ID`
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("text:\n%s\nwant it to hold\n%s", b.String(), want)
+	}
+	j, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(j), `"warnings":["/usr/bin/chage is set-group-ID gid 42`) {
+		t.Errorf("JSON %s has no warnings", j)
 	}
 }

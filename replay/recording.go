@@ -76,9 +76,20 @@ func Prepare(t *tracefile.Trace, g *depgraph.Graph) (*Recording, error) {
 		}
 	}
 	if r.root == 0 {
-		return nil, fmt.Errorf("the trace has no process: it was cut short before the command started")
+		return nil, noProcess(t)
 	}
 	return r, nil
+}
+
+// noProcess says why a trace without a spawn event of its first process
+// has none: cut short before the command started, or, when its end frame
+// is there, a trace that does not hold what a recorder writes.
+func noProcess(t *tracefile.Trace) error {
+	if t.End == nil {
+		return fmt.Errorf("the trace has no process: it was cut short before the command started")
+	}
+	return fmt.Errorf("the trace is complete (%d events and its end) but inconsistent: no spawn event introduces its first process, "+
+		"which a recorder writes before any call of it", len(t.Events))
 }
 
 func (r *Recording) procEvent(e *trace.ProcEvent) {

@@ -32,7 +32,7 @@ func (r *Reader) step() error {
 		}
 		var start []trace.StartEvent
 		if err := r.dm.Unmarshal(p, &start); err != nil {
-			return corruptFrame(off, err, "start events")
+			return corruptPayload(off, err, "start events")
 		}
 		r.start, r.startSeen = start, true
 	case frameBlob:
@@ -62,7 +62,7 @@ func (r *Reader) step() error {
 	case frameFile:
 		var f trace.FileObject
 		if err := r.dm.Unmarshal(p, &f); err != nil {
-			return corruptFrame(off, err, "file object")
+			return corruptPayload(off, err, "file object")
 		}
 		if err := r.content.addFile(&f); err != nil {
 			return corruptFrame(off, nil, "%s", err)
@@ -70,7 +70,7 @@ func (r *Reader) step() error {
 	case frameEvents:
 		var evs []trace.Event
 		if err := r.dm.Unmarshal(p, &evs); err != nil {
-			return corruptFrame(off, err, "events")
+			return corruptPayload(off, err, "events")
 		}
 		for i := range evs {
 			if err := r.fill(&evs[i]); err != nil {
@@ -81,7 +81,7 @@ func (r *Reader) step() error {
 	case frameEnd:
 		var end trace.End
 		if err := r.dm.Unmarshal(p, &end); err != nil {
-			return corruptFrame(off, err, "end")
+			return corruptPayload(off, err, "end")
 		}
 		if _, err := r.r.ReadByte(); err != io.EOF {
 			if err != nil {
@@ -137,6 +137,9 @@ func (r *Reader) fill(ev *trace.Event) error {
 	}
 	seq, err := checkEvent(ev, r.lastSeq)
 	if err != nil {
+		return err
+	}
+	if err := r.procs.check(ev); err != nil {
 		return err
 	}
 	r.lastSeq = seq

@@ -47,6 +47,12 @@
 // sentinels for errors.Is: ErrNotTrace, ErrVersion, ErrCorrupt and
 // ErrTruncated. A trace cut short yields all its complete events before
 // ErrTruncated; ReadFile returns that partial trace along with the error.
+// Only a trace whose frames stop is cut short: a frame whose length runs
+// past the end is a damaged length, not a cut, when its checksum matches
+// the bytes there are or the file still ends with a whole end frame
+// (overrun.go), and a payload ending inside a CBOR or zstd item of a
+// whole frame is corrupt. Process events are checked against the
+// processes earlier events introduced (procs.go), by the writer too.
 //
 // # File objects (format version 2)
 //

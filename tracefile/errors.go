@@ -3,6 +3,7 @@ package tracefile
 import (
 	"errors"
 	"fmt"
+	"io"
 )
 
 // The kinds of damage a reader reports. Every error a Reader returns for a
@@ -46,6 +47,18 @@ func corruptFrame(off int64, cause error, format string, args ...any) error {
 		msg += ": " + cause.Error()
 	}
 	return &formatError{kind: ErrCorrupt, msg: msg, cause: cause}
+}
+
+// corruptPayload reports the payload of the frame at off that does not
+// decode as what (a CBOR item, a zstd frame). Data that ends inside an
+// item is said to be so, not with the decoder's "unexpected EOF", which
+// reads as a file cut short: the frame is whole (its checksum matched),
+// and a count or length in it claims more than it holds.
+func corruptPayload(off int64, err error, what string) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return corruptFrame(off, nil, "%s: the data ends inside an item: a count or length it declares is more than the whole frame holds", what)
+	}
+	return corruptFrame(off, err, "%s", what)
 }
 
 // corruptPreamble reports damage in the preamble.

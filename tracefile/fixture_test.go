@@ -149,12 +149,52 @@ func writeSeedCorpus(t *testing.T) {
 		"v2-content-uncompressed": contentPlain,
 		"v2-content-truncated":    content[:len(content)*2/3],
 	}
-	dir := filepath.Join("testdata", "fuzz", "FuzzReader")
+	writeSeeds(t, "FuzzReader", seeds)
+	// The lean read's: the same, and a trace whose read buffer is a
+	// file's chunk (read back as a blob, by the reader or by FillData).
+	seeds["v2-chunk-as-blob"] = chunkAsBlobTrace(t)
+	writeSeeds(t, "FuzzLeanRead", seeds)
+}
+
+// writeSeeds writes seeds as the seed corpus of the fuzz target fn.
+func writeSeeds(t *testing.T, fn string, seeds map[string][]byte) {
+	dir := filepath.Join("testdata", "fuzz", fn)
 	os.MkdirAll(dir, 0o755)
 	for name, data := range seeds {
 		body := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", data)
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// chunkAsBlobTrace writes the sample trace with a file stored before the
+// events whose content is the 4 KiB page the sample reads and writes:
+// those buffers name its chunk instead of a blob of their own.
+func chunkAsBlobTrace(t *testing.T) []byte {
+	page := sampleEvents()[2].Call.Mem[0].Data
+	files := []contentFile{
+		{trace.FileObject{ID: 1, Path: "/etc/hosts", Mode: 0o100644}, page, true},
+		{trace.FileObject{ID: 2, Path: "/etc/app.conf", Mode: 0o100600}, []byte("listen = 8080\n"), true},
+	}
+	data, _ := writeContentTrace(t, Options{}, files)
+	return data
+}
+
+// TestChunkAsBlobSeed: the lean read's seed names a chunk from its
+// buffers, so that FuzzLeanRead starts from that case.
+func TestChunkAsBlobSeed(t *testing.T) {
+	data := chunkAsBlobTrace(t)
+	for _, off := range frameOffsets(data) {
+		if data[off] == byte(frameBlob) {
+			t.Fatalf("a blob frame at offset %d: the page should be stored as the file's chunk only", off)
+		}
+	}
+	full, err := readBytes(data, defaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := stripBlobs(full.Events); n != 2 {
+		t.Fatalf("%d buffers out of line, want 2 (the page read and written)", n)
 	}
 }

@@ -33,7 +33,7 @@ func (r *Reader) takeChunk(stored []byte, off int64) error {
 			return corruptFrame(off, err, "chunk: zstd")
 		}
 		if _, err := io.ReadFull(r.zpeek, h[:]); err != nil {
-			return corruptFrame(off, err, "chunk: its address does not decompress")
+			return corruptPayload(off, err, "chunk: its address does not decompress")
 		}
 	}
 	if _, ok := r.content.chunks[h]; ok {

@@ -49,6 +49,7 @@ type Reader struct {
 	next    int           // index of the next one to return
 	n       uint64        // events returned
 	lastSeq uint64        // Seq of the last call read
+	procs   procTable     // the processes introduced so far
 	err     error         // sticky
 
 	fh      [frameHeaderSize]byte
@@ -105,7 +106,7 @@ func newReader(rd io.Reader, name string, lim limits) (*Reader, error) {
 		return nil, r.wrap(corruptFrame(off, nil, "the first frame is a %s frame, not the header", t))
 	}
 	if err := r.dm.Unmarshal(p, &r.header); err != nil {
-		return nil, r.wrap(corruptFrame(off, err, "header"))
+		return nil, r.wrap(corruptPayload(off, err, "header"))
 	}
 	r.haveHeader = true
 	return r, nil

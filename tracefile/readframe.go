@@ -41,6 +41,9 @@ func (r *Reader) readFrame() (t frameType, payload []byte, off int64, err error)
 		buf = buf[:len(buf)+m]
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			r.stored = buf
+			if err := overrun(r.fh[:], buf, off); err != nil {
+				return 0, nil, off, err
+			}
 			return 0, nil, off, r.truncated(off, frameHeaderSize+len(buf))
 		}
 		if err != nil {
@@ -84,7 +87,7 @@ func (r *Reader) readFrame() (t frameType, payload []byte, off int64, err error)
 		return 0, nil, off, corruptFrame(off, nil, "decoded payload is over the limit of %d bytes", r.lim.maxDecoded)
 	}
 	if err != nil {
-		return 0, nil, off, corruptFrame(off, err, "zstd")
+		return 0, nil, off, corruptPayload(off, err, "zstd")
 	}
 	r.decoded = d
 	return t, d, off, nil

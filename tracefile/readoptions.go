@@ -70,7 +70,7 @@ func (t *Trace) FillData(c *trace.Call) error {
 		case err != nil:
 			return t.wrap(fmt.Errorf("call %d, buffer %d: %w", c.Seq, i, err))
 		case !ok:
-			return t.wrap(fmt.Errorf("call %d references blob %x that the trace does not contain", c.Seq, m.Blob[:]))
+			return t.wrap(&formatError{kind: ErrCorrupt, msg: fmt.Sprintf("call %d references blob %x that the trace does not contain", c.Seq, m.Blob[:])})
 		case uint64(len(data)) > m.Len:
 			return t.wrap(&formatError{kind: ErrCorrupt, msg: fmt.Sprintf("call %d, buffer %d: %d bytes of data are more than its length %d", c.Seq, i, len(data), m.Len)})
 		}

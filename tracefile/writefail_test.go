@@ -114,6 +114,9 @@ func TestKilledRecorder(t *testing.T) {
 				if ev.Call != nil {
 					ev.Call.Seq += i * 100
 				}
+				if ev.Proc != nil && ev.Proc.Proc == 2 {
+					ev.Proc.Proc += uint32(i) * 10 // each batch spawns a process of its own
+				}
 			}
 			if err := w.WriteEvents(evs); err != nil {
 				os.Exit(3)

@@ -41,9 +41,10 @@ type Writer struct {
 	chunks       map[trace.Hash]bool     // addresses of the content chunks: true once in the file, false while being written
 	fileIDs      map[uint32]struct{}     // IDs of the file objects in the file
 	contentLevel Compression
-	lastSeq      uint64 // Seq of the last call written
-	start        bool   // a start frame was written
-	events       bool   // an events frame was written
+	lastSeq      uint64    // Seq of the last call written
+	procs        procTable // the processes introduced so far (log set)
+	start        bool      // a start frame was written
+	events       bool      // an events frame was written
 	closed       bool
 	err          error // sticky: the first write error
 	stats        Stats
@@ -103,7 +104,7 @@ func (w *Writer) Stats() Stats {
 }
 
 func (o Options) newWriter(dst io.Writer, f *os.File, name string, h *trace.Header) (*Writer, error) {
-	w := &Writer{name: name, w: dst, f: f, blobs: make(map[trace.Hash]struct{}), chunks: make(map[trace.Hash]bool),
+	w := &Writer{name: name, procs: procTable{log: true}, w: dst, f: f, blobs: make(map[trace.Hash]struct{}), chunks: make(map[trace.Hash]bool),
 		fileIDs:      make(map[uint32]struct{}),
 		contentLevel: o.contentCompression()}
 	if h == nil {
@@ -178,14 +179,21 @@ func (w *Writer) WriteEvents(evs []trace.Event) error {
 	for i := range evs {
 		var err error
 		if seq, err = checkEvent(&evs[i], seq); err != nil {
+			w.procs.rollback()
 			return w.errorf("invalid event: %w", err)
 		}
 		if err := checkBlobRefs(&evs[i]); err != nil {
+			w.procs.rollback()
+			return w.errorf("invalid event: %w", err)
+		}
+		if err := w.procs.check(&evs[i]); err != nil {
+			w.procs.rollback()
 			return w.errorf("invalid event: %w", err)
 		}
 	}
 	w.outOfLine(evs)
 	if err := w.appendEvents(w.evs); err != nil {
+		w.procs.rollback()
 		w.discard()
 		return err
 	}
@@ -195,8 +203,10 @@ func (w *Writer) WriteEvents(evs []trace.Event) error {
 	clear(w.calls)
 	clear(w.mems)
 	if err != nil {
+		w.procs.rollback()
 		return err
 	}
+	w.procs.commit()
 	w.lastSeq = seq
 	w.events = true
 	return nil

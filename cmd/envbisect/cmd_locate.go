@@ -234,6 +234,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		}
 		runner = p
 	}
+	runner = sayWarnings(runner, warnOnce(s.warn))
 	if o.abortOnSignal {
 		runner = abortOnSignal(runner)
 	}
@@ -299,7 +300,6 @@ func runWorker(ctx context.Context, s streams, o locateOptions, path string, arg
 // with the trace's file contents served from store (nil: none).
 func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Store, site runSite, box *sandbox.Spec, start []align.StartDiff,
 	argv []string, cpus []int, sigs *runInterrupts) bisect.Runner {
-	warn := warnOnce(s.warn)
 	return bisect.RunnerFunc(func(ctx context.Context, r bisect.Request) (bisect.Outcome, error) {
 		if err := ctx.Err(); err != nil {
 			return bisect.Outcome{}, err
@@ -315,13 +315,14 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 		defer closeLog()
 		interrupt, done := sigs.add()
 		defer done()
+		var warned runWarnings
 		res, err := rec.Run(ctx, replay.Options{
 			Sandbox: box,
 			Argv:    argv, Plan: plan, Start: bisect.StartOf(r, start), Judge: o.verdict.spec, Window: o.window, CPU: cpus[r.Job%len(cpus)],
 			Join: site.join, Env: site.env, Dir: site.dir, Serve: store,
 			Stdout: output, Stderr: output, // never stdout: it holds the report alone
 			Interrupt: interrupt,
-			Warn:      warn,
+			Warn:      warned.add,
 		})
 		if ee, refused := launch.ExecRefused(err); refused && ctx.Err() == nil {
 			// The environment here does not let the command start: that
@@ -335,7 +336,7 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 			return bisect.Outcome{}, err
 		}
 		out := bisect.Outcome{Verdict: res.Verdict, Detail: res.Detail, Live: res.Live, Seconds: res.Seconds,
-			Diverged: len(res.Diverged()) > 0, Taint: res.Taint(), Abortive: res.Abortive}
+			Diverged: len(res.Diverged()) > 0, Taint: res.Taint(), Abortive: res.Abortive, Warnings: warned.list()}
 		for _, d := range res.Divergences {
 			out.Divergences = append(out.Divergences, bisect.Divergence{Kind: d.Kind, Proc: d.Proc, Thread: d.Thread,
 				RecordedSeq: d.AtSeq, Expected: d.Expected, LiveCall: d.Got, Text: d.String()})
