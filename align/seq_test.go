@@ -197,3 +197,27 @@ func BenchmarkAlignRandom(b *testing.B) {
 		Align(x, y, 0)
 	}
 }
+
+// TestStreamAgain: a non-blocking read answered EAGAIN live where the
+// recorded one got data: Again makes it expected once more, so the
+// poll in between is extra and the retry matches the recorded read.
+func TestStreamAgain(t *testing.T) {
+	s := NewStream(keys("c p r w"), 0)
+	s.Again() // nothing matched yet: no effect
+	var got []string
+	for i, k := range keys("c p r p r w") {
+		f := s.Feed(k)
+		switch f.Verdict {
+		case Matched:
+			got = append(got, "="+itoa(int64(f.Rec)))
+		case Extra:
+			got = append(got, "x")
+		}
+		if i == 2 { // the first read: EAGAIN
+			s.Again()
+		}
+	}
+	if g, want := strings.Join(got, " "), "=0 =1 =2 x =2 =3"; g != want {
+		t.Errorf("got %q, want %q", g, want)
+	}
+}

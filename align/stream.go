@@ -45,6 +45,7 @@ type Stream struct {
 	next     int // index of the next expected recorded call
 	window   int
 	extra    int // consecutive extra live calls
+	last     int // index of the recorded call matched last, -1: none
 	diverged bool
 }
 
@@ -54,7 +55,17 @@ func NewStream(rec []Key, window int) *Stream {
 	if window <= 0 {
 		window = DefaultWindow
 	}
-	return &Stream{rec: rec, window: window}
+	return &Stream{rec: rec, window: window, last: -1}
+}
+
+// Again makes the recorded call matched last the next expected one once
+// more: the live call matched to it was answered "try again" (EAGAIN on
+// a non-blocking read whose recorded twin got data), and the program's
+// retry, not that answer, is its live counterpart.
+func (s *Stream) Again() {
+	if s.last >= 0 && !s.diverged {
+		s.next = s.last
+	}
 }
 
 // Next returns the index of the next expected recorded call; it equals
@@ -114,6 +125,6 @@ func (s *Stream) FeedLike(k Key, like func(rec Key) bool) Fed {
 
 func (s *Stream) match(i int) Fed {
 	f := Fed{Verdict: Matched, Rec: i, Skipped: i - s.next}
-	s.next, s.extra = i+1, 0
+	s.next, s.extra, s.last = i+1, 0, i
 	return f
 }

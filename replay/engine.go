@@ -8,6 +8,7 @@ import (
 	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
+	"golang.org/x/sys/unix"
 )
 
 // maxExtraReports bounds the extra calls reported per thread: a polling
@@ -194,12 +195,24 @@ func (e *engine) Redirected(r trace.Redirect) {
 	e.res.Redirects = append(e.res.Redirects, r)
 }
 
-// Exit keeps the live results of matched calls that ran.
+// Exit keeps the live results of matched calls that ran. A call that
+// ran and was told to try again (EAGAIN) where the recorded one was not
+// leaves its recorded call expected again: the program polls and
+// retries, and the retry's answer (the bytes a server sent here) is
+// what the recording's is compared with; without a retry the EAGAIN
+// stays the live result.
 func (e *engine) Exit(c *trace.Call, d ptrace.Decision) {
-	if d.Rec != nil {
-		e.res.Live[d.Rec.Seq] = c
-		e.echoExit(c, d)
+	if d.Rec == nil {
+		return
 	}
+	e.res.Live[d.Rec.Seq] = c
+	if d.Verb == ptrace.Execute && c.Errno() == int(unix.EAGAIN) && d.Rec.Errno() != int(unix.EAGAIN) {
+		if lt := e.bind.threads[c.Thread]; lt != nil && lt.stream != nil {
+			lt.stream.Again()
+		}
+		return
+	}
+	e.echoExit(c, d)
 }
 
 // divergence reports that live call c of lt did not match its recorded
