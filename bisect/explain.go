@@ -1,6 +1,7 @@
 package bisect
 
 import (
+	"cmp"
 	"errors"
 	"io/fs"
 	"path"
@@ -38,8 +39,9 @@ func (s *search) explain(cu *Culprit, atLo map[uint64]*trace.Call) {
 		case "":
 			f.Paths = s.ownStat(cu, live)
 			f.Package = s.packageOwners(cu)
+			f.Link = s.linkTargets(cu)
 		}
-		if f.Missing != nil || len(f.Paths) > 0 || f.RanAs != nil || f.Umask != nil || f.Holder != nil || f.Package != nil {
+		if f.Missing != nil || len(f.Paths) > 0 || f.RanAs != nil || f.Umask != nil || f.Holder != nil || f.Package != nil || f.Link != nil {
 			cu.Facts = f
 		}
 	}
@@ -502,4 +504,21 @@ func startIDs(events []trace.StartEvent) (uid, gid string) {
 		}
 	}
 	return uid, gid
+}
+
+// linkTargets is, for a culprit on a file the trace keeps whose path
+// led elsewhere in the good run than here (a symbolic link switched to
+// another version), both targets; nil when they are the same, or either
+// is not known.
+func (s *search) linkTargets(cu *Culprit) *render.LinkTargets {
+	obj := s.goodObject(cu)
+	if obj == nil || s.o.ResolveHere == nil {
+		return nil
+	}
+	good := cmp.Or(obj.Resolved, obj.Path)
+	here, err := s.o.ResolveHere(obj.Path)
+	if err != nil || here == good || (good == obj.Path && here == obj.Path) {
+		return nil
+	}
+	return &render.LinkTargets{Path: obj.Path, Good: good, Here: here}
 }

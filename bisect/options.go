@@ -95,6 +95,10 @@ type Options struct {
 	// (Call.Obj) answers as recorded only when the file here has the
 	// kept content (a mapped library's bytes show in no result).
 	ContentHere func(path string) (trace.Hash, error)
+	// ResolveHere, if not nil, follows the symbolic links of path in the
+	// environment the runs saw: the explanation of a file whose content
+	// differs says where a link led on each side.
+	ResolveHere func(path string) (string, error)
 }
 
 // Progress tells the caller where the search is. It is sent twice per

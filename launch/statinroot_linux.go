@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -70,4 +72,35 @@ func inRoot(root, path string, flags int, use func(fd int) error, old func(rfd i
 	}
 	defer unix.Close(fd)
 	return use(fd)
+}
+
+// ResolveInRoot is path with every symbolic link followed, as a process
+// whose root is root resolves it (as StatInRoot does), as a path inside
+// root.
+func ResolveInRoot(root, path string) (string, error) {
+	var resolved string
+	fdPath := func(fd int) (string, error) { return os.Readlink("/proc/self/fd/" + strconv.Itoa(fd)) }
+	err := inRoot(root, path, unix.O_PATH, func(fd int) error {
+		p, err := fdPath(fd)
+		resolved = p
+		return err
+	}, func(rfd int, rel string) error {
+		return fmt.Errorf("resolving in a root needs openat2 (Linux 5.6): %w", unix.ENOSYS)
+	})
+	if err != nil {
+		return "", fmt.Errorf("resolve %s in %s: %w", path, root, err)
+	}
+	if root == "/" {
+		return resolved, nil
+	}
+	// The fd's path is as envbisect's root sees it: take root's own off.
+	base, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", fmt.Errorf("resolve %s in %s: %w", path, root, err)
+	}
+	rel, err := filepath.Rel(base, resolved)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return "", fmt.Errorf("resolve %s in %s: %s lies outside the root", path, root, resolved)
+	}
+	return "/" + strings.TrimPrefix(rel, "."), nil
 }

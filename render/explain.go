@@ -34,6 +34,10 @@ type Facts struct {
 	// here or that is missing here, the package that owns it on each
 	// side.
 	Package *PackageOwners `json:"package,omitempty"`
+	// Link is, for a path that is a symbolic link (or passes through
+	// one) and leads to another file here than in the good run, where
+	// it leads on each side.
+	Link *LinkTargets `json:"link,omitempty"`
 }
 
 // PackageOwners is the package that owns one file in the good
@@ -68,6 +72,15 @@ type MissingComponent struct {
 	// ExistedInGood: a call of the recording found Path (or a path under
 	// it).
 	ExistedInGood bool `json:"existed_in_good"`
+}
+
+// LinkTargets is where a path leads, its symbolic links followed: in
+// the good run (as record resolved it, FileObject.Resolved) and here (in
+// the environment the runs saw, after them).
+type LinkTargets struct {
+	Path string `json:"path"`
+	Good string `json:"good"`
+	Here string `json:"here"`
 }
 
 // PathStat is one path as stat calls showed it in each run.
@@ -193,7 +206,7 @@ func Explain(c *Culprit) string {
 		} else if c.Content != nil && c.Content.DataDiff != nil {
 			s = contentSentence(what, c.Content.DataDiff)
 		}
-		return joinSentences(s, packageSentence(f.Package))
+		return joinSentences(linkSentence(f.Link), s, packageSentence(f.Package))
 	case errno == "ENOENT" && c.Good.Errno != "ENOENT":
 		return joinSentences(missingSentence(c, f.Missing), packageSentence(f.Package))
 	case errno == "EACCES" || errno == "EPERM":
@@ -385,4 +398,13 @@ func upper(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// linkSentence: "/opt/app/bin/tool leads to /opt/app/bin/tool-v1 here
+// and to /opt/app/bin/tool-v2 in the good run (a symbolic link)."
+func linkSentence(l *LinkTargets) string {
+	if l == nil {
+		return ""
+	}
+	return l.Path + " leads to " + l.Here + " here and to " + l.Good + " in the good run (a symbolic link)."
 }

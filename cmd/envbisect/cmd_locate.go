@@ -248,7 +248,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		RunFlags: append(append(o.where.args(), o.box.args()...), o.verdict.args()...), RanAs: o.where.describe(),
 		Recorded: t.Start, Here: launch.CommandCreds(site.join), AddressHolder: addressHolderIn(site.join),
 		PackageOwner: pkgdb.Open(site.join.Root()).Owner, StatHere: statHereIn(site.join),
-		ContentHere: newContentHere(site.join.Root()).hash,
+		ContentHere: newContentHere(site.join.Root()).hash, ResolveHere: resolveHereIn(site.join),
 	})
 	pp.finish()
 	if err != nil {
@@ -375,6 +375,13 @@ func statHereIn(join *trace.Join) func(string) (mode, uid, gid uint32, err error
 		}
 		return st.Mode, st.Uid, st.Gid, nil
 	}
+}
+
+// resolveHereIn follows a path's symbolic links in the environment the
+// runs saw: join's root, or envbisect's own.
+func resolveHereIn(join *trace.Join) func(string) (string, error) {
+	root := join.Root()
+	return func(p string) (string, error) { return launch.ResolveInRoot(root, p) }
 }
 
 // addressHolderIn finds the process that holds an address in the network
