@@ -81,12 +81,15 @@ type LocateReport struct {
 	// Unapplied are the start items of the process's identity that differ
 	// here and that no run could give their good value (a capability
 	// outside envbisect's bounding set, a seccomp filter, a read-only
-	// mount, a cgroup limit): they were not candidates, and are listed so
+	// mount, a cgroup limit, a resource limit above the hard one here
+	// without CAP_SYS_RESOURCE): they were not candidates (a limit runs
+	// could set in part is a candidate with that part), and are listed so
 	// that none is dropped silently.
 	Unapplied []StartItem `json:"unapplied,omitempty"`
 	// Cause is set when an item of Unapplied explains the error of the
 	// culprit, or, without one, of a call that failed in the run with
-	// everything replayed (ExplainCall).
+	// everything replayed, or else in the run with nothing replayed
+	// (ExplainCall; Cause.Run says which).
 	Cause *Cause `json:"cause,omitempty"`
 	// Isolation says whether each run had a throwaway copy of the file
 	// system (locate's sandbox) and what it did not isolate; "" when not
