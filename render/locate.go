@@ -317,8 +317,13 @@ type DataDiff struct {
 	HereSHA256 string `json:"here_sha256,omitempty"`
 	// Fields are, for a binary buffer of a struct envbisect decodes
 	// (struct stat, statx, rlimit, ...), its members whose values differ,
-	// each side as show prints it.
+	// each side as show prints it (a time as a date), leaving out those
+	// that differ between any two runs unless programs decide by them
+	// (StructDiff).
 	Fields []FieldDiff `json:"fields,omitempty"`
+	// Struct is the C type of such a buffer ("struct stat"), decoded on
+	// both sides: its difference is in the members, not in content.
+	Struct string `json:"struct,omitempty"`
 	// Partial: a side was stored only in part (a capture limit): the
 	// comparison covers the stored bytes.
 	Partial bool `json:"partial,omitempty"`
