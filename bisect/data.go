@@ -125,7 +125,8 @@ func dataDiff(rows render.Rows, h *trace.Header, good, here *trace.Call) *DataDi
 		gm, ctype := find(gb, key)
 		bm, _ := find(hb, key)
 		if d := compare(key, gm, bm); d != nil {
-			if !d.Text && ctype != "" && gm != nil && bm != nil {
+			if !d.Text && ctype != "" && gm != nil && bm != nil && render.DecodesStruct(rows, h, ctype, gm.Data, bm.Data) {
+				d.Struct = ctype
 				d.Fields = render.StructDiff(rows, h, ctype, gm.Data, bm.Data)
 			}
 			return d

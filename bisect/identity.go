@@ -12,7 +12,9 @@ import (
 // (Options.Unapplied) into the report, and names the one that explains
 // the culprit's error here, with the call as evidence; without a
 // culprit, the first call of the failing run live (the run with
-// everything replayed, or with nothing) whose error one of them explains.
+// everything replayed, or with nothing: the end that failed last, or the
+// fail end when the search got past both ends) whose error one of them
+// explains.
 func (s *search) explainIdentity(rep *Report) {
 	if len(s.o.Unapplied) == 0 {
 		return
@@ -24,14 +26,21 @@ func (s *search) explainIdentity(rep *Report) {
 		}
 		return
 	}
-	seqs := make([]uint64, 0, len(s.failedLive))
-	for q := range s.failedLive {
+	failed, run := s.failedLive, render.CauseRunEverything
+	if s.failedLive == nil {
+		// The search ended without a culprit after its ends held (an
+		// unconfirmed suspect, runs skipped): the fail end shows what
+		// fails with nothing replayed.
+		failed, run = s.failLive, render.CauseRunNothing
+	}
+	seqs := make([]uint64, 0, len(failed))
+	for q := range failed {
 		seqs = append(seqs, q)
 	}
 	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
 	rows := s.rows()
 	for _, q := range seqs {
-		live := s.failedLive[q]
+		live := failed[q]
 		rec, ok := s.g.Call(q)
 		if !ok {
 			continue
@@ -41,6 +50,7 @@ func (s *search) explainIdentity(rep *Report) {
 		fc.Errno = errnoName(live.Errno())
 		fc.GoodErrno = errnoName(rec.Errno())
 		if cause := render.ExplainCall(fc, rep.Unapplied, s.facts(q)); cause != nil {
+			cause.Run = run
 			rep.Cause = cause
 			return
 		}
@@ -54,6 +64,7 @@ func (s *search) facts(seq uint64) render.CallFacts {
 		if row := s.rows().ByNr(int(call.Nr)); row != nil {
 			f.Capabilities = row.Capabilities()
 			f.Execs = row.Effects&systable.ExecsImage != 0
+			f.CreatesProcess = row.Effects&systable.CreatesProcess != 0
 		}
 	}
 	return f

@@ -44,7 +44,13 @@
 // only in the children it starts, so commandNofile (nofile_linux.go) reads
 // it from a child stopped at its exec (PTRACE_TRACEME), then kills it.
 // CommandCreds gives the ids a command starts with here (the exec spec's
-// or envbisect's own), for the explanation of a denied call.
+// or envbisect's own), for the explanation of a denied call. LimitReach
+// (limitreach_linux.go) says how much of a recorded resource limit a
+// run's helper can set, before any run: setrlimit raises a hard limit
+// only with CAP_SYS_RESOURCE (which the helper, root re-executing
+// envbisect, has when envbisect's effective or, as root, bounding set
+// does), and RLIMIT_NOFILE's never above fs.nr_open; what it cannot set
+// is reported with the reason, never attempted and refused in a run.
 //
 // # Who holds an address
 //

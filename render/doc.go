@@ -16,7 +16,10 @@
 //     (Explain, explain.go) is one or two sentences made from its results,
 //     its data diff, its start item and the Facts bisect gathered (the
 //     missing component of a path, the modes and ids of a denied one, who
-//     holds an address): a function of one culprit, so each cause of a
+//     holds an address); a struct the call filled in (a stat) is explained
+//     by its members that differ (StructDiff: decoded, the volatile ones
+//     left out unless programs judge by them, as make does an mtime),
+//     never as content: a function of one culprit, so each cause of a
 //     report is explained alike. Each cause leads with its resource and
 //     how it differs (CauseTitle: "file /etc/app.conf (content
 //     differs)"), and keeps the search's flip as evidence (Flip,

@@ -202,7 +202,7 @@ func Explain(c *Culprit) string {
 		}
 		s := ""
 		if c.DataDiff != nil {
-			s = contentSentence(what, c.DataDiff)
+			s = dataSentence(what, c.DataDiff)
 		} else if c.Content != nil && c.Content.DataDiff != nil {
 			s = contentSentence(what, c.Content.DataDiff)
 		}
@@ -319,6 +319,49 @@ func firstID(ids string) string {
 		}
 	}
 	return f[0]
+}
+
+// dataSentence says how the data a call got differs: the members of a
+// struct it filled in (a stat's st_mtime), or the content it read.
+func dataSentence(what string, d *DataDiff) string {
+	if d.Struct != "" {
+		return fieldsSentence(what, d)
+	}
+	return contentSentence(what, d)
+}
+
+// fieldsSentence: "/src/out.txt's st_mtime differs here: here
+// 2026-11-25 10:00:00 UTC, good 2026-11-25 10:05:00 UTC." for a struct
+// (stat, statx, ...) the call filled in: the members that differ, both
+// values, never the struct's raw bytes.
+func fieldsSentence(what string, d *DataDiff) string {
+	ctype := strings.TrimPrefix(d.Struct, "struct ")
+	if len(d.Fields) == 0 {
+		return fmt.Sprintf("The %s of %s differs here only in members that differ between any two runs by nature "+
+			"(such as device and inode numbers), which no program decides by.", ctype, what)
+	}
+	names := make([]string, len(d.Fields))
+	values := make([]string, len(d.Fields))
+	for i, f := range d.Fields {
+		names[i] = f.Field
+		values[i] = fmt.Sprintf("here %s, good %s", f.Here, f.Good)
+		if len(d.Fields) > 1 {
+			values[i] = f.Field + " " + values[i]
+		}
+	}
+	verb := "differs"
+	if len(names) > 1 {
+		verb = "differ"
+	}
+	return fmt.Sprintf("%s's %s %s here (its %s): %s.", what, andList(names), verb, ctype, strings.Join(values, "; "))
+}
+
+// andList is "a", "a and b", "a, b and c".
+func andList(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // contentSentence: "The content of /etc/app.conf differs here (the diff

@@ -15,7 +15,8 @@ import (
 // seccomp filter, EROFS from a read-only mount, EACCES from a noexec
 // mount). The call is the evidence: the located culprit, or, when the
 // search could not name one (the call always executes, as an execve
-// does), a call that failed in the run with everything replayed.
+// does), a call that failed in the run with everything replayed, or in
+// the run with nothing replayed (Run).
 type Cause struct {
 	// Item is the differing item, as listed in LocateReport.Unapplied.
 	Item StartItem `json:"item"`
@@ -26,7 +27,17 @@ type Cause struct {
 	// Text says why: "chown(/tmp/owned) = EPERM here: this process's
 	// bounding set lacks CAP_CHOWN (good: present)".
 	Text string `json:"text"`
+	// Run is, when no culprit was located, the run the evidence failed
+	// in: "with everything replayed", or "with nothing replayed" (the
+	// fail end, when no run with more replayed was left failing).
+	Run string `json:"run,omitempty"`
 }
+
+// The runs a Cause's evidence comes from when no culprit was located.
+const (
+	CauseRunEverything = "with everything replayed"
+	CauseRunNothing    = "with nothing replayed"
+)
 
 // CallFacts are what ExplainCall needs to know of a call beyond its
 // result: from the syscall table.
@@ -36,6 +47,9 @@ type CallFacts struct {
 	Capabilities []int
 	// Execs: the call executes a file (execve, execveat).
 	Execs bool
+	// CreatesProcess: the call creates a process or thread (clone,
+	// fork), which the process limit bounds.
+	CreatesProcess bool
 }
 
 // FailedCall is a call that failed here, as ExplainCall reads it.
@@ -64,7 +78,9 @@ func ExplainCulprit(c *Culprit, unapplied []StartItem, f CallFacts) *Cause {
 // ExplainCall returns the item of unapplied that explains the call's
 // error here, or nil: the seccomp filter when the call was denied by it,
 // a capability the call needs that a capability set lacks here, a
-// read-only mount for EROFS, a noexec mount for an exec's EACCES.
+// resource limit lower here for the error it makes (EMFILE: the
+// open-files limit; limit_cause.go), a read-only mount for EROFS, a
+// noexec mount for an exec's EACCES.
 func ExplainCall(fc FailedCall, unapplied []StartItem, f CallFacts) *Cause {
 	if fc.Errno == "" || fc.Errno == fc.GoodErrno && fc.Denied == fc.GoodDenied {
 		return nil
@@ -94,6 +110,9 @@ func ExplainCall(fc FailedCall, unapplied []StartItem, f CallFacts) *Cause {
 		// No filter item differs: the filters are the recording's, and
 		// the denial is explained by nothing listed.
 		return nil
+	}
+	if it, text, ok := limitCause(errno, unapplied, f); ok {
+		return cause(it, text)
 	}
 	if errno == "EPERM" || errno == "EACCES" {
 		for _, it := range unapplied {

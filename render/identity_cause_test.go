@@ -14,6 +14,9 @@ func TestExplainCulprit(t *testing.T) {
 	root := StartItem{Kind: string(trace.StartMount), Name: "/", Good: s("rw"), Here: s("ro"), Docker: "--read-only"}
 	tmp := StartItem{Kind: string(trace.StartMount), Name: "/tmp", Good: s("rw"), Here: s("nosuid,nodev,noexec"), Docker: "--tmpfs /tmp (noexec)"}
 	filter := StartItem{Kind: string(trace.StartSeccompFilter), Name: "1", Good: s("sha256:aa"), Here: s("sha256:bb"), Docker: "--security-opt seccomp=..."}
+	nofile := StartItem{Kind: string(trace.StartRlimit), Name: "RLIMIT_NOFILE", Good: s("1024 1024"), Here: s("40 40")}
+	nofileHigher := StartItem{Kind: string(trace.StartRlimit), Name: "RLIMIT_NOFILE", Good: s("40 40"), Here: s("1024 1024")}
+	nproc := StartItem{Kind: string(trace.StartRlimit), Name: "RLIMIT_NPROC", Good: s("unlimited unlimited"), Here: s("5 5")}
 	call := func(syscall, path, errno string, denied bool) *Culprit {
 		return &Culprit{Syscall: syscall, Path: path, Here: CallResult{Errno: errno, Denied: denied}}
 	}
@@ -34,6 +37,14 @@ func TestExplainCulprit(t *testing.T) {
 		{"seccomp", call("faccessat2", "/etc/passwd", "EPERM", true), []StartItem{bounding, filter}, CallFacts{}, "seccomp_filter 1",
 			"seccomp filter denies faccessat2"},
 		{"success", call("openat", "/new", "", false), []StartItem{root}, CallFacts{}, "", ""},
+		{"open-files limit", call("openat", "/in/37", "EMFILE", false), []StartItem{root, nofile}, CallFacts{}, "rlimit RLIMIT_NOFILE",
+			"open-files limit (RLIMIT_NOFILE) is 40 40 here, 1024 1024 in the good run"},
+		{"process limit", call("clone", "", "EAGAIN", false), []StartItem{nproc}, CallFacts{CreatesProcess: true}, "rlimit RLIMIT_NPROC",
+			"process limit (RLIMIT_NPROC) is 5 5 here"},
+		// EAGAIN from a call that creates no process is not the process
+		// limit's; a limit higher here explains no EMFILE.
+		{"EAGAIN of a read", call("read", "/dev/x", "EAGAIN", false), []StartItem{nproc}, CallFacts{}, "", ""},
+		{"limit higher here", call("openat", "/in/37", "EMFILE", false), []StartItem{nofileHigher}, CallFacts{}, "", ""},
 		// Nothing that differs explains these: no cause is named.
 		{"same error in the good run", &Culprit{Syscall: "chown", Path: "/tmp/owned", Here: CallResult{Errno: "EPERM"}, Good: CallResult{Errno: "EPERM"}},
 			[]StartItem{bounding}, CallFacts{Capabilities: []int{0}}, "", ""},

@@ -87,12 +87,15 @@ type LocateReport struct {
 	// Unapplied are the start items of the process's identity that differ
 	// here and that no run could give their good value (a capability
 	// outside envbisect's bounding set, a seccomp filter, a read-only
-	// mount, a cgroup limit): they were not candidates, and are listed so
+	// mount, a cgroup limit, a resource limit above the hard one here
+	// without CAP_SYS_RESOURCE): they were not candidates (a limit runs
+	// could set in part is a candidate with that part), and are listed so
 	// that none is dropped silently.
 	Unapplied []StartItem `json:"unapplied,omitempty"`
 	// Cause is set when an item of Unapplied explains the error of the
 	// culprit, or, without one, of a call that failed in the run with
-	// everything replayed (ExplainCall).
+	// everything replayed, or else in the run with nothing replayed
+	// (ExplainCall; Cause.Run says which).
 	Cause *Cause `json:"cause,omitempty"`
 	// Isolation says whether each run had a throwaway copy of the file
 	// system (locate's sandbox) and what it did not isolate; "" when not
@@ -320,8 +323,13 @@ type DataDiff struct {
 	HereSHA256 string `json:"here_sha256,omitempty"`
 	// Fields are, for a binary buffer of a struct envbisect decodes
 	// (struct stat, statx, rlimit, ...), its members whose values differ,
-	// each side as show prints it.
+	// each side as show prints it (a time as a date), leaving out those
+	// that differ between any two runs unless programs decide by them
+	// (StructDiff).
 	Fields []FieldDiff `json:"fields,omitempty"`
+	// Struct is the C type of such a buffer ("struct stat"), decoded on
+	// both sides: its difference is in the members, not in content.
+	Struct string `json:"struct,omitempty"`
 	// Partial: a side was stored only in part (a capture limit): the
 	// comparison covers the stored bytes.
 	Partial bool `json:"partial,omitempty"`

@@ -51,3 +51,37 @@ func TestStructDiff(t *testing.T) {
 		t.Errorf("not a struct: %+v", d)
 	}
 }
+
+// TestStructDiffMtime: two struct stat buffers that differ in their
+// device, inode, access and change times (which differ between any two
+// runs) and in their modification time, which make compares: only the
+// mtime is listed, as a date.
+func TestStructDiffMtime(t *testing.T) {
+	st, ok := systable.StatStruct("amd64")
+	if !ok {
+		t.Fatal("no struct stat layout for amd64")
+	}
+	mk := func(dev, ino, atime, mtime, ctime uint64) []byte {
+		b := make([]byte, st.Size)
+		for name, v := range map[string]uint64{"st_mode": 0o100644, "st_nlink": 1, "st_size": 6, "st_dev": dev, "st_ino": ino,
+			"st_atime": atime, "st_mtime": mtime, "st_ctime": ctime} {
+			f := st.Field(name)
+			if f.Size == 4 {
+				binary.LittleEndian.PutUint32(b[f.Off:], uint32(v))
+			} else {
+				binary.LittleEndian.PutUint64(b[f.Off:], v)
+			}
+		}
+		return b
+	}
+	const t1000, t1005 = 1795600800, 1795601100 // 2026-11-25 10:00:00 and 10:05:00 UTC
+	h := &trace.Header{Arch: "amd64"}
+	got := StructDiff(nil, h, "struct stat", mk(0x27, 7, 1, t1005, 2), mk(0x34, 10, 3, t1000, 4))
+	want := []FieldDiff{{Field: "st_mtime", Good: "2026-11-25 10:05:00 UTC", Here: "2026-11-25 10:00:00 UTC"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+	if d := StructDiff(nil, h, "struct stat", mk(0x27, 7, 1, t1005, 2), mk(0x34, 10, 3, t1005, 4)); d != nil {
+		t.Errorf("only members that differ between any two runs differ: %+v, want nothing", d)
+	}
+}

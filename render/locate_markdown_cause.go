@@ -136,6 +136,8 @@ func (m *mdWriter) results(c *Culprit, indent string) {
 	switch {
 	case c.Here.Missing:
 		m.printf("%s- **Here** did not happen in this environment (the failing run took another path before it)\n", indent)
+	case c.DataDiff != nil && c.DataDiff.Struct != "":
+		m.printf("%s- **Here** %s, %s\n", indent, mdCodeText(c.Here.Return), mdText(structDiffers(c)))
 	case c.DataDiff != nil:
 		m.printf("%s- **Here** %s, %s: %s\n", indent, mdCodeText(c.Here.Return), mdText(differs(c)), mdText(sizes(c.DataDiff)))
 	case c.Here.Return == c.Good.Return:
@@ -155,6 +157,17 @@ func (m *mdWriter) dataDiff(c *Culprit) {
 	m.para(fmt.Sprintf("How the data of call %d differs (%s):", c.Seq, d.Buffer))
 	if d.Text && len(d.Diff) > 0 {
 		m.printf("\n%s", mdFence("diff", d.Diff))
+		return
+	}
+	if d.Struct != "" {
+		// The members that differ, decoded, never the struct's bytes.
+		lines := make([]string, len(d.Fields))
+		for i, f := range d.Fields {
+			lines[i] = f.Field + ": good " + f.Good + ", here " + f.Here
+		}
+		if len(lines) > 0 {
+			m.printf("\n%s", mdFence("", lines))
+		}
 		return
 	}
 	m.printf("\n%s", mdFence("", []string{"good: " + d.GoodBytes, "here: " + d.HereBytes}))

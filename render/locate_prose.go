@@ -133,7 +133,15 @@ func causeConclusion(c *Cause) string {
 func unlocatedCause(c *Cause) string {
 	return "Cause: " + c.Item.Label() + dockerSuffix(c.Item) + ". " + c.Text +
 		". No run could give the command the good value of this, so no run confirmed it: it is what differs here " +
-		"that explains the error of a call that failed with everything replayed."
+		"that explains the error of a call that failed " + causeRun(c) + "."
+}
+
+// causeRun is the run a Cause's evidence failed in, as the prose says it.
+func causeRun(c *Cause) string {
+	if c.Run == "" {
+		return CauseRunEverything
+	}
+	return c.Run
 }
 
 // imageText says which image a replayed exec ran: "the recording ran

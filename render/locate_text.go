@@ -200,6 +200,11 @@ func (t *textWriter) here(c *Culprit) {
 		for _, l := range d.Diff {
 			t.printf("            %s\n", l)
 		}
+	case d.Struct != "":
+		// Members, not bytes: a stat differs in its st_mtime, not at an
+		// offset.
+		t.printf("here      = %s   %s:\n", c.Here.Return, structDiffers(c))
+		t.fields(d.Fields)
 	default:
 		t.printf("here      = %s   %s: %s\n", c.Here.Return, differs(c), sizes(d))
 		switch {
@@ -230,6 +235,16 @@ func differs(c *Culprit) string {
 		return "data differs (" + c.DataDiff.Buffer + ")"
 	}
 	return "data differs"
+}
+
+// structDiffers is "struct stat differs", or, when only members that
+// differ between any two runs do, says so.
+func structDiffers(c *Culprit) string {
+	d := c.DataDiff
+	if len(d.Fields) == 0 {
+		return d.Struct + " differs only in members that differ between any two runs"
+	}
+	return d.Struct + " differs in " + strconv.Itoa(len(d.Fields)) + " member(s)"
 }
 
 // sizes is "10 bytes -> 12 bytes, first difference at offset 4".

@@ -119,7 +119,12 @@
 // working directory at the recorded path and starts the command there,
 // $PWD naming it; the engine then keys live paths as they are, since they
 // are the recording's. Without a sandbox, or in a container, WithCwd lists
-// it as unapplied instead.
+// it as unapplied instead. A resource limit whose good value a run cannot
+// set (a hard limit above the one here without CAP_SYS_RESOURCE:
+// launch.LimitReach) is listed as unapplied by StartItemsIn
+// (startlimits.go); a run that replays it sets as much as it can (the
+// soft limit up to the hard one), and when that changes nothing the item
+// is no candidate at all.
 //
 // # Tainted runs
 //

@@ -94,7 +94,7 @@ func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
 			if err != nil {
 				return sc, err
 			}
-			sc.limits = append(sc.limits, l)
+			sc.limits = append(sc.limits, limitInReach(it, l))
 		case trace.StartCwd:
 			if it.A != nil {
 				sc.cwd = it.A.Value

@@ -35,11 +35,13 @@ func specCompared(e trace.StartEvent) bool {
 // and a command started here now with env through join: items a run can
 // replay, and items that differ but no run can give the good value of.
 // Without an exec spec it is StartItems; the identity items no run can
-// change are unapplied either way (identity_items.go).
+// change are unapplied either way (identity_items.go), and so are the
+// limits a run cannot set in full (startlimits.go).
 func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unapplied []align.StartDiff) {
 	if join == nil || join.Exec == nil {
 		items, redacted := r.StartItems(env)
-		return items, append(redacted, r.identityUnapplied(join)...)
+		items, short := limitsInReach(items)
+		return items, append(append(redacted, short...), r.identityUnapplied(join)...)
 	}
 	var rec []trace.StartEvent
 	for _, e := range r.Trace.Start {
@@ -65,7 +67,8 @@ func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unappli
 			unapplied = append(unapplied, d)
 		}
 	}
-	return items, append(unapplied, r.identityUnapplied(join)...)
+	items, short := limitsInReach(items)
+	return items, append(append(unapplied, short...), r.identityUnapplied(join)...)
 }
 
 // credsStart is what replaying creds start items sets: nil fields are

@@ -43,9 +43,10 @@
 // generated from the C compiler (xlat/socket_msg_layout.in).
 //
 // Struct layouts are data (structs.go): one table of C types with their
-// size and fields (offset, size, kind, volatility), struct stat per
-// architecture, from which show, diff and the dependency tracker all
-// decode; socket addresses (sockaddr.go) and directory records
+// size and fields (offset, size, kind, volatility; Judged for a volatile
+// field programs still decide by, a file's mtime; Epoch for seconds since
+// the epoch), struct stat per architecture, from which show, diff, the
+// locate report and the dependency tracker all decode; socket addresses (sockaddr.go) and directory records
 // (dirents.go) are decoded once here. CloneSharing says what a clone's
 // flags share. FDTable applies the kernel's rules for how calls change
 // an fd table (copies, close_range, exec, CLONE_FILES) for every tracker

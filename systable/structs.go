@@ -73,6 +73,13 @@ type Field struct {
 	// Volatile: the value differs between any two runs by nature (an
 	// inode number, a time, an address); comparisons leave it out.
 	Volatile bool
+	// Judged: volatile, yet programs decide by it: a file's modification
+	// time, which make, test -nt and find -newer compare. A report of how
+	// a struct differs names it beside the stable members.
+	Judged bool
+	// Epoch: the value is seconds since the Unix epoch, printed as a date
+	// in reports.
+	Epoch bool
 }
 
 // Struct is the layout of one C type.
@@ -154,6 +161,8 @@ func StatStruct(arch string) (Struct, bool) {
 	t := func(name string, off int) Field {
 		return Field{Name: name, Off: off, Size: 8, Kind: FieldInt, Volatile: true}
 	}
+	sec := func(name string, off int) Field { f := t(name, off); f.Epoch = true; return f }
+	judged := func(f Field) Field { f.Judged = true; return f }
 	common := func(size, mode, nlink, nlinkSize, uid, gid, rdev int) Struct {
 		return Struct{Name: "stat", Is: StructStat, Size: size, Fields: []Field{
 			{Name: "st_dev", Off: 0, Size: 8, Kind: FieldHex, Volatile: true},
@@ -166,9 +175,9 @@ func StatStruct(arch string) (Struct, bool) {
 			{Name: "st_size", Off: 48, Size: 8, Kind: FieldInt},
 			{Name: "st_blksize", Off: 56, Size: 8, Kind: FieldUint, Volatile: true},
 			{Name: "st_blocks", Off: 64, Size: 8, Kind: FieldInt, Volatile: true},
-			t("st_atime", 72), t("st_atime_nsec", 80),
-			t("st_mtime", 88), t("st_mtime_nsec", 96),
-			t("st_ctime", 104), t("st_ctime_nsec", 112),
+			sec("st_atime", 72), t("st_atime_nsec", 80),
+			judged(sec("st_mtime", 88)), judged(t("st_mtime_nsec", 96)),
+			sec("st_ctime", 104), t("st_ctime_nsec", 112),
 		}}
 	}
 	switch arch {
@@ -194,6 +203,8 @@ func structLayouts() []Struct {
 		return Field{Name: name, Off: off, Size: size, Kind: FieldUint}
 	}
 	v := func(f Field) Field { f.Volatile = true; return f }
+	sec := func(f Field) Field { f.Epoch = true; return f }
+	judged := func(f Field) Field { f.Judged = true; return f }
 	h := func(name string, off, size int) Field { return Field{Name: name, Off: off, Size: size, Kind: FieldHex} }
 	i := func(name string, off, size int) Field { return Field{Name: name, Off: off, Size: size, Kind: FieldInt} }
 	times := func(name string, is StructKind, size int) Struct { return Struct{Name: name, Is: is, Size: size} }
@@ -208,7 +219,8 @@ func structLayouts() []Struct {
 			u("stx_nlink", 16, 4), u("stx_uid", 20, 4), u("stx_gid", 24, 4),
 			{Name: "stx_mode", Off: 28, Size: 2, Kind: FieldMode},
 			v(u("stx_ino", 32, 8)), u("stx_size", 40, 8), v(u("stx_blocks", 48, 8)),
-			v(i("stx_atime", 64, 8)), v(i("stx_btime", 80, 8)), v(i("stx_ctime", 96, 8)), v(i("stx_mtime", 112, 8)),
+			sec(v(i("stx_atime", 64, 8))), sec(v(i("stx_btime", 80, 8))), sec(v(i("stx_ctime", 96, 8))),
+			judged(sec(v(i("stx_mtime", 112, 8)))),
 			u("stx_rdev_major", 128, 4), u("stx_rdev_minor", 132, 4),
 			v(u("stx_dev_major", 136, 4)), v(u("stx_dev_minor", 140, 4)), v(u("stx_mnt_id", 144, 8)),
 		}},

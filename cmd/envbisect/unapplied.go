@@ -5,6 +5,7 @@ import (
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -67,6 +68,30 @@ func sayWhyCwd(items []render.StartItem, sandboxOff, inContainer bool) {
 		default:
 			it.Why = "the sandbox could not be made here (see the warning above), and only a run's sandbox can put this directory at the recorded path"
 			it.Remedy = fmt.Sprintf("let envbisect make its sandbox (root, overlayfs), or run locate from a directory at %s", *it.Good)
+		}
+	}
+}
+
+// sayWhyLimit says, for a resource limit listed as unapplied, why no run
+// could give the command its good value (replay.LimitReach: a hard limit
+// above the one here needs CAP_SYS_RESOURCE), what the runs set instead
+// when they get part of the way, and what would let them.
+func sayWhyLimit(items []render.StartItem) {
+	for i := range items {
+		it := &items[i]
+		if it.Kind != string(trace.StartRlimit) || it.Good == nil || it.Here == nil {
+			continue
+		}
+		reach, ok := replay.LimitReach(it.Name, *it.Good, *it.Here)
+		if !ok || reach.Full {
+			continue
+		}
+		it.Why, it.Remedy = reach.Why, reach.Remedy
+		set := trace.LimitValue(reach.Limit.Cur) + " " + trace.LimitValue(reach.Limit.Max)
+		if set != *it.Here {
+			it.Why += fmt.Sprintf("; the runs that replay it start the command with %q, as near as they can get", set)
+		} else {
+			it.Why += "; so no run tries it: every run starts the command with the limit it has here"
 		}
 	}
 }

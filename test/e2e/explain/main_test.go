@@ -4,7 +4,9 @@
 // the mode of a directory that denies a creation here (stat'ed by the
 // program, or only by the recorder), the value of a start item the
 // command itself had here (the open-files limit, which envbisect's own
-// Go runtime raises for itself), the package and version that own a
+// Go runtime raises for itself), a hard limit no run can raise here
+// (listed as not applied, named as the cause of EMFILE), the member of a
+// stat that differs (make's mtime), the package and version that own a
 // library on each side, and the process that holds an address here.
 package explain_test
 
