@@ -225,6 +225,10 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if e := t.End; e != nil && (e.Verdict != "" && e.Verdict != "pass" || e.Verdict == "" && e.ExitCode != 0) {
 		fmt.Fprintf(s.err, "envbisect: WARNING: %s records a run that did not pass (exit status %d): locate needs a trace of a run that works\n",
 			path, e.ExitCode)
+		if p := trace.PlacementOf(t.Start); p.Known && p.Pinned {
+			fmt.Fprintf(s.err, "envbisect: WARNING: that run was pinned to CPU %s (record --cpu auto), so it saw one CPU; "+
+				"if the command needs more, record it again with --cpu any\n", p.CPUs)
+		}
 	}
 	if err := checkSameCommand(s, commandCheck{path: path, t: t, rec: rec, argv: argv, site: site, sandboxed: box != nil}, o.force, o.quiet); err != nil {
 		return err
