@@ -135,5 +135,9 @@
 // (see package ptrace and docs/performance.md). PinTracer keeps
 // envbisect's other threads on the other CPUs; SpreadLater gives them
 // every CPU back once the run is over (record: file contents still being
-// compressed).
+// compressed). The start events say how the command was placed (a
+// trace.StartCPUs event from Config.CPU: pinned to that CPU, or the CPUs
+// it inherited), so that replay and locate can place their runs alike
+// and keep a CPU set of envbisect's own making out of the search
+// (trace.Placement, replay's WithPlacement).
 package launch

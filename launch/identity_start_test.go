@@ -94,3 +94,20 @@ func TestFilterDenies(t *testing.T) {
 		t.Errorf("call 91: errno %d, want 0", e)
 	}
 }
+
+// TestPlacementStart: the StartCPUs event says pinned with the CPU the
+// helper pins the command to, or inherited with the CPUs the process may
+// run on (this test's own process here).
+func TestPlacementStart(t *testing.T) {
+	got := placementStart(&Config{CPU: 3}, os.Getpid())
+	if got != (trace.StartEvent{Kind: trace.StartCPUs, Name: trace.CPUsPinned, Value: "3"}) {
+		t.Errorf("pinned to 3: %+v", got)
+	}
+	got = placementStart(&Config{CPU: -1}, os.Getpid())
+	if got.Kind != trace.StartCPUs || got.Name != trace.CPUsInherited || got.Value == "" || got.Value != affinityList(os.Getpid()) {
+		t.Errorf("unpinned: %+v, want inherited=%s", got, affinityList(os.Getpid()))
+	}
+	if p := trace.PlacementOf([]trace.StartEvent{got}); !p.Unpinned() {
+		t.Errorf("PlacementOf(%+v) = %+v: not unpinned", got, p)
+	}
+}

@@ -181,5 +181,17 @@ func ReadStartEvents(cfg *Config, pid int) []trace.StartEvent {
 			add(trace.StartPersonality, "", "0x"+strconv.FormatUint(v, 16))
 		}
 	}
+	ev = append(ev, placementStart(cfg, pid))
 	return append(ev, identityStart(pid, cfg.Join)...)
+}
+
+// placementStart is the StartCPUs event of a command started with cfg
+// as process pid: pinned to cfg.CPU by the helper, or the CPUs pid may
+// run on (it inherited them; the eBPF recorder reads them from the
+// helper before it execs, the ptrace engine from the command).
+func placementStart(cfg *Config, pid int) trace.StartEvent {
+	if cfg.CPU >= 0 {
+		return trace.StartEvent{Kind: trace.StartCPUs, Name: trace.CPUsPinned, Value: strconv.Itoa(cfg.CPU)}
+	}
+	return trace.StartEvent{Kind: trace.StartCPUs, Name: trace.CPUsInherited, Value: affinityList(pid)}
 }

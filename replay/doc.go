@@ -151,4 +151,17 @@
 // ends when the command's own process exits and any process it left
 // running is killed; with it, every traced process is killed after the
 // check. No traced process outlives Run.
+//
+// # CPU placement
+//
+// A command pinned by envbisect (--cpu auto, the default, or N) learns
+// of one CPU; unpinned, of every CPU it inherits. Where envbisect pinned
+// it in the recording or in the run (trace.Placement.OwnDoing, from the
+// recording's StartCPUs event and the run's CPU), the calls whose answer
+// is its CPUs (systable's Placement column: sched_getaffinity) are asked
+// to be replayed in every run, whatever else is (Recording.WithPlacement
+// on the question the plan's closure takes): the command sees the
+// recording's CPUs, and no run fails, and no search names a call, for a
+// CPU set of envbisect's making. Unpinned on both sides they execute:
+// the answer is the environment's (placement.go).
 package replay

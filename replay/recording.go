@@ -23,6 +23,9 @@ type Recording struct {
 	threads map[uint32]*recThread
 	root    uint32 // the command's process
 	keyer   *align.Keyer
+	// placement holds the seqs of the calls whose answer is the CPUs
+	// the command may run on (placement.go).
+	placement map[uint64]bool
 }
 
 // recProc is a recorded process: its place in the tree and its threads.
@@ -78,6 +81,7 @@ func Prepare(t *tracefile.Trace, g *depgraph.Graph) (*Recording, error) {
 	if r.root == 0 {
 		return nil, noProcess(t)
 	}
+	r.placement = placementCalls(tab, t.Events)
 	return r, nil
 }
 

@@ -160,6 +160,10 @@ func (s Syscall) contentOnly(i int) Syscall {
 // routine marks a call every thread makes alike.
 func (s Syscall) routine() Syscall { s.Routine = true; return s }
 
+// placement marks a call whose answer is the CPUs the process may run
+// on.
+func (s Syscall) placement() Syscall { s.Placement = true; return s }
+
 // made names the kind of object the call makes.
 func (s Syscall) made(m Made) Syscall { s.Made = m; return s }
 

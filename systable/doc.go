@@ -22,7 +22,9 @@
 // argument's memory holds (a path, a wait status, the environment, file
 // data), the fd a two-fd call writes, the object a call makes (socket,
 // epoll, pipe, socketpair), what it does to a socket, what it reveals
-// that envbisect cannot see or allow (Unseen: io_uring, ptrace), unmapping, and
+// that envbisect cannot see or allow (Unseen: io_uring, ptrace), whether its answer
+// is the CPUs the process may run on, which envbisect's pinning decides
+// (Placement: sched_getaffinity), unmapping, and
 // whether an exec can be replayed by running the image the trace stores
 // (ServesImage, with ImageArgs naming its argv and envp), and which
 // creations make a name a generator may have made (Generated: an open

@@ -335,7 +335,7 @@ func amd64Rows() []Syscall {
 		sc(201, "time", Int, envEff, outb("tloc", fixed(longSize), "time_t")).volatileRet().volatileOut(),
 		sc(202, "futex", Int, 0, ptr("uaddr"), flg("futex_op", FutexOps), i32("val"), ptr("timeout"), ptr("uaddr2"), i32("val3")).nostop(whyFutex).routine(),
 		sc(203, "sched_setaffinity", Int, ChangesProcess, pid("pid"), i64("cpusetsize"), inb("mask", byArg(1), "cpu_set_t")),
-		sc(204, "sched_getaffinity", Int, envEff, pid("pid"), i64("cpusetsize"), outb("mask", byRetUpTo(1), "cpu_set_t")).routine(),
+		sc(204, "sched_getaffinity", Int, envEff, pid("pid"), i64("cpusetsize"), outb("mask", byRetUpTo(1), "cpu_set_t")).routine().placement(),
 		sc(205, "set_thread_area", Int, 0, ptr("u_info")).always(),
 		unknown(206, "io_setup"),
 		unknown(207, "io_destroy"),

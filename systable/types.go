@@ -231,6 +231,14 @@ type Syscall struct {
 	// see or cannot do for it (io_uring's ring, a ptrace of its own);
 	// record warns of it and locate's report lists it (columns.go).
 	Unseen Unseen
+	// Placement: the call's answer is the set of CPUs the process may
+	// run on (sched_getaffinity), which envbisect decides when it pins
+	// the command (record, replay and locate --cpu). Where it pinned the
+	// command in the recording or in a run, such an answer is its own
+	// doing, not the environment's: replay gives the recorded answer in
+	// every run then (trace.Placement.OwnDoing), so that no run fails
+	// and no search names a call for it.
+	Placement bool
 }
 
 // Object is a kind of kernel object that an fd refers to without a path.

@@ -62,6 +62,15 @@ variables, the umask, resource limits) is compared with the recording's;
 each item that differs is a candidate too, tried before every call: a run
 that replays it starts CMD with the recorded value.
 
+CMD runs on the CPUs as the recording placed it (--cpu auto): pinned to one
+CPU when it was recorded so (record's default), on every CPU it inherits
+when it was recorded with --cpu any; another --cpu is warned about. Where
+envbisect pinned CMD, in the recording or in the runs, what CMD learns of
+its CPUs (sched_getaffinity: nproc) is envbisect's doing, not this
+environment's: it gets the recorded answer in every run and is never named
+as the culprit. Only when neither was pinned is a difference in it the
+environment's (fewer CPUs here, a cpuset, a taskset), located like any other.
+
 First both ends are checked: with nothing replayed CMD must fail here, with
 everything replayed it must pass. If either does not hold, locate says so
 and names no culprit. The run with nothing replayed is made twice before
@@ -134,7 +143,7 @@ Exit status:
 	f.BoolVar(&o.abortOnSignal, "abort-on-signal", false, "stop the search when a run exits with status 128 or more or is killed by a signal, "+
 		"as git bisect run does (default: such a run fails)")
 	f.BoolVar(&o.force, "force", false, forceHelp)
-	f.StringVar(&o.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto, or any")
+	f.StringVar(&o.cpu, "cpu", "auto", cpuHelp)
 	f.IntVar(&o.window, "window", replay.DefaultWindow, "how many calls a thread may run ahead of or behind the recording before it counts as diverged")
 	return cmd
 }
@@ -160,7 +169,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if err := o.logs.prepare(); err != nil {
 		return withCode(exitError, err)
 	}
-	cpu, err := parseCPU(o.cpu)
+	cpu, err := o.runCPU(s, path)
 	if err != nil {
 		return err
 	}
@@ -204,10 +213,11 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		defer p.close()
 	}
 
-	t, rec, site, err := prepareReplay(path, s, o.cpu, &o.where)
+	t, rec, site, err := prepareReplay(path, s, &o.where)
 	if err != nil {
 		return err
 	}
+	site.cpu = cpu
 	box, isolation, err := o.box.spec(s, site, false)
 	if err != nil {
 		return err
@@ -215,6 +225,10 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if e := t.End; e != nil && (e.Verdict != "" && e.Verdict != "pass" || e.Verdict == "" && e.ExitCode != 0) {
 		fmt.Fprintf(s.err, "envbisect: WARNING: %s records a run that did not pass (exit status %d): locate needs a trace of a run that works\n",
 			path, e.ExitCode)
+		if p := trace.PlacementOf(t.Start); p.Known && p.Pinned {
+			fmt.Fprintf(s.err, "envbisect: WARNING: that run was pinned to CPU %s (record --cpu auto), so it saw one CPU; "+
+				"if the command needs more, record it again with --cpu any\n", p.CPUs)
+		}
 	}
 	if err := checkSameCommand(s, commandCheck{path: path, t: t, rec: rec, argv: argv, site: site, sandboxed: box != nil}, o.force, o.quiet); err != nil {
 		return err
@@ -274,6 +288,21 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	return withCode(rep.ExitCode(), nil)
 }
 
+// runCPU resolves --cpu for locate's runs (the first slot's CPU; -1:
+// none): auto follows the trace at path's recording, and a choice that
+// differs from it is warned about once, here and not in the workers,
+// which get the parent's choice as a number or any.
+func (o locateOptions) runCPU(s streams, path string) (int, error) {
+	if o.worker {
+		return parseCPU(o.cpu)
+	}
+	cpu, warning, err := runCPU(o.cpu, recordedPlacement(path))
+	if warning != "" {
+		s.warn(warning)
+	}
+	return cpu, err
+}
+
 // runWorker is `locate --worker`: it reads the trace, takes where to run
 // and the sandbox from the parent's setup, and serves the parent's runs
 // (locate_workers.go).
@@ -308,7 +337,8 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 		if err := o.box.runReset(ctx, s); err != nil {
 			return bisect.Outcome{}, err
 		}
-		plan := rec.Graph.Closure(r.Asks(rec.Graph))
+		cpu := cpus[r.Job%len(cpus)]
+		plan := rec.Graph.Closure(rec.WithPlacement(r.Asks(rec.Graph), cpu >= 0))
 		output, closeLog, err := o.logs.open(r)
 		if err != nil {
 			return bisect.Outcome{}, err
@@ -319,7 +349,7 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 		var warned runWarnings
 		res, err := rec.Run(ctx, replay.Options{
 			Sandbox: box,
-			Argv:    argv, Plan: plan, Start: bisect.StartOf(r, start), Judge: o.verdict.spec, Window: o.window, CPU: cpus[r.Job%len(cpus)],
+			Argv:    argv, Plan: plan, Start: bisect.StartOf(r, start), Judge: o.verdict.spec, Window: o.window, CPU: cpu,
 			Join: site.join, Env: site.env, Dir: site.dir, Serve: store,
 			Stdout: output, Stderr: output, // never stdout: it holds the report alone
 			Interrupt: interrupt,

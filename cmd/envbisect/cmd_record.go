@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -103,6 +101,12 @@ Give the flags that locate will use to judge a run (--check, --alive,
 --timeout): record judges the recorded run the same way and warns when it
 did not pass, since a trace of a failing run cannot locate anything.
 
+By default (--cpu auto) CMD and the tracer share one CPU, which makes
+recording faster, and CMD sees that one CPU: nproc says 1. A command that
+needs more CPUs, or counts them, is recorded with --cpu any; when a run
+recorded pinned did not pass, record says so. The trace records how CMD
+was placed, and replay and locate place it the same way by default.
+
 ` + secretHelp + `
 
 ` + verdictHelp + `
@@ -148,7 +152,8 @@ Exit status:
 	f.BoolVar(&opts.noCache, "no-content-cache", false, "neither read nor write the content cache shared by recordings")
 	f.StringVar(&opts.cacheDir, "content-cache", "", "keep the content cache shared by recordings in `DIR` (default $XDG_CACHE_HOME/envbisect/content or ~/.cache/envbisect/content)")
 	f.StringVar(&opts.cacheSize, "content-cache-size", "1G", "bound the content cache shared by recordings to `SIZE` bytes (least recently used entries go first)")
-	f.StringVar(&opts.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto (the last CPU), or any (no pinning; for commands that compute in parallel)")
+	f.StringVar(&opts.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto (the last CPU), or any (no pinning: for commands that compute in parallel "+
+		"or count their CPUs, such as nproc or make -j$(nproc)); the trace records which, and replay and locate follow it")
 	f.BoolVar(&opts.noVDSO, "no-vdso", false, "hide the vDSO from CMD so that time queries (clock_gettime, gettimeofday) become system calls in the trace (slower, notably for Go programs)")
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
 	f.StringVar(&opts.backend, "backend", "ptrace", "how to record: `ptrace` (stops the command at each call; works unprivileged) "+
@@ -308,6 +313,11 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		// Loud even with -q: this trace cannot locate anything.
 		fmt.Fprintf(s.err, "envbisect: WARNING: the recorded run did not pass (%s: %s): this trace records a failing run, "+
 			"and locate needs a trace of a run that works\n", v.Verdict, v.Detail)
+		if cpu >= 0 {
+			// envbisect's own pinning may be why: say so.
+			fmt.Fprintf(s.err, "envbisect: WARNING: CMD ran pinned to CPU %d (--cpu %s), so it saw one CPU (nproc says 1); "+
+				"if it needs more, record again with --cpu any\n", cpu, opts.cpu)
+		}
 		if v.CheckOutput != "" && !opts.quiet {
 			fmt.Fprintf(s.err, "envbisect: the check printed:\n%s", v.CheckOutput)
 		}
@@ -322,21 +332,6 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		return withCode(exitError, nil)
 	}
 	return withCode(sum.ExitCode, nil)
-}
-
-// parseCPU reads --cpu: a CPU number, "auto" or "any".
-func parseCPU(s string) (int, error) {
-	switch s {
-	case "auto", "":
-		return launch.DefaultCPU(), nil
-	case "any", "none":
-		return -1, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 || n >= runtime.NumCPU() {
-		return 0, usageError("--cpu %q: give a CPU number below %d, auto or any", s, runtime.NumCPU())
-	}
-	return n, nil
 }
 
 // runObserve records an observation trace of a container (--attach).

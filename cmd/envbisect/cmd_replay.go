@@ -17,6 +17,7 @@ import (
 	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/replay"
+	"github.com/envbisect/envbisect/trace"
 )
 
 type replayOptions struct {
@@ -45,6 +46,10 @@ recording. --prefix all replays every call that can be; --prefix 0 none.
 Unless K is 0, CMD also starts with the recorded values of the environment
 variables, umask and limits that differ here (locate's start items).
 
+--cpu auto places CMD on the CPUs as the recording did (see 'envbisect
+locate --help'); where envbisect pinned CMD on either side, its calls that
+ask for its CPUs (sched_getaffinity) are replayed whatever K is.
+
 Calls that always execute (memory, processes, signals), calls between the
 traced processes, and the command's input are never replayed; a replayed
 call that a later executed call depends on executes and then has its
@@ -70,7 +75,7 @@ Exit status:
 	f := cmd.Flags()
 	f.StringVar(&o.prefix, "prefix", "", "replay the recorded calls up to call `K` (a seq from 'envbisect show'), all, or 0 for none")
 	f.BoolVar(&o.json, "json", false, "print one JSON object on stdout, listing every live call (the command's own output then goes to stderr)")
-	f.StringVar(&o.cpu, "cpu", "auto", "run the tracer and CMD on one CPU: `N`, auto, or any")
+	f.StringVar(&o.cpu, "cpu", "auto", cpuHelp)
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only the verdict line (and no call list with --json)")
 	f.BoolVar(&o.force, "force", false, forceHelp)
 	o.verdict.add(f)
@@ -105,10 +110,21 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	if err := o.verdict.validate(); err != nil {
 		return err
 	}
-	t, rec, site, err := prepareReplay(path, s, o.cpu, &o.where)
+	if _, err := parseCPU(o.cpu); err != nil {
+		return err
+	}
+	t, rec, site, err := prepareReplay(path, s, &o.where)
 	if err != nil {
 		return err
 	}
+	cpu, warning, err := runCPU(o.cpu, trace.PlacementOf(t.Start))
+	if err != nil {
+		return err
+	}
+	if warning != "" {
+		s.warn(warning)
+	}
+	site.cpu = cpu
 	store := contentStore(t)
 	defer store.Close()
 	box, _, err := o.box.spec(s, site, false)
@@ -127,7 +143,7 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	plan := rec.Graph.Closure(func(seq uint64) bool { return seq <= prefix })
+	plan := rec.Graph.Closure(rec.WithPlacement(func(seq uint64) bool { return seq <= prefix }, site.cpu >= 0))
 	var start []align.StartDiff
 	if prefix > 0 {
 		start, _ = rec.StartItemsIn(site.env, site.join)

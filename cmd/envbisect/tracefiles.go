@@ -85,12 +85,9 @@ type runSite struct {
 // prepareReplay reads the flags replay and locate share (--cpu,
 // --container, --pid) and the trace at path, and prepares the trace for
 // semi-replay runs.
-func prepareReplay(path string, s streams, cpu string, where *containerFlags) (*tracefile.Trace, *replay.Recording, runSite, error) {
+func prepareReplay(path string, s streams, where *containerFlags) (*tracefile.Trace, *replay.Recording, runSite, error) {
 	var site runSite
 	var err error
-	if site.cpu, err = parseCPU(cpu); err != nil {
-		return nil, nil, site, err
-	}
 	if site.join, site.env, site.dir, err = where.resolve(); err != nil {
 		return nil, nil, site, err
 	}

@@ -3,6 +3,7 @@ package testutil
 import (
 	"os"
 	"os/exec"
+	"strconv"
 	"testing"
 
 	"github.com/cilium/ebpf"
@@ -56,6 +57,14 @@ var EBPF = Need{"eBPF: root (or CAP_BPF and CAP_PERFMON) and a kernel with BTF (
 	prog.Close()
 	return true
 }}
+
+// CPUs: this process may run on at least n CPUs (its affinity mask).
+func CPUs(n int) Need {
+	return Need{"a machine with at least " + strconv.Itoa(n) + " CPUs this process may run on", func() bool {
+		var set unix.CPUSet
+		return unix.SchedGetaffinity(0, &set) == nil && set.Count() >= n
+	}}
+}
 
 // Binary: an executable named name is on PATH (a Debian package installs it).
 func Binary(name string) Need {
