@@ -1,5 +1,7 @@
 package render
 
+import "fmt"
+
 // Divergence is a place where one of locate's runs left the recording: a
 // live call that did not match the recorded call its thread was at.
 type Divergence struct {
@@ -23,11 +25,28 @@ type Divergence struct {
 	Text string `json:"text"`
 }
 
-// divergenceTexts returns the divergences' lines.
-func divergenceTexts(ds []Divergence) []string {
-	out := make([]string, len(ds))
-	for i, d := range ds {
-		out[i] = d.Text
+// divergenceTexts returns the divergences' lines, the same line in a row
+// said once with how often ("... (3 times)": a polling loop's extra
+// iterations), cut after limit lines (0: none) with a last line saying
+// how many more divergences there are.
+func divergenceTexts(ds []Divergence, limit int) []string {
+	var out []string
+	for i := 0; i < len(ds); {
+		j := i + 1
+		for j < len(ds) && ds[j].Text == ds[i].Text {
+			j++
+		}
+		if limit > 0 && len(out) == limit {
+			n := uint64(len(ds) - i)
+			out = append(out, fmt.Sprintf("... %d more %s", n, plural(n, "divergence", "divergences")))
+			break
+		}
+		line := ds[i].Text
+		if j-i > 1 {
+			line += fmt.Sprintf(" (%d times)", j-i)
+		}
+		out = append(out, line)
+		i = j
 	}
 	return out
 }

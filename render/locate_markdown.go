@@ -106,7 +106,8 @@ func writeMarkdown(w io.Writer, r *LocateReport, raw []byte) error {
 		m.command("With more runs per step:", repeatCommand(r))
 	case ReplayStillFails:
 		m.para(stillFailsAdvice)
-		m.list("Divergences of that run:", divergenceTexts(r.Divergences), len(r.Divergences))
+		lines := divergenceTexts(r.Divergences, 0)
+		m.list("Divergences of that run:", lines, len(lines))
 		m.command("To see what a fully replayed run does:", "envbisect replay"+r.flagsText()+" "+r.tracePathOr()+" --prefix all -- "+r.commandOr())
 		m.command("To compare with a recording made here:", "envbisect record"+r.flagsText()+" -o here.envb -- "+r.commandOr(),
 			"envbisect diff "+r.tracePathOr()+" here.envb")
@@ -321,12 +322,11 @@ func (m *mdWriter) steps(steps []LocateStep, fields [][]jsonField) {
 		if s.Taint != "" {
 			detail += "<br>tainted: " + mdText(s.Taint)
 		}
-		for j, d := range s.Divergences {
-			if j == textDivergences {
-				detail += fmt.Sprintf("<br>… %d more %s", len(s.Divergences)-j, plural(uint64(len(s.Divergences)-j), "divergence", "divergences"))
-				break
+		for _, l := range divergenceTexts(s.Divergences, textDivergences) {
+			if more, ok := strings.CutPrefix(l, "... "); ok {
+				l = "… " + more // Markdown's ellipsis
 			}
-			detail += "<br>" + mdText(d.Text)
+			detail += "<br>" + mdText(l)
 		}
 		m.printf("| %d | %s | %s | %.2f | %s |\n", s.Step, mdText(s.Replayed()), mdText(s.Verdict.String()), s.Seconds, detail)
 	}

@@ -278,8 +278,8 @@ func (t *textWriter) stillFails(r *LocateReport) {
 	t.para(stillFailsAdvice)
 	if len(r.Divergences) > 0 {
 		t.printf("\nDivergences of that run:\n")
-		for _, d := range r.Divergences {
-			t.printf("  %s\n", d.Text)
+		for _, l := range divergenceTexts(r.Divergences, 0) {
+			t.printf("  %s\n", l)
 		}
 	}
 	t.printf("\nTo see what a fully replayed run does:\n  envbisect replay%s %s --prefix all -- %s\n",
@@ -346,12 +346,8 @@ func (t *textWriter) steps(steps []LocateStep, verbose bool) {
 		if !verbose {
 			continue
 		}
-		for j, d := range s.Divergences {
-			if j == textDivergences {
-				t.printf("          ... %d more %s\n", len(s.Divergences)-j, plural(uint64(len(s.Divergences)-j), "divergence", "divergences"))
-				break
-			}
-			t.printf("          %s\n", d.Text)
+		for _, l := range divergenceTexts(s.Divergences, textDivergences) {
+			t.printf("          %s\n", l)
 		}
 	}
 }
