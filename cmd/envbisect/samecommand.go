@@ -133,7 +133,8 @@ func (c commandCheck) executableDiffers() string {
 	if len(diffs) == 0 {
 		return ""
 	}
-	return "the executable differs: " + strings.Join(diffs, ", ") + "; it is part of the environment searched (a replayed exec runs the recorded one)"
+	return "the executable differs: " + strings.Join(diffs, ", ") + "; the runs start the command as found here (its own first exec is never replayed), " +
+		"so if that is the cause the result is replay-still-fails: run the recorded executable here, or record again"
 }
 
 // recordedExecutable is the path the command's first exec named (the
