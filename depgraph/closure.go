@@ -187,7 +187,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, e := range g.info[i].deps {
-			j := g.index[e.To]
+			j, _ := g.pos(e.To)
 			if p.action[j] != Replay || g.info[j].served {
 				// A served exec runs, the recorded image: what depends
 				// on it holds.
@@ -217,7 +217,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 // Action returns what the run does with call seq. Calls that are not in
 // the trace execute.
 func (p *Plan) Action(seq uint64) Action {
-	if i, ok := p.g.index[seq]; ok {
+	if i, ok := p.g.pos(seq); ok {
 		return p.action[i]
 	}
 	return Execute
@@ -225,7 +225,7 @@ func (p *Plan) Action(seq uint64) Action {
 
 // Reason returns why call seq has its action.
 func (p *Plan) Reason(seq uint64) Reason {
-	if i, ok := p.g.index[seq]; ok {
+	if i, ok := p.g.pos(seq); ok {
 		return p.reason[i]
 	}
 	return NotRequested
@@ -235,7 +235,7 @@ func (p *Plan) Reason(seq uint64) Reason {
 // that runs and depends on it (directly): an executed call, or a
 // replayed call whose effect is kept (RunsWhenReplayed).
 func (p *Plan) NeededBy(seq uint64) (uint64, bool) {
-	if i, ok := p.g.index[seq]; ok && p.need[i] != 0 {
+	if i, ok := p.g.pos(seq); ok && p.need[i] != 0 {
 		return p.need[i], true
 	}
 	return 0, false
@@ -254,7 +254,7 @@ func (p *Plan) note(i int32, note string) {
 // recording's budget (record with a larger --max-content)"); "" for
 // other calls.
 func (p *Plan) Note(seq uint64) string {
-	if i, ok := p.g.index[seq]; ok {
+	if i, ok := p.g.pos(seq); ok {
 		return p.notes[i]
 	}
 	return ""

@@ -126,8 +126,9 @@ func echoProtocolOf(s *sockState) *systable.EchoProtocol {
 func (b *builder) findEchoes() {
 	type streams struct{ in, out systable.EchoState }
 	pos := map[ResourceID]*streams{}
-	for i, c := range b.g.calls {
-		id := b.g.info[i].primary
+	for _, sc := range b.onSockets {
+		c := sc.c
+		id := b.g.info[sc.i].primary
 		d := b.descs[id]
 		if d == nil || d.sock == nil || d.sock.echo == nil {
 			continue

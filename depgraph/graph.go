@@ -12,9 +12,11 @@ import (
 // changed; it is safe for concurrent readers.
 type Graph struct {
 	tab       *systable.Table
-	calls     []*trace.Call
-	info      []callInfo
-	index     map[uint64]int32 // seq -> position in calls
+	// calls are the trace's calls, nil in a lean graph (BuildOptions.Lean).
+	calls []*trace.Call
+	seqs  []uint64 // each call's seq, increasing: the index (pos)
+	info  []callInfo
+	lean  bool
 	resources []*Resource
 	groups    []*Group
 	edges     int
@@ -32,6 +34,8 @@ type callInfo struct {
 	group   GroupID
 	class   Class
 	policy  systable.Policy
+	nr      uint32 // the syscall number
+	proc    uint32 // the process that made the call
 	// served: an exec the trace stores the image of (systable's
 	// ServesImage): replayed, it still runs, the recorded image, so what
 	// later calls need of it holds; unserved: a successful exec whose
@@ -47,17 +51,51 @@ type callInfo struct {
 	setsUpServer bool
 }
 
-// Calls returns the trace's calls in order. The slice is the graph's own:
-// do not change it.
+// Calls returns the trace's calls in order; nil for a lean graph
+// (BuildOptions.Lean). The slice is the graph's own: do not change it.
 func (g *Graph) Calls() []*trace.Call { return g.calls }
 
-// Call returns the call numbered seq.
+// NumCalls returns how many calls the graph has, lean or not.
+func (g *Graph) NumCalls() int { return len(g.seqs) }
+
+// Lean reports whether the graph was built without keeping the calls
+// (BuildOptions.Lean): Calls and Call have none, and Closure cannot be
+// asked.
+func (g *Graph) Lean() bool { return g.lean }
+
+// Call returns the call numbered seq; false for a seq not in the trace
+// and in a lean graph.
 func (g *Graph) Call(seq uint64) (*trace.Call, bool) {
-	i, ok := g.index[seq]
-	if !ok {
+	i, ok := g.pos(seq)
+	if !ok || g.lean {
 		return nil, false
 	}
 	return g.calls[i], true
+}
+
+// Syscall returns the number of call seq's syscall; false for a seq not
+// in the trace. Lean graphs have it too.
+func (g *Graph) Syscall(seq uint64) (int, bool) {
+	i, ok := g.pos(seq)
+	if !ok {
+		return 0, false
+	}
+	return int(g.info[i].nr), true
+}
+
+// pos returns the position of call seq among the graph's calls. Seqs
+// increase, and usually by one: the position is then found at once, else
+// by binary search.
+func (g *Graph) pos(seq uint64) (int32, bool) {
+	n := len(g.seqs)
+	if n == 0 || seq < g.seqs[0] {
+		return 0, false
+	}
+	if d := seq - g.seqs[0]; d < uint64(n) && g.seqs[d] == seq {
+		return int32(d), true
+	}
+	i, ok := slices.BinarySearch(g.seqs, seq)
+	return int32(i), ok
 }
 
 // Table returns the syscall table the graph was built with.
@@ -66,14 +104,19 @@ func (g *Graph) Table() *systable.Table { return g.tab }
 // Deps returns the edges from call seq to the calls it depends on, by
 // increasing To.
 func (g *Graph) Deps(seq uint64) []Edge {
-	i, ok := g.index[seq]
+	i, ok := g.pos(seq)
 	if !ok {
 		return nil
 	}
 	return slices.Clone(g.info[i].deps)
 }
 
-// Edges returns every edge, by increasing From, then To.
+// EdgeCount returns how many edges the graph has, also when it does not
+// keep them (BuildOptions.CountEdges).
+func (g *Graph) EdgeCount() int { return g.edges }
+
+// Edges returns every edge, by increasing From, then To; none in a
+// graph that only counts them (BuildOptions.CountEdges).
 func (g *Graph) Edges() []Edge {
 	out := make([]Edge, 0, g.edges)
 	for i := range g.info {
@@ -85,7 +128,7 @@ func (g *Graph) Edges() []Edge {
 // DependsOn returns every call that call seq depends on, directly or
 // transitively, in increasing order.
 func (g *Graph) DependsOn(seq uint64) []uint64 {
-	i, ok := g.index[seq]
+	i, ok := g.pos(seq)
 	if !ok {
 		return nil
 	}
@@ -96,7 +139,7 @@ func (g *Graph) DependsOn(seq uint64) []uint64 {
 		j := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, e := range g.info[j].deps {
-			k := g.index[e.To]
+			k, _ := g.pos(e.To)
 			if !seen[k] {
 				seen[k] = true
 				out = append(out, e.To)
@@ -122,7 +165,7 @@ func (g *Graph) Resource(id ResourceID) *Resource {
 // ResourcesOf returns the resources call seq acts on: the fds it passes,
 // the paths it names, the mappings it changes.
 func (g *Graph) ResourcesOf(seq uint64) []ResourceID {
-	i, ok := g.index[seq]
+	i, ok := g.pos(seq)
 	if !ok {
 		return nil
 	}
@@ -143,7 +186,7 @@ func (g *Graph) Group(id GroupID) *Group {
 // GroupOf returns the group of call seq, or nil for a seq not in the
 // trace.
 func (g *Graph) GroupOf(seq uint64) *Group {
-	i, ok := g.index[seq]
+	i, ok := g.pos(seq)
 	if !ok {
 		return nil
 	}
@@ -154,7 +197,7 @@ func (g *Graph) GroupOf(seq uint64) *Group {
 // resources it acts on (internal over input over environment), or its
 // group's class for calls that act on none. 0 for a seq not in the trace.
 func (g *Graph) ClassOf(seq uint64) Class {
-	i, ok := g.index[seq]
+	i, ok := g.pos(seq)
 	if !ok {
 		return 0
 	}
