@@ -11,12 +11,12 @@ import (
 // between its calls, and its groups. It is built once by Build and never
 // changed; it is safe for concurrent readers.
 type Graph struct {
-	tab       *systable.Table
+	tab *systable.Table
 	// calls are the trace's calls, nil in a lean graph (BuildOptions.Lean).
-	calls []*trace.Call
-	seqs  []uint64 // each call's seq, increasing: the index (pos)
-	info  []callInfo
-	lean  bool
+	calls     []*trace.Call
+	seqs      []uint64 // each call's seq, increasing: the index (pos)
+	info      []callInfo
+	lean      bool
 	resources []*Resource
 	groups    []*Group
 	edges     int
