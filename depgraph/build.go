@@ -54,6 +54,9 @@ type BuildOptions struct {
 	// (its seq, syscall, group, class, edges): about a tenth of the
 	// memory of the calls. For what deps prints of a long trace.
 	Lean bool
+	// Paths: a lean graph keeps each call's Path (Graph.Path), for the
+	// labels of deps --dot.
+	Paths bool
 	// CountEdges: the graph counts the edges instead of keeping them
 	// (Edges, Deps and DependsOn answer none): for deps' table of
 	// groups.
@@ -123,6 +126,7 @@ func NewBuilder(tab *systable.Table, h *trace.Header, spawns *Spawns, o BuildOpt
 		tab:       tab,
 		g:         &Graph{tab: tab, files: o.Files, lean: o.Lean, dns: make(map[ResourceID]dnsSocket)},
 		countOnly: o.CountEdges,
+		keepPaths: o.Paths,
 		procs:     make(map[uint32]*proc),
 		threads:   make(map[uint32]*thread),
 		spawnCall: spawns.spawnCall,
@@ -163,6 +167,7 @@ type builder struct {
 	tab       *systable.Table
 	g         *Graph
 	countOnly bool // BuildOptions.CountEdges: each call's edges are dropped once counted
+	keepPaths bool // BuildOptions.Paths
 	procs     map[uint32]*proc
 	threads   map[uint32]*thread
 	spawnCall map[uint32]uint64 // new thread (logical id) -> the clone, fork or vfork that made it (Spawns)
@@ -310,8 +315,11 @@ func (b *builder) call(c *trace.Call) {
 		b.exec(t, 0) // the exec's own call is not in the trace
 	}
 	b.g.seqs = append(b.g.seqs, c.Seq)
-	if !b.g.lean {
+	switch {
+	case !b.g.lean:
 		b.g.calls = append(b.g.calls, c)
+	case b.keepPaths:
+		b.g.paths = append(b.g.paths, c.Path)
 	}
 	ci := b.replayInfo(row, c, t)
 	ci.nr, ci.proc = c.Nr, c.Proc

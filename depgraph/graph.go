@@ -1,6 +1,7 @@
 package depgraph
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/envbisect/envbisect/systable"
@@ -15,6 +16,7 @@ type Graph struct {
 	// calls are the trace's calls, nil in a lean graph (BuildOptions.Lean).
 	calls     []*trace.Call
 	seqs      []uint64 // each call's seq, increasing: the index (pos)
+	paths     []string // each call's Path, when kept (BuildOptions.Paths)
 	info      []callInfo
 	lean      bool
 	resources []*Resource
@@ -83,6 +85,22 @@ func (g *Graph) Syscall(seq uint64) (int, bool) {
 	return int(g.info[i].nr), true
 }
 
+// Path returns the Path of call seq, for a graph that keeps them
+// (BuildOptions.Paths, or any graph that is not lean); false otherwise,
+// and for a seq not in the trace.
+func (g *Graph) Path(seq uint64) (string, bool) {
+	i, ok := g.pos(seq)
+	switch {
+	case !ok:
+		return "", false
+	case !g.lean:
+		return g.calls[i].Path, true
+	case g.paths != nil:
+		return g.paths[i], true
+	}
+	return "", false
+}
+
 // pos returns the position of call seq among the graph's calls. Seqs
 // increase, and usually by one: the position is then found at once, else
 // by binary search.
@@ -118,11 +136,25 @@ func (g *Graph) EdgeCount() int { return g.edges }
 // Edges returns every edge, by increasing From, then To; none in a
 // graph that only counts them (BuildOptions.CountEdges).
 func (g *Graph) Edges() []Edge {
-	out := make([]Edge, 0, g.edges)
-	for i := range g.info {
-		out = append(out, g.info[i].deps...)
+	out := []Edge{}
+	for e := range g.AllEdges() {
+		out = append(out, e)
 	}
 	return out
+}
+
+// AllEdges yields every edge, by increasing From, then To, without
+// copying them (Edges does).
+func (g *Graph) AllEdges() iter.Seq[Edge] {
+	return func(yield func(Edge) bool) {
+		for i := range g.info {
+			for _, e := range g.info[i].deps {
+				if !yield(e) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // DependsOn returns every call that call seq depends on, directly or

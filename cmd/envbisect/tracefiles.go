@@ -40,22 +40,12 @@ func readTraceWith(path string, s streams, o tracefile.ReadOptions) (*tracefile.
 	return nil, false, nameFile(path, err)
 }
 
-// readTraceForGraph reads the trace at path for a dependency graph and
-// what deps prints without --group: the bytes of files' contents that
-// the trace stores out of line stay in the file (depgraph.DataUsed), so
-// memory holds the calls and not what they read. Errors name the file.
-func readTraceForGraph(path string, s streams) (*tracefile.Trace, *systable.Table, error) {
-	t, tab, _, err := readTraceLean(path, s)
-	if err == nil && tab == nil {
-		_, err = systable.New(t.Header.Arch)
-		err = fmt.Errorf("trace %s: %w", path, err)
-	}
-	return t, tab, err
-}
-
-// readTraceLean is readTraceForGraph that also says whether the trace is
-// cut short. A trace of an architecture without a syscall table is read
-// whole, and its table is nil.
+// readTraceLean reads the trace at path whole but for the bytes of
+// files' contents that the trace stores out of line: those stay in the
+// file (depgraph.DataUsed), so memory holds the calls and not what they
+// read. It also says whether the trace is cut short. A trace of an
+// architecture without a syscall table is read whole, and its table is
+// nil. Errors name the file.
 func readTraceLean(path string, s streams) (*tracefile.Trace, *systable.Table, bool, error) {
 	r, err := tracefile.Open(path)
 	if err != nil {
