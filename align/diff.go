@@ -68,6 +68,7 @@ func Diff(rows Rows, a, b Run, o Options) *Result {
 		cwdB = b.Header.Cwd
 	}
 	ka, kb := NewKeyer(rows, "", ""), NewKeyer(rows, cwdB, cwdA)
+	in := newInterner()
 	r := &Result{A: NewTree(a.Events), B: NewTree(b.Events)}
 	r.Mapping = Match(r.A, r.B, ka, kb)
 	cmp := NewComparer(rows, arch, r.A, r.B, r.Mapping, ka, kb, o)
@@ -78,8 +79,8 @@ func Diff(rows Rows, a, b Run, o Options) *Result {
 			continue
 		}
 		td := ThreadDiff{A: ta, B: tb, CallsA: r.A.Threads[ta].Calls, CallsB: r.B.Threads[tb].Calls, Diffs: map[int]*CallDiff{}}
-		td.Steps = Align(ka.ResultKeys(td.CallsA), kb.ResultKeys(td.CallsB), o.Window)
-		td.Steps = PairGaps(td.Steps, ka.Keys(td.CallsA), kb.Keys(td.CallsB))
+		td.Steps = Align(in.keys(td.CallsA, ka.ResultKey), in.keys(td.CallsB, kb.ResultKey), o.Window)
+		td.Steps = PairGaps(td.Steps, in.keys(td.CallsA, ka.Key), in.keys(td.CallsB, kb.Key))
 		for i, s := range td.Steps {
 			switch s.Kind {
 			case Pair:

@@ -199,6 +199,7 @@ type callCtx struct {
 	t    *thread
 	p    *proc
 	ci   *callInfo
+	g    *Graph // the graph the call is added to: its lists hold ci's edges and resources
 	used []usedFD
 	// names are the absolute paths the call names, in argument order.
 	names   []string
@@ -323,9 +324,11 @@ func (b *builder) call(c *trace.Call) {
 	}
 	ci := b.replayInfo(row, c, t)
 	ci.nr, ci.proc = c.Nr, c.Proc
+	ci.deps = span{uint32(len(b.g.edgeList)), uint32(len(b.g.edgeList))}
+	ci.acts = span{uint32(len(b.g.actList)), uint32(len(b.g.actList))}
 	b.g.info = append(b.g.info, ci)
 	x := &callCtx{
-		c: c, row: row, eff: eff, seq: c.Seq, t: t, p: t.proc, ci: &b.g.info[len(b.g.info)-1],
+		c: c, row: row, eff: eff, seq: c.Seq, t: t, p: t.proc, ci: &b.g.info[len(b.g.info)-1], g: b.g,
 		ok: !c.NoReturn && (c.Ret >= 0 || c.Errno() == int(unix.EINPROGRESS)),
 	}
 	defer b.keep(x)
@@ -372,7 +375,8 @@ func (b *builder) keep(x *callCtx) {
 		b.onSockets = append(b.onSockets, sockCall{i: int32(len(b.g.info) - 1), c: x.c})
 	}
 	if b.countOnly {
-		x.ci.deps = nil
+		b.g.edgeList = b.g.edgeList[:x.ci.deps.at]
+		x.ci.deps.end = x.ci.deps.at
 	}
 }
 
@@ -411,8 +415,9 @@ func (b *builder) depOn(x *callCtx, to uint64, why Why, r *Resource, contentOnly
 	if to == 0 || to == x.seq {
 		return
 	}
-	for i := range x.ci.deps {
-		if e := &x.ci.deps[i]; e.To == to {
+	deps := b.g.edgeList[x.ci.deps.at:]
+	for i := range deps {
+		if e := &deps[i]; e.To == to {
 			e.Why |= why
 			e.ContentOnly = e.ContentOnly && contentOnly
 			return
@@ -422,18 +427,21 @@ func (b *builder) depOn(x *callCtx, to uint64, why Why, r *Resource, contentOnly
 	if r != nil {
 		id = r.ID
 	}
-	x.ci.deps = append(x.ci.deps, Edge{From: x.seq, To: to, Why: why, Resource: id, ContentOnly: contentOnly})
+	b.g.edgeList = append(b.g.edgeList, Edge{From: x.seq, To: to, Why: why, Resource: id, ContentOnly: contentOnly})
+	x.ci.deps.end++
 	b.g.edges++
 }
 
 // acts records that the call acts on r.
 func (x *callCtx) acts(r *Resource) {
-	for _, id := range x.ci.acts {
+	g := x.g
+	for _, id := range g.actList[x.ci.acts.at:] {
 		if id == r.ID {
 			return
 		}
 	}
-	x.ci.acts = append(x.ci.acts, r.ID)
+	g.actList = append(g.actList, r.ID)
+	x.ci.acts.end++
 }
 
 // exec gives t's process a new image: close-on-exec fds are closed (in a

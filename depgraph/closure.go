@@ -186,7 +186,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, e := range g.info[i].deps {
+		for _, e := range g.depsOf(i) {
 			j, _ := g.pos(e.To)
 			if p.action[j] != Replay || g.info[j].served {
 				// A served exec runs, the recorded image: what depends

@@ -34,9 +34,9 @@ func (b *builder) finish() {
 	b.group()
 	for i := range b.g.info {
 		ci := &b.g.info[i]
-		slices.SortFunc(ci.deps, func(x, y Edge) int { return cmp.Compare(x.To, y.To) })
+		slices.SortFunc(b.g.depsOf(int32(i)), func(x, y Edge) int { return cmp.Compare(x.To, y.To) })
 		var cls Class
-		for _, id := range ci.acts {
+		for _, id := range b.g.actsOf(int32(i)) {
 			cls = stronger(cls, b.g.Resource(id).Class)
 		}
 		if cls == 0 {

@@ -14,9 +14,14 @@ import (
 type Graph struct {
 	tab *systable.Table
 	// calls are the trace's calls, nil in a lean graph (BuildOptions.Lean).
-	calls     []*trace.Call
-	seqs      []uint64 // each call's seq, increasing: the index (pos)
-	paths     []string // each call's Path, when kept (BuildOptions.Paths)
+	calls []*trace.Call
+	seqs  []uint64 // each call's seq, increasing: the index (pos)
+	paths []string // each call's Path, when kept (BuildOptions.Paths)
+	// edgeList and actList hold every call's edges and the resources it
+	// acts on, call after call (callInfo's spans): one array each
+	// instead of two small ones a call.
+	edgeList  []Edge
+	actList   []ResourceID
 	info      []callInfo
 	lean      bool
 	resources []*Resource
@@ -30,9 +35,9 @@ type Graph struct {
 
 // callInfo is what the graph knows of one call.
 type callInfo struct {
-	deps    []Edge       // sorted by To once built
-	acts    []ResourceID // the resources the call acts on (fds, paths, mappings), for its class
-	primary ResourceID   // the resource that decides its group; 0: a process-level call
+	deps    span       // the call's edges in edgeList, sorted by To once built
+	acts    span       // the resources the call acts on (fds, paths, mappings) in actList, for its class
+	primary ResourceID // the resource that decides its group; 0: a process-level call
 	group   GroupID
 	class   Class
 	policy  systable.Policy
@@ -51,6 +56,21 @@ type callInfo struct {
 	// socket or makes it listen (SetsUpServer): the socket it acts on
 	// must be a real one, as for an executed call.
 	setsUpServer bool
+}
+
+// span is where a call's items are in one of the graph's lists.
+type span struct{ at, end uint32 }
+
+// depsOf returns the edges of the call at position i.
+func (g *Graph) depsOf(i int32) []Edge {
+	s := g.info[i].deps
+	return g.edgeList[s.at:s.end:s.end]
+}
+
+// actsOf returns the resources the call at position i acts on.
+func (g *Graph) actsOf(i int32) []ResourceID {
+	s := g.info[i].acts
+	return g.actList[s.at:s.end:s.end]
 }
 
 // Calls returns the trace's calls in order; nil for a lean graph
@@ -126,7 +146,7 @@ func (g *Graph) Deps(seq uint64) []Edge {
 	if !ok {
 		return nil
 	}
-	return slices.Clone(g.info[i].deps)
+	return slices.Clone(g.depsOf(i))
 }
 
 // EdgeCount returns how many edges the graph has, also when it does not
@@ -147,11 +167,9 @@ func (g *Graph) Edges() []Edge {
 // copying them (Edges does).
 func (g *Graph) AllEdges() iter.Seq[Edge] {
 	return func(yield func(Edge) bool) {
-		for i := range g.info {
-			for _, e := range g.info[i].deps {
-				if !yield(e) {
-					return
-				}
+		for _, e := range g.edgeList {
+			if !yield(e) {
+				return
 			}
 		}
 	}
@@ -170,7 +188,7 @@ func (g *Graph) DependsOn(seq uint64) []uint64 {
 	for len(stack) > 0 {
 		j := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, e := range g.info[j].deps {
+		for _, e := range g.depsOf(j) {
 			k, _ := g.pos(e.To)
 			if !seen[k] {
 				seen[k] = true
@@ -201,7 +219,7 @@ func (g *Graph) ResourcesOf(seq uint64) []ResourceID {
 	if !ok {
 		return nil
 	}
-	return slices.Clone(g.info[i].acts)
+	return slices.Clone(g.actsOf(i))
 }
 
 // Groups returns every group, by ID (the order of their first calls).

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -95,6 +96,7 @@ func runDeps(ctx context.Context, o depsOptions, path string, s streams) error {
 	// The graph keeps no call: the table needs only the groups and the
 	// count of edges, JSON the edges too, dot also each call's syscall
 	// and path; --group reads its calls again.
+	defer debug.SetGCPercent(debug.SetGCPercent(batchGCPercent))
 	bo := depgraph.BuildOptions{CountEdges: !o.dot && !o.json && o.group == 0, Paths: o.dot && o.group == 0}
 	t, err := streamDepsGraph(ctx, path, s, bo)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -149,16 +150,19 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 	if err := ctx.Err(); err != nil {
 		return withCode(diffTrouble, errors.New("interrupted"))
 	}
+	defer debug.SetGCPercent(debug.SetGCPercent(batchGCPercent))
 	// The echoed ids of netlink and DNS exchanges differ from run to run:
 	// the graph of the good trace says where they lie.
+	// A lean graph (no call held, no edge kept) knows them.
 	var echo align.EchoOf
-	if g, err := depgraph.Build(tab, &ta.Header, ta.Events); err == nil {
-		echo = g.EchoOf
+	if g, err := depgraph.BuildWith(tab, &ta.Header, ta.Events, depgraph.BuildOptions{Lean: true, CountEdges: true}); err == nil {
+		echo = g.EchoOnly() // the graph itself can go
 	}
+	paths := trace.CallPaths(ta.Events, tb.Events)
 	filler := &diffFiller{a: ta, b: tb}
 	res := align.Diff(tab,
-		align.Run{Header: &ta.Header, Start: touchedMounts(ta.Start, ta.Events, tb.Events), Events: ta.Events},
-		align.Run{Header: &tb.Header, Start: touchedMounts(tb.Start, ta.Events, tb.Events), Events: tb.Events},
+		align.Run{Header: &ta.Header, Start: trace.TouchedMountsOnly(ta.Start, paths), Events: ta.Events},
+		align.Run{Header: &tb.Header, Start: trace.TouchedMountsOnly(tb.Start, paths), Events: tb.Events},
 		align.Options{AllFields: o.allFields, Window: o.window, Echo: echo, Fill: filler.fill})
 	filler.fillPrinted(res, o.context)
 	if filler.err != nil {
@@ -216,10 +220,4 @@ func cutShortNames(good string, cutGood bool, bad string, cutBad bool) string {
 		return bad + " is"
 	}
 	return ""
-}
-
-// touchedMounts keeps, of the mounts among start, those that hold a path
-// the calls of either trace name.
-func touchedMounts(start []trace.StartEvent, a, b []trace.Event) []trace.StartEvent {
-	return trace.TouchedMountsOnly(start, append(trace.CallPaths(a), trace.CallPaths(b)...))
 }

@@ -14,6 +14,13 @@ import (
 	"github.com/envbisect/envbisect/tracefile"
 )
 
+// batchGCPercent is the collector's target (debug.SetGCPercent) while
+// deps and diff read a trace: the heap grows to 1.5 times what is live
+// before a collection instead of twice, for more collections (the
+// graph's per-call lists hold no pointers, so they cost the collector
+// little).
+const batchGCPercent = 50
+
 // streamedDeps is what deps knows of a trace it streamed: its dependency
 // graph, built without holding the calls (depgraph.BuildOptions.Lean),
 // and each process's main thread.
