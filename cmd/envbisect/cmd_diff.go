@@ -10,11 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/envbisect/envbisect/align"
-	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracefile"
 )
 
 // Exit codes of diff, as diff(1) has them.
@@ -131,19 +129,22 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 	case o.window < 1:
 		return usageError("--window %d: want 1 or more calls", o.window)
 	}
-	ta, cutA, err := readDiffTrace(good, s)
+	// Memory holds the calls without their buffers; the buffers are read
+	// in a second pass over both traces side by side, the calls printed
+	// in a third (diff_stream.go).
+	ta, err := readDiffTrace(ctx, good, s)
 	if err != nil {
 		return err
 	}
-	tb, cutB, err := readDiffTrace(bad, s)
+	tb, err := readDiffTrace(ctx, bad, s)
 	if err != nil {
 		return err
 	}
-	if ta.Header.Arch != tb.Header.Arch {
+	if ta.header.Arch != tb.header.Arch {
 		return withCode(diffTrouble, fmt.Errorf("%s is a trace of %s, %s of %s: traces of different architectures cannot be compared",
-			good, ta.Header.Arch, bad, tb.Header.Arch))
+			good, ta.header.Arch, bad, tb.header.Arch))
 	}
-	tab, err := systable.New(ta.Header.Arch)
+	tab, err := systable.New(ta.header.Arch)
 	if err != nil {
 		return withCode(diffTrouble, fmt.Errorf("trace %s: %w", good, err))
 	}
@@ -153,20 +154,34 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 	defer debug.SetGCPercent(debug.SetGCPercent(batchGCPercent))
 	// The echoed ids of netlink and DNS exchanges differ from run to run:
 	// the graph of the good trace says where they lie.
-	// A lean graph (no call held, no edge kept) knows them.
-	var echo align.EchoOf
-	if g, err := depgraph.BuildWith(tab, &ta.Header, ta.Events, depgraph.BuildOptions{Lean: true, CountEdges: true}); err == nil {
-		echo = g.EchoOnly() // the graph itself can go
+	echo, err := echoOf(ctx, ta, tab, s)
+	if err != nil {
+		return withCode(diffTrouble, err)
 	}
-	paths := trace.CallPaths(ta.Events, tb.Events)
-	filler := &diffFiller{a: ta, b: tb}
-	res := align.Diff(tab,
-		align.Run{Header: &ta.Header, Start: trace.TouchedMountsOnly(ta.Start, paths), Events: ta.Events},
-		align.Run{Header: &tb.Header, Start: trace.TouchedMountsOnly(tb.Start, paths), Events: tb.Events},
-		align.Options{AllFields: o.allFields, Window: o.window, Echo: echo, Fill: filler.fill})
-	filler.fillPrinted(res, o.context)
-	if filler.err != nil {
-		return withCode(diffTrouble, filler.err)
+	paths := trace.CallPaths(ta.events, tb.events)
+	var readers [2]*eventStream
+	var fillErr error
+	fill := func(inB bool, c *trace.Call) {
+		r := readers[0]
+		if inB {
+			r = readers[1]
+		}
+		if err := r.r.FillData(c); err != nil && fillErr == nil {
+			fillErr = err
+		}
+	}
+	res, cmp := align.Prepare(tab,
+		align.Run{Header: &ta.header, Start: trace.TouchedMountsOnly(ta.start, paths), Events: ta.events},
+		align.Run{Header: &tb.header, Start: trace.TouchedMountsOnly(tb.start, paths), Events: tb.events},
+		align.Options{AllFields: o.allFields, Window: o.window, Echo: echo, Fill: fill})
+	if err := compareStreamed(ctx, tab, ta, tb, res, cmp, &readers); err != nil {
+		return withCode(diffTrouble, err)
+	}
+	if fillErr != nil {
+		return withCode(diffTrouble, fillErr)
+	}
+	if err := readPrinted(ctx, ta, tb, res, o.context, s); err != nil {
+		return withCode(diffTrouble, err)
 	}
 
 	out := bufio.NewWriterSize(s.out, 64<<10)
@@ -178,7 +193,7 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 		err = render.WriteDiffJSON(out, tab, res, size)
 	} else {
 		err = render.WriteDiffText(out, tab, res, render.DiffOptions{StringSize: o.stringSize, Context: o.context},
-			render.DiffSide{Name: good, Header: &ta.Header}, render.DiffSide{Name: bad, Header: &tb.Header})
+			render.DiffSide{Name: good, Header: &ta.header}, render.DiffSide{Name: bad, Header: &tb.header})
 	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
@@ -186,7 +201,7 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 	if err != nil {
 		return withCode(diffTrouble, fmt.Errorf("write: %w", err))
 	}
-	if cut := cutShortNames(good, cutA, bad, cutB); cut != "" {
+	if cut := cutShortNames(good, ta.cut, bad, tb.cut); cut != "" {
 		return withCode(diffTrouble, fmt.Errorf("%s cut short: compared up to the last complete frame, so the comparison is partial "+
 			"(record the run again to compare it whole)", cut))
 	}
@@ -194,18 +209,6 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 		return withCode(diffDiffers, nil)
 	}
 	return nil
-}
-
-// readDiffTrace reads a whole trace for diff, whose errors exit 2, and
-// says whether it is cut short.
-// The contents of files the calls read and wrote stay in the trace file
-// (readTraceLean); diffFiller reads those diff compares and prints.
-func readDiffTrace(path string, s streams) (*tracefile.Trace, bool, error) {
-	t, _, cut, err := readTraceLean(path, s)
-	if err != nil {
-		return nil, false, withCode(diffTrouble, err)
-	}
-	return t, cut, nil
 }
 
 // cutShortNames says which of the two traces are cut short: "" for none,

@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/render"
@@ -96,27 +93,6 @@ func (t *streamedDeps) calls(ctx context.Context, s streams, want map[uint64]boo
 // of the out-of-line buffers keep wants. A trace cut short ends its
 // events without error, with a warning when warn is set.
 func (t *streamedDeps) stream(ctx context.Context, s streams, warn bool, keep func(*trace.Call, *trace.Mem) bool, add func(*trace.Event)) error {
-	r, err := tracefile.ReadOptions{KeepData: keep}.Open(t.path)
-	if err != nil {
-		return nameFile(t.path, err)
-	}
-	defer r.Close()
-	for n := 0; ; n++ {
-		if n%(1<<16) == 0 && ctx.Err() != nil {
-			return errors.New("interrupted")
-		}
-		ev, err := r.Next()
-		switch {
-		case err == io.EOF:
-			return nil
-		case errors.Is(err, tracefile.ErrTruncated):
-			if warn {
-				fmt.Fprintf(s.err, "warning: %s: %s\n", t.path, strings.TrimPrefix(err.Error(), "read trace "+t.path+": "))
-			}
-			return nil
-		case err != nil:
-			return nameFile(t.path, err)
-		}
-		add(&ev)
-	}
+	_, _, err := streamEvents(ctx, t.path, s, warn, tracefile.ReadOptions{KeepData: keep}, add)
+	return err
 }
