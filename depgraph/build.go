@@ -51,8 +51,9 @@ type BuildOptions struct {
 	Files Files
 	// Lean: the graph keeps no call (Graph.Calls and Graph.Call have
 	// none; Closure may not be asked), only what it knows of each call
-	// (its seq, syscall, group, class, edges): about a tenth of the
-	// memory of the calls. For what deps prints of a long trace.
+	// (its seq, syscall, group, class, edges): about 56 bytes a call and
+	// 24 an edge, against 300 to 400 for a call read whole. For what
+	// deps prints of a long trace.
 	Lean bool
 	// Paths: a lean graph keeps each call's Path (Graph.Path), for the
 	// labels of deps --dot.
@@ -137,7 +138,8 @@ func NewBuilder(tab *systable.Table, h *trace.Header, spawns *Spawns, o BuildOpt
 }
 
 // Add adds the next event. It fails when a call's seq does not follow
-// the last one's. A lean graph keeps no reference to ev.
+// the last one's. A lean graph keeps no reference to ev, but for a call
+// on a socket until Graph (echo protocols and DNS are read from those).
 func (bb *Builder) Add(ev *trace.Event) error {
 	switch {
 	case ev.Proc != nil:

@@ -145,6 +145,9 @@ func (g *Graph) Closure(replayed func(seq uint64) bool) *Plan {
 
 // ClosureWith is Closure with options.
 func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *Plan {
+	if g.lean {
+		panic("depgraph: the closure of a lean graph, which has no calls (BuildOptions.Lean)")
+	}
 	n := len(g.calls)
 	p := &Plan{g: g, action: make([]Action, n), reason: make([]Reason, n), need: make([]uint64, n)}
 	var stack []int32
