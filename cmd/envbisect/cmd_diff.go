@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 
@@ -132,31 +131,37 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 	// Memory holds the calls without their buffers; the buffers are read
 	// in a second pass over both traces side by side, the calls printed
 	// in a third (diff_stream.go).
+	ha, err := readDiffHeader(good)
+	if err != nil {
+		return err
+	}
+	hb, err := readDiffHeader(bad)
+	if err != nil {
+		return err
+	}
+	if ha.Arch != hb.Arch {
+		return withCode(diffTrouble, fmt.Errorf("%s is a trace of %s, %s of %s: traces of different architectures cannot be compared",
+			good, ha.Arch, bad, hb.Arch))
+	}
+	tab, err := systable.New(ha.Arch)
+	if err != nil {
+		return withCode(diffTrouble, fmt.Errorf("trace %s: %w", good, err))
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(batchGCPercent))
 	ta, err := readDiffTrace(ctx, good, s)
 	if err != nil {
 		return err
 	}
-	tb, err := readDiffTrace(ctx, bad, s)
-	if err != nil {
-		return err
-	}
-	if ta.header.Arch != tb.header.Arch {
-		return withCode(diffTrouble, fmt.Errorf("%s is a trace of %s, %s of %s: traces of different architectures cannot be compared",
-			good, ta.header.Arch, bad, tb.header.Arch))
-	}
-	tab, err := systable.New(ta.header.Arch)
-	if err != nil {
-		return withCode(diffTrouble, fmt.Errorf("trace %s: %w", good, err))
-	}
-	if err := ctx.Err(); err != nil {
-		return withCode(diffTrouble, errors.New("interrupted"))
-	}
-	defer debug.SetGCPercent(debug.SetGCPercent(batchGCPercent))
 	// The echoed ids of netlink and DNS exchanges differ from run to run:
-	// the graph of the good trace says where they lie.
+	// the graph of the good trace says where they lie. It is built, and
+	// let go, before the bad trace is read.
 	echo, err := echoOf(ctx, ta, tab, s)
 	if err != nil {
 		return withCode(diffTrouble, err)
+	}
+	tb, err := readDiffTrace(ctx, bad, s)
+	if err != nil {
+		return err
 	}
 	paths := trace.CallPaths(ta.events, tb.events)
 	var readers [2]*eventStream
@@ -174,6 +179,7 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 		align.Run{Header: &ta.header, Start: trace.TouchedMountsOnly(ta.start, paths), Events: ta.events},
 		align.Run{Header: &tb.header, Start: trace.TouchedMountsOnly(tb.start, paths), Events: tb.events},
 		align.Options{AllFields: o.allFields, Window: o.window, Echo: echo, Fill: fill})
+	ta.events, tb.events = nil, nil // the calls are res's now
 	if err := compareStreamed(ctx, tab, ta, tb, res, cmp, &readers); err != nil {
 		return withCode(diffTrouble, err)
 	}

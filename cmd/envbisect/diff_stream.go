@@ -26,6 +26,16 @@ type diffTrace struct {
 	seqs   []uint64 // the calls' seqs, in order: where a call is (place)
 }
 
+// readDiffHeader reads the header of the trace at path. Errors exit 2.
+func readDiffHeader(path string) (trace.Header, error) {
+	r, err := tracefile.Open(path)
+	if err != nil {
+		return trace.Header{}, withCode(diffTrouble, nameFile(path, err))
+	}
+	defer r.Close()
+	return *r.Header(), nil
+}
+
 // readDiffTrace reads the trace at path for diff, its calls without
 // their buffers; a trace cut short is read to its last complete frame,
 // with a warning. Errors exit 2.
