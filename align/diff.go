@@ -58,8 +58,42 @@ func (r *Result) Differs() bool {
 // Diff compares two runs: it matches their processes and threads (Match),
 // aligns the calls of each matched thread pair (Align), compares each
 // aligned pair (Comparer), the exits of matched processes, and the start
-// events (CompareStart).
+// events (CompareStart). It is Prepare, then ComparePair for every pair.
 func Diff(rows Rows, a, b Run, o Options) *Result {
+	r, cmp := Prepare(rows, a, b, o)
+	for ti := range r.Threads {
+		td := &r.Threads[ti]
+		for i, s := range td.Steps {
+			if s.Kind == Pair {
+				r.ComparePair(cmp, ti, i, td.CallsA[s.I], td.CallsB[s.J])
+			}
+		}
+	}
+	return r
+}
+
+// ComparePair compares the calls x (of run A) and y (of run B) of the
+// Pair step i of r.Threads[ti], and records how they differ. x and y are
+// the step's calls, or their whole versions where the runs' events hold
+// calls without their buffers (Prepare reads no buffer).
+func (r *Result) ComparePair(cmp *Comparer, ti, i int, x, y *trace.Call) {
+	td := &r.Threads[ti]
+	if d := cmp.Compare(x, y); d != nil {
+		td.Diffs[i] = d
+		r.Differ++
+		if d.Ret || len(d.Data) > 0 {
+			r.DifferInResults++
+		}
+	}
+}
+
+// Prepare is Diff but for comparing the aligned pairs: the Result has
+// every step, the counts of pairs and of one-sided calls, the exits and
+// the start events, and no call difference yet; ComparePair with the
+// Comparer adds them. Prepare reads no call's buffers, so the runs'
+// events can hold calls without them, to be compared with ComparePair
+// once read whole.
+func Prepare(rows Rows, a, b Run, o Options) (*Result, *Comparer) {
 	arch, cwdA, cwdB := "", "", ""
 	if a.Header != nil {
 		arch, cwdA = a.Header.Arch, a.Header.Cwd
@@ -68,6 +102,7 @@ func Diff(rows Rows, a, b Run, o Options) *Result {
 		cwdB = b.Header.Cwd
 	}
 	ka, kb := NewKeyer(rows, "", ""), NewKeyer(rows, cwdB, cwdA)
+	in := newInterner()
 	r := &Result{A: NewTree(a.Events), B: NewTree(b.Events)}
 	r.Mapping = Match(r.A, r.B, ka, kb)
 	cmp := NewComparer(rows, arch, r.A, r.B, r.Mapping, ka, kb, o)
@@ -78,19 +113,12 @@ func Diff(rows Rows, a, b Run, o Options) *Result {
 			continue
 		}
 		td := ThreadDiff{A: ta, B: tb, CallsA: r.A.Threads[ta].Calls, CallsB: r.B.Threads[tb].Calls, Diffs: map[int]*CallDiff{}}
-		td.Steps = Align(ka.ResultKeys(td.CallsA), kb.ResultKeys(td.CallsB), o.Window)
-		td.Steps = PairGaps(td.Steps, ka.Keys(td.CallsA), kb.Keys(td.CallsB))
-		for i, s := range td.Steps {
+		td.Steps = Align(in.keys(td.CallsA, ka.ResultKey), in.keys(td.CallsB, kb.ResultKey), o.Window)
+		td.Steps = PairGaps(td.Steps, in.keys(td.CallsA, ka.Key), in.keys(td.CallsB, kb.Key))
+		for _, s := range td.Steps {
 			switch s.Kind {
 			case Pair:
 				r.Compared++
-				if d := cmp.Compare(td.CallsA[s.I], td.CallsB[s.J]); d != nil {
-					td.Diffs[i] = d
-					r.Differ++
-					if d.Ret || len(d.Data) > 0 {
-						r.DifferInResults++
-					}
-				}
 			case OnlyA:
 				r.OnlyACalls++
 			case OnlyB:
@@ -120,7 +148,7 @@ func Diff(rows Rows, a, b Run, o Options) *Result {
 		}
 	}
 	r.Start = CompareStart(a.Start, b.Start, o)
-	return r
+	return r, cmp
 }
 
 func sortedProcs(t *Tree) []uint32 {

@@ -106,6 +106,17 @@
 // without reading them; for other pairs Options.Fill reads in the bytes
 // of a trace read without them (diff: tracefile.ReadOptions.KeepData).
 //
+// # Diff in two steps (Prepare, ComparePair)
+//
+// Matching and aligning read no buffer: keys, fingerprints, names and
+// exits come from a call's numbers and paths. Diff is Prepare (match,
+// align, count, exits, start events) and then ComparePair for every
+// aligned pair, so a caller can hold the runs' calls without their
+// buffers and compare each pair once it has read the two calls whole
+// (diff reads the two traces again side by side). The keys of one Diff
+// share their strings (an interner, up to 65,536 distinct ones), so a
+// long thread's keys cost their slice, not a string a call.
+//
 // # Echo fields
 //
 // A request whose reply echoes an id the program made up (netlink's

@@ -22,35 +22,144 @@ func Build(tab *systable.Table, h *trace.Header, events []trace.Event) (*Graph, 
 // whose file it keeps stay replayed where the calls that execute on the
 // fd need only the file's content (served.go).
 func BuildServed(tab *systable.Table, h *trace.Header, events []trace.Event, files Files) (*Graph, error) {
+	return BuildWith(tab, h, events, BuildOptions{Files: files})
+}
+
+// BuildWith is Build with options: the loop of a Spawns and a Builder
+// over events.
+func BuildWith(tab *systable.Table, h *trace.Header, events []trace.Event, o BuildOptions) (*Graph, error) {
+	sp := NewSpawns(tab)
+	for i := range events {
+		sp.Add(&events[i])
+	}
+	b, err := NewBuilder(tab, h, sp, o)
+	if err != nil {
+		return nil, err
+	}
+	for i := range events {
+		if err := b.Add(&events[i]); err != nil {
+			return nil, err
+		}
+	}
+	return b.Graph(), nil
+}
+
+// BuildOptions say what a graph keeps besides its groups and resources.
+// The zero value keeps everything, as Build does.
+type BuildOptions struct {
+	// Files are the trace's file objects (BuildServed); nil: none.
+	Files Files
+	// Lean: the graph keeps no call (Graph.Calls and Graph.Call have
+	// none; Closure may not be asked), only what it knows of each call
+	// (its seq, syscall, group, class, edges): about 56 bytes a call and
+	// 24 an edge, against 300 to 400 for a call read whole. For what
+	// deps prints of a long trace.
+	Lean bool
+	// Paths: a lean graph keeps each call's Path (Graph.Path), for the
+	// labels of deps --dot.
+	Paths bool
+	// CountEdges: the graph counts the edges instead of keeping them
+	// (Edges, Deps and DependsOn answer none): for deps' table of
+	// groups.
+	CountEdges bool
+}
+
+// Spawns pairs each new thread or process with the call that made it:
+// the next successful clone, fork or vfork of the parent thread after the
+// Spawn event (the tracer sees the new task before the call returns), or
+// the one before it in traces that list the call first. It is the first
+// of the two passes over the events that building a graph takes, because
+// a Spawn event can come before its call; it holds one entry per thread.
+type Spawns struct {
+	tab       *systable.Table
+	spawnCall map[uint32]uint64   // new thread (logical id) -> the clone, fork or vfork that made it
+	children  map[uint32][]uint32 // parent thread -> children not yet paired
+	calls     map[uint32][]uint64 // parent thread -> creating calls not yet paired
+}
+
+// NewSpawns returns an empty Spawns decoding calls with tab.
+func NewSpawns(tab *systable.Table) *Spawns {
+	return &Spawns{tab: tab, spawnCall: map[uint32]uint64{}, children: map[uint32][]uint32{}, calls: map[uint32][]uint64{}}
+}
+
+// Add reads the next event of the trace.
+func (s *Spawns) Add(ev *trace.Event) {
+	switch {
+	case ev.Proc != nil && (ev.Proc.Kind == trace.Spawn || ev.Proc.Kind == trace.SpawnThread) && ev.Proc.ParentThread != 0:
+		pt := ev.Proc.ParentThread
+		if q := s.calls[pt]; len(q) > 0 {
+			s.spawnCall[ev.Proc.Thread], s.calls[pt] = q[0], q[1:]
+		} else {
+			s.children[pt] = append(s.children[pt], ev.Proc.Thread)
+		}
+	case ev.Call != nil:
+		c := ev.Call
+		row := s.tab.ByNr(int(c.Nr))
+		if row.Unknown || row.Effects&systable.CreatesProcess == 0 || c.NoReturn || c.Ret <= 0 {
+			return
+		}
+		if q := s.children[c.Thread]; len(q) > 0 {
+			s.spawnCall[q[0]], s.children[c.Thread] = c.Seq, q[1:]
+		} else {
+			s.calls[c.Thread] = append(s.calls[c.Thread], c.Seq)
+		}
+	}
+}
+
+// Builder builds a graph from a trace's events, one at a time, in
+// order (the second pass; Spawns is the first). It holds the model of
+// the kernel state the calls touch, and the graph so far: with
+// BuildOptions.Lean, not the calls.
+type Builder struct {
+	b    *builder
+	last uint64 // the last call's seq
+}
+
+// NewBuilder returns a Builder of the graph of a trace whose events
+// spawns has read, decoding calls with tab (the table of the trace's
+// architecture; h may be nil). It fails when tab is not for h's
+// architecture.
+func NewBuilder(tab *systable.Table, h *trace.Header, spawns *Spawns, o BuildOptions) (*Builder, error) {
 	if h != nil && h.Arch != "" && h.Arch != tab.Arch {
 		return nil, fmt.Errorf("dependency graph: the trace is for %s, the syscall table for %s", h.Arch, tab.Arch)
 	}
-	b := &builder{
+	return &Builder{b: &builder{
 		tab:       tab,
-		g:         &Graph{tab: tab, index: make(map[uint64]int32), files: files, dns: make(map[ResourceID]dnsSocket)},
+		g:         &Graph{tab: tab, files: o.Files, lean: o.Lean, dns: make(map[ResourceID]dnsSocket)},
+		countOnly: o.CountEdges,
+		keepPaths: o.Paths,
 		procs:     make(map[uint32]*proc),
 		threads:   make(map[uint32]*thread),
-		spawnCall: make(map[uint32]uint64),
+		spawnCall: spawns.spawnCall,
 		paths:     make(map[string]*pathNode),
 		inherited: make(map[int32]*desc),
 		descs:     make(map[ResourceID]*desc),
-	}
-	b.pairSpawns(events)
-	var last uint64
-	for i := range events {
-		switch ev := &events[i]; {
-		case ev.Proc != nil:
-			b.procEvent(ev.Proc)
-		case ev.Call != nil:
-			if ev.Call.Seq <= last {
-				return nil, fmt.Errorf("dependency graph: call seq %d follows seq %d: seqs must increase", ev.Call.Seq, last)
-			}
-			last = ev.Call.Seq
-			b.call(ev.Call)
+	}}, nil
+}
+
+// Add adds the next event. It fails when a call's seq does not follow
+// the last one's. A lean graph keeps no reference to ev, but for a call
+// on a socket until Graph (echo protocols and DNS are read from those).
+func (bb *Builder) Add(ev *trace.Event) error {
+	switch {
+	case ev.Proc != nil:
+		bb.b.procEvent(ev.Proc)
+	case ev.Call != nil:
+		if ev.Call.Seq <= bb.last {
+			return fmt.Errorf("dependency graph: call seq %d follows seq %d: seqs must increase", ev.Call.Seq, bb.last)
 		}
+		bb.last = ev.Call.Seq
+		bb.b.call(ev.Call)
 	}
-	b.finish()
-	return b.g, nil
+	return nil
+}
+
+// Graph finishes the graph once every event is added: what only the
+// whole trace tells (classes, groups, echo protocols). The Builder may
+// not be used after.
+func (bb *Builder) Graph() *Graph {
+	bb.b.finish()
+	return bb.b.g
 }
 
 // builder walks the trace once, keeping a model of the kernel state the
@@ -59,14 +168,27 @@ func BuildServed(tab *systable.Table, h *trace.Header, events []trace.Event, fil
 type builder struct {
 	tab       *systable.Table
 	g         *Graph
+	countOnly bool // BuildOptions.CountEdges: each call's edges are dropped once counted
+	keepPaths bool // BuildOptions.Paths
 	procs     map[uint32]*proc
 	threads   map[uint32]*thread
-	spawnCall map[uint32]uint64 // new thread (logical id) -> the clone, fork or vfork that made it
+	spawnCall map[uint32]uint64 // new thread (logical id) -> the clone, fork or vfork that made it (Spawns)
 	paths     map[string]*pathNode
 	inherited map[int32]*desc      // by fd number
 	descs     map[ResourceID]*desc // every desc and the desc behind each mapping, by resource
 	sockets   []*desc
 	epolls    []*desc
+	// onSockets are the calls whose group a socket decides, with their
+	// positions: what finish reads of the calls (echo protocols, DNS),
+	// kept also in a lean graph.
+	onSockets []sockCall
+}
+
+// sockCall is a call on a socket and its position among the graph's
+// calls.
+type sockCall struct {
+	i int32
+	c *trace.Call
 }
 
 // callCtx is the builder's scratch for the call being added.
@@ -79,6 +201,7 @@ type callCtx struct {
 	t    *thread
 	p    *proc
 	ci   *callInfo
+	g    *Graph // the graph the call is added to: its lists hold ci's edges and resources
 	used []usedFD
 	// names are the absolute paths the call names, in argument order.
 	names   []string
@@ -91,37 +214,6 @@ type usedFD struct {
 	arg int
 	fd  int32
 	s   slot
-}
-
-// pairSpawns finds the call that made each new thread or process: the
-// next successful clone, fork or vfork of the parent thread after the
-// Spawn event (the tracer sees the new task before the call returns), or
-// the one before it in traces that list the call first.
-func (b *builder) pairSpawns(events []trace.Event) {
-	events2 := map[uint32][]uint32{} // parent thread -> children not yet paired
-	calls := map[uint32][]uint64{}   // parent thread -> calls not yet paired
-	for i := range events {
-		switch ev := &events[i]; {
-		case ev.Proc != nil && (ev.Proc.Kind == trace.Spawn || ev.Proc.Kind == trace.SpawnThread) && ev.Proc.ParentThread != 0:
-			pt := ev.Proc.ParentThread
-			if q := calls[pt]; len(q) > 0 {
-				b.spawnCall[ev.Proc.Thread], calls[pt] = q[0], q[1:]
-			} else {
-				events2[pt] = append(events2[pt], ev.Proc.Thread)
-			}
-		case ev.Call != nil:
-			c := ev.Call
-			row := b.tab.ByNr(int(c.Nr))
-			if row.Unknown || row.Effects&systable.CreatesProcess == 0 || c.NoReturn || c.Ret <= 0 {
-				continue
-			}
-			if q := events2[c.Thread]; len(q) > 0 {
-				b.spawnCall[q[0]], events2[c.Thread] = c.Seq, q[1:]
-			} else {
-				calls[c.Thread] = append(calls[c.Thread], c.Seq)
-			}
-		}
-	}
 }
 
 // procEvent applies a process life event.
@@ -225,13 +317,23 @@ func (b *builder) call(c *trace.Call) {
 	if t.proc.pendingExec && eff&systable.ExecsImage == 0 {
 		b.exec(t, 0) // the exec's own call is not in the trace
 	}
-	b.g.index[c.Seq] = int32(len(b.g.calls))
-	b.g.calls = append(b.g.calls, c)
-	b.g.info = append(b.g.info, b.replayInfo(row, c, t))
+	b.g.seqs = append(b.g.seqs, c.Seq)
+	switch {
+	case !b.g.lean:
+		b.g.calls = append(b.g.calls, c)
+	case b.keepPaths:
+		b.g.paths = append(b.g.paths, c.Path)
+	}
+	ci := b.replayInfo(row, c, t)
+	ci.nr, ci.proc = c.Nr, c.Proc
+	ci.deps = span{uint32(len(b.g.edgeList)), uint32(len(b.g.edgeList))}
+	ci.acts = span{uint32(len(b.g.actList)), uint32(len(b.g.actList))}
+	b.g.info = append(b.g.info, ci)
 	x := &callCtx{
-		c: c, row: row, eff: eff, seq: c.Seq, t: t, p: t.proc, ci: &b.g.info[len(b.g.info)-1],
+		c: c, row: row, eff: eff, seq: c.Seq, t: t, p: t.proc, ci: &b.g.info[len(b.g.info)-1], g: b.g,
 		ok: !c.NoReturn && (c.Ret >= 0 || c.Errno() == int(unix.EINPROGRESS)),
 	}
+	defer b.keep(x)
 	b.dep(x, t.def, ByProcess, t.res)
 	if row.Unknown {
 		return
@@ -265,6 +367,19 @@ func (b *builder) call(c *trace.Call) {
 		}
 	}
 	b.pickPrimary(x)
+}
+
+// keep keeps, once a call is added, what finish reads of it: the call
+// itself when a socket decides its group (echo protocols and DNS are
+// found on those), and its edges unless the graph only counts them.
+func (b *builder) keep(x *callCtx) {
+	if d := b.descs[x.ci.primary]; d != nil && d.sock != nil {
+		b.onSockets = append(b.onSockets, sockCall{i: int32(len(b.g.info) - 1), c: x.c})
+	}
+	if b.countOnly {
+		b.g.edgeList = b.g.edgeList[:x.ci.deps.at]
+		x.ci.deps.end = x.ci.deps.at
+	}
 }
 
 // replayInfo starts a call's info with what decides whether it can be
@@ -302,8 +417,9 @@ func (b *builder) depOn(x *callCtx, to uint64, why Why, r *Resource, contentOnly
 	if to == 0 || to == x.seq {
 		return
 	}
-	for i := range x.ci.deps {
-		if e := &x.ci.deps[i]; e.To == to {
+	deps := b.g.edgeList[x.ci.deps.at:]
+	for i := range deps {
+		if e := &deps[i]; e.To == to {
 			e.Why |= why
 			e.ContentOnly = e.ContentOnly && contentOnly
 			return
@@ -313,18 +429,21 @@ func (b *builder) depOn(x *callCtx, to uint64, why Why, r *Resource, contentOnly
 	if r != nil {
 		id = r.ID
 	}
-	x.ci.deps = append(x.ci.deps, Edge{From: x.seq, To: to, Why: why, Resource: id, ContentOnly: contentOnly})
+	b.g.edgeList = append(b.g.edgeList, Edge{From: x.seq, To: to, Why: why, Resource: id, ContentOnly: contentOnly})
+	x.ci.deps.end++
 	b.g.edges++
 }
 
 // acts records that the call acts on r.
 func (x *callCtx) acts(r *Resource) {
-	for _, id := range x.ci.acts {
+	g := x.g
+	for _, id := range g.actList[x.ci.acts.at:] {
 		if id == r.ID {
 			return
 		}
 	}
-	x.ci.acts = append(x.ci.acts, r.ID)
+	g.actList = append(g.actList, r.ID)
+	x.ci.acts.end++
 }
 
 // exec gives t's process a new image: close-on-exec fds are closed (in a

@@ -145,6 +145,9 @@ func (g *Graph) Closure(replayed func(seq uint64) bool) *Plan {
 
 // ClosureWith is Closure with options.
 func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *Plan {
+	if g.lean {
+		panic("depgraph: the closure of a lean graph, which has no calls (BuildOptions.Lean)")
+	}
 	n := len(g.calls)
 	p := &Plan{g: g, action: make([]Action, n), reason: make([]Reason, n), need: make([]uint64, n)}
 	var stack []int32
@@ -186,8 +189,8 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 	for len(stack) > 0 {
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, e := range g.info[i].deps {
-			j := g.index[e.To]
+		for _, e := range g.depsOf(i) {
+			j, _ := g.pos(e.To)
 			if p.action[j] != Replay || g.info[j].served {
 				// A served exec runs, the recorded image: what depends
 				// on it holds.
@@ -217,7 +220,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 // Action returns what the run does with call seq. Calls that are not in
 // the trace execute.
 func (p *Plan) Action(seq uint64) Action {
-	if i, ok := p.g.index[seq]; ok {
+	if i, ok := p.g.pos(seq); ok {
 		return p.action[i]
 	}
 	return Execute
@@ -225,7 +228,7 @@ func (p *Plan) Action(seq uint64) Action {
 
 // Reason returns why call seq has its action.
 func (p *Plan) Reason(seq uint64) Reason {
-	if i, ok := p.g.index[seq]; ok {
+	if i, ok := p.g.pos(seq); ok {
 		return p.reason[i]
 	}
 	return NotRequested
@@ -235,7 +238,7 @@ func (p *Plan) Reason(seq uint64) Reason {
 // that runs and depends on it (directly): an executed call, or a
 // replayed call whose effect is kept (RunsWhenReplayed).
 func (p *Plan) NeededBy(seq uint64) (uint64, bool) {
-	if i, ok := p.g.index[seq]; ok && p.need[i] != 0 {
+	if i, ok := p.g.pos(seq); ok && p.need[i] != 0 {
 		return p.need[i], true
 	}
 	return 0, false
@@ -254,7 +257,7 @@ func (p *Plan) note(i int32, note string) {
 // recording's budget (record with a larger --max-content)"); "" for
 // other calls.
 func (p *Plan) Note(seq uint64) string {
-	if i, ok := p.g.index[seq]; ok {
+	if i, ok := p.g.pos(seq); ok {
 		return p.notes[i]
 	}
 	return ""

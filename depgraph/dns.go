@@ -50,7 +50,11 @@ func (b *builder) findDNS() {
 	if len(b.g.dns) == 0 {
 		return
 	}
-	for _, m := range b.g.dnsMessages(b.g.calls, func(c *trace.Call) *trace.Call { return c }) {
+	calls := make([]*trace.Call, len(b.onSockets))
+	for i, sc := range b.onSockets {
+		calls[i] = sc.c
+	}
+	for _, m := range b.g.dnsMessages(calls, func(c *trace.Call) *trace.Call { return c }) {
 		s := b.descs[m.Resource].sock.dns
 		if !slices.Contains(s.questions, m.Question) {
 			s.questions = append(s.questions, m.Question)
@@ -175,7 +179,7 @@ func (g *Graph) dnsMessages(calls []*trace.Call, recorded func(*trace.Call) *tra
 
 // primaryOf is the resource that decides call seq's group.
 func (g *Graph) primaryOf(seq uint64) ResourceID {
-	i, ok := g.index[seq]
+	i, ok := g.pos(seq)
 	if !ok {
 		return 0
 	}

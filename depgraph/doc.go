@@ -20,7 +20,20 @@
 //
 // # Mechanism
 //
-// Build walks the events once, in order, keeping a model of the kernel
+// Building takes two passes over the events, each one event at a time
+// (so a caller can stream them from the trace file): Spawns pairs each
+// new thread with the clone, fork or vfork that made it (its Spawn event
+// may come before or after that call), then a Builder adds the events
+// in order and finishes the graph; Build and BuildWith are that loop
+// over a slice. A lean graph (BuildOptions.Lean) keeps no *trace.Call:
+// per call it holds its seq, syscall, process, group, class and edges
+// (or only their count, BuildOptions.CountEdges), and the calls on
+// sockets until the graph is finished, which reads their messages for
+// the echo protocols and DNS. It is what deps prints from, and cannot
+// plan a replay (Closure reads the calls). Calls are found by seq in a
+// sorted slice of seqs, at once where the seqs go up by one.
+//
+// The Builder walks the events once, in order, keeping a model of the kernel
 // state of the traced processes (state.go). Every piece of state remembers
 // the call that last defined it; a call that uses the piece gets an edge
 // to that call (Edge, with the reasons as Why bits). A call's edges are

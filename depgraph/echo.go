@@ -126,8 +126,9 @@ func echoProtocolOf(s *sockState) *systable.EchoProtocol {
 func (b *builder) findEchoes() {
 	type streams struct{ in, out systable.EchoState }
 	pos := map[ResourceID]*streams{}
-	for i, c := range b.g.calls {
-		id := b.g.info[i].primary
+	for _, sc := range b.onSockets {
+		c := sc.c
+		id := b.g.info[sc.i].primary
 		d := b.descs[id]
 		if d == nil || d.sock == nil || d.sock.echo == nil {
 			continue
@@ -167,8 +168,23 @@ func (b *builder) findEchoes() {
 // the protocol and the stream position when m is the data a call on an
 // echo protocol's socket sends or receives (align's EchoOf).
 func (g *Graph) EchoOf(a *trace.Call, m *trace.Mem) (p *systable.EchoProtocol, at systable.EchoState, ok bool) {
-	e := g.Echo(a.Seq)
-	if e == nil || e.Dir == 0 || e.Dir != m.Dir || !IsEchoData(g.tab.ByNr(int(a.Nr)), m) {
+	return echoOf(g.tab, g.echo, a, m)
+}
+
+// EchoOnly returns the graph's EchoOf alone: what it holds is the
+// calls on echo protocols' sockets, not the graph, which the caller can
+// then let go (diff).
+func (g *Graph) EchoOnly() func(a *trace.Call, m *trace.Mem) (*systable.EchoProtocol, systable.EchoState, bool) {
+	tab, echo := g.tab, g.echo
+	return func(a *trace.Call, m *trace.Mem) (*systable.EchoProtocol, systable.EchoState, bool) {
+		return echoOf(tab, echo, a, m)
+	}
+}
+
+// echoOf is EchoOf with the echo calls of a graph.
+func echoOf(tab *systable.Table, echo map[uint64]*EchoCall, a *trace.Call, m *trace.Mem) (*systable.EchoProtocol, systable.EchoState, bool) {
+	e := echo[a.Seq]
+	if e == nil || e.Dir == 0 || e.Dir != m.Dir || !IsEchoData(tab.ByNr(int(a.Nr)), m) {
 		return nil, systable.EchoState{}, false
 	}
 	return e.Proto, e.At, true

@@ -38,7 +38,7 @@ func ChangesObject(row *systable.Syscall, args [6]uint64) bool {
 // when replayed too, whether or not it succeeded in the recording: the
 // closure makes the socket it acts on real.
 func (g *Graph) RunsWhenReplayed(seq uint64) bool {
-	i, ok := g.index[seq]
+	i, ok := g.pos(seq)
 	return ok && (g.info[i].keepsEffect || g.info[i].setsUpServer)
 }
 

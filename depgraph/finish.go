@@ -30,12 +30,13 @@ func (b *builder) finish() {
 	b.classify()
 	b.findEchoes()
 	b.findDNS()
+	b.onSockets = nil
 	b.group()
 	for i := range b.g.info {
 		ci := &b.g.info[i]
-		slices.SortFunc(ci.deps, func(x, y Edge) int { return cmp.Compare(x.To, y.To) })
+		slices.SortFunc(b.g.depsOf(int32(i)), func(x, y Edge) int { return cmp.Compare(x.To, y.To) })
 		var cls Class
-		for _, id := range ci.acts {
+		for _, id := range b.g.actsOf(int32(i)) {
 			cls = stronger(cls, b.g.Resource(id).Class)
 		}
 		if cls == 0 {
@@ -116,10 +117,10 @@ func (b *builder) callGroup(i int) groupKey {
 			return k
 		}
 	}
-	c := b.g.calls[i]
-	row := b.tab.ByNr(int(c.Nr))
-	label := strconv.FormatUint(uint64(c.Proc), 10)
-	if p := b.procs[c.Proc]; p != nil && p.exe != "" {
+	ci := &b.g.info[i]
+	row := b.tab.ByNr(int(ci.nr))
+	label := strconv.FormatUint(uint64(ci.proc), 10)
+	if p := b.procs[ci.proc]; p != nil && p.exe != "" {
 		label += " (" + p.exe + ")"
 	}
 	switch {
@@ -136,7 +137,7 @@ func (b *builder) callGroup(i int) groupKey {
 // group puts every call in its group, numbering groups by first call.
 func (b *builder) group() {
 	byKey := make(map[groupKey]*Group)
-	for i, c := range b.g.calls {
+	for i, seq := range b.g.seqs {
 		k := b.callGroup(i)
 		g, ok := byKey[k]
 		if !ok {
@@ -150,7 +151,7 @@ func (b *builder) group() {
 			byKey[k] = g
 			b.g.groups = append(b.g.groups, g)
 		}
-		g.Calls = append(g.Calls, c.Seq)
+		g.Calls = append(g.Calls, seq)
 		b.g.info[i].group = g.ID
 	}
 	for _, r := range b.g.resources {

@@ -1,6 +1,7 @@
 package depgraph
 
 import (
+	"iter"
 	"slices"
 
 	"github.com/envbisect/envbisect/systable"
@@ -11,10 +12,18 @@ import (
 // between its calls, and its groups. It is built once by Build and never
 // changed; it is safe for concurrent readers.
 type Graph struct {
-	tab       *systable.Table
-	calls     []*trace.Call
+	tab *systable.Table
+	// calls are the trace's calls, nil in a lean graph (BuildOptions.Lean).
+	calls []*trace.Call
+	seqs  []uint64 // each call's seq, increasing: the index (pos)
+	paths []string // each call's Path, when kept (BuildOptions.Paths)
+	// edgeList and actList hold every call's edges and the resources it
+	// acts on, call after call (callInfo's spans): one array each
+	// instead of two small ones a call.
+	edgeList  []Edge
+	actList   []ResourceID
 	info      []callInfo
-	index     map[uint64]int32 // seq -> position in calls
+	lean      bool
 	resources []*Resource
 	groups    []*Group
 	edges     int
@@ -26,12 +35,14 @@ type Graph struct {
 
 // callInfo is what the graph knows of one call.
 type callInfo struct {
-	deps    []Edge       // sorted by To once built
-	acts    []ResourceID // the resources the call acts on (fds, paths, mappings), for its class
-	primary ResourceID   // the resource that decides its group; 0: a process-level call
+	deps    span       // the call's edges in edgeList, sorted by To once built
+	acts    span       // the resources the call acts on (fds, paths, mappings) in actList, for its class
+	primary ResourceID // the resource that decides its group; 0: a process-level call
 	group   GroupID
 	class   Class
 	policy  systable.Policy
+	nr      uint32 // the syscall number
+	proc    uint32 // the process that made the call
 	// served: an exec the trace stores the image of (systable's
 	// ServesImage): replayed, it still runs, the recorded image, so what
 	// later calls need of it holds; unserved: a successful exec whose
@@ -47,17 +58,82 @@ type callInfo struct {
 	setsUpServer bool
 }
 
-// Calls returns the trace's calls in order. The slice is the graph's own:
-// do not change it.
+// span is where a call's items are in one of the graph's lists.
+type span struct{ at, end uint32 }
+
+// depsOf returns the edges of the call at position i.
+func (g *Graph) depsOf(i int32) []Edge {
+	s := g.info[i].deps
+	return g.edgeList[s.at:s.end:s.end]
+}
+
+// actsOf returns the resources the call at position i acts on.
+func (g *Graph) actsOf(i int32) []ResourceID {
+	s := g.info[i].acts
+	return g.actList[s.at:s.end:s.end]
+}
+
+// Calls returns the trace's calls in order; nil for a lean graph
+// (BuildOptions.Lean). The slice is the graph's own: do not change it.
 func (g *Graph) Calls() []*trace.Call { return g.calls }
 
-// Call returns the call numbered seq.
+// NumCalls returns how many calls the graph has, lean or not.
+func (g *Graph) NumCalls() int { return len(g.seqs) }
+
+// Lean reports whether the graph was built without keeping the calls
+// (BuildOptions.Lean): Calls and Call have none, and Closure cannot be
+// asked.
+func (g *Graph) Lean() bool { return g.lean }
+
+// Call returns the call numbered seq; false for a seq not in the trace
+// and in a lean graph.
 func (g *Graph) Call(seq uint64) (*trace.Call, bool) {
-	i, ok := g.index[seq]
-	if !ok {
+	i, ok := g.pos(seq)
+	if !ok || g.lean {
 		return nil, false
 	}
 	return g.calls[i], true
+}
+
+// Syscall returns the number of call seq's syscall; false for a seq not
+// in the trace. Lean graphs have it too.
+func (g *Graph) Syscall(seq uint64) (int, bool) {
+	i, ok := g.pos(seq)
+	if !ok {
+		return 0, false
+	}
+	return int(g.info[i].nr), true
+}
+
+// Path returns the Path of call seq, for a graph that keeps them
+// (BuildOptions.Paths, or any graph that is not lean); false otherwise,
+// and for a seq not in the trace.
+func (g *Graph) Path(seq uint64) (string, bool) {
+	i, ok := g.pos(seq)
+	switch {
+	case !ok:
+		return "", false
+	case !g.lean:
+		return g.calls[i].Path, true
+	case g.paths != nil:
+		return g.paths[i], true
+	}
+	return "", false
+}
+
+// pos returns the position of call seq among the graph's calls. Seqs
+// increase, and usually by one: the position is then found at once, else
+// by binary search.
+func (g *Graph) pos(seq uint64) (int32, bool) {
+	n := len(g.seqs)
+	if n == 0 || seq < g.seqs[0] {
+		return 0, false
+	}
+	if d := seq - g.seqs[0]; d < uint64(n) && g.seqs[d] == seq {
+		return int32(d), true
+	}
+	i, ok := slices.BinarySearch(g.seqs, seq)
+	return int32(i), ok
 }
 
 // Table returns the syscall table the graph was built with.
@@ -66,26 +142,43 @@ func (g *Graph) Table() *systable.Table { return g.tab }
 // Deps returns the edges from call seq to the calls it depends on, by
 // increasing To.
 func (g *Graph) Deps(seq uint64) []Edge {
-	i, ok := g.index[seq]
+	i, ok := g.pos(seq)
 	if !ok {
 		return nil
 	}
-	return slices.Clone(g.info[i].deps)
+	return slices.Clone(g.depsOf(i))
 }
 
-// Edges returns every edge, by increasing From, then To.
+// EdgeCount returns how many edges the graph has, also when it does not
+// keep them (BuildOptions.CountEdges).
+func (g *Graph) EdgeCount() int { return g.edges }
+
+// Edges returns every edge, by increasing From, then To; none in a
+// graph that only counts them (BuildOptions.CountEdges).
 func (g *Graph) Edges() []Edge {
-	out := make([]Edge, 0, g.edges)
-	for i := range g.info {
-		out = append(out, g.info[i].deps...)
+	out := []Edge{}
+	for e := range g.AllEdges() {
+		out = append(out, e)
 	}
 	return out
+}
+
+// AllEdges yields every edge, by increasing From, then To, without
+// copying them (Edges does).
+func (g *Graph) AllEdges() iter.Seq[Edge] {
+	return func(yield func(Edge) bool) {
+		for _, e := range g.edgeList {
+			if !yield(e) {
+				return
+			}
+		}
+	}
 }
 
 // DependsOn returns every call that call seq depends on, directly or
 // transitively, in increasing order.
 func (g *Graph) DependsOn(seq uint64) []uint64 {
-	i, ok := g.index[seq]
+	i, ok := g.pos(seq)
 	if !ok {
 		return nil
 	}
@@ -95,8 +188,8 @@ func (g *Graph) DependsOn(seq uint64) []uint64 {
 	for len(stack) > 0 {
 		j := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, e := range g.info[j].deps {
-			k := g.index[e.To]
+		for _, e := range g.depsOf(j) {
+			k, _ := g.pos(e.To)
 			if !seen[k] {
 				seen[k] = true
 				out = append(out, e.To)
@@ -122,11 +215,11 @@ func (g *Graph) Resource(id ResourceID) *Resource {
 // ResourcesOf returns the resources call seq acts on: the fds it passes,
 // the paths it names, the mappings it changes.
 func (g *Graph) ResourcesOf(seq uint64) []ResourceID {
-	i, ok := g.index[seq]
+	i, ok := g.pos(seq)
 	if !ok {
 		return nil
 	}
-	return slices.Clone(g.info[i].acts)
+	return slices.Clone(g.actsOf(i))
 }
 
 // Groups returns every group, by ID (the order of their first calls).
@@ -143,7 +236,7 @@ func (g *Graph) Group(id GroupID) *Group {
 // GroupOf returns the group of call seq, or nil for a seq not in the
 // trace.
 func (g *Graph) GroupOf(seq uint64) *Group {
-	i, ok := g.index[seq]
+	i, ok := g.pos(seq)
 	if !ok {
 		return nil
 	}
@@ -154,7 +247,7 @@ func (g *Graph) GroupOf(seq uint64) *Group {
 // resources it acts on (internal over input over environment), or its
 // group's class for calls that act on none. 0 for a seq not in the trace.
 func (g *Graph) ClassOf(seq uint64) Class {
-	i, ok := g.index[seq]
+	i, ok := g.pos(seq)
 	if !ok {
 		return 0
 	}

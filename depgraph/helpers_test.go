@@ -2,7 +2,9 @@ package depgraph
 
 import (
 	"encoding/binary"
+	"fmt"
 	"net/netip"
+	"reflect"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -73,14 +75,55 @@ func (b *tb) spawnThread(label string, p, th uint32) uint64 {
 	return b.do(label, p, "clone", int64(2000+th), []uint64{flags})
 }
 
-// graph builds the graph of the trace so far.
+// graph builds the graph of the trace so far, and checks that the lean
+// graphs of the trace (BuildOptions) have the same groups, resources,
+// classes, echo calls and edges (or edge count).
 func (b *tb) graph() *Graph {
 	b.T.Helper()
-	g, err := Build(b.Table, &trace.Header{Arch: "amd64"}, b.Events)
+	h := &trace.Header{Arch: "amd64"}
+	g, err := Build(b.Table, h, b.Events)
 	if err != nil {
 		b.T.Fatal(err)
 	}
+	for _, o := range []BuildOptions{{Lean: true}, {Lean: true, CountEdges: true}} {
+		lean, err := BuildWith(b.Table, h, b.Events, o)
+		if err != nil {
+			b.T.Fatal(err)
+		}
+		if diff := sameGraph(g, lean, !o.CountEdges); diff != "" {
+			b.T.Errorf("the graph built with %+v differs from the whole one: %s", o, diff)
+		}
+	}
 	return g
+}
+
+// sameGraph says how lean, a graph built with BuildOptions, differs from
+// full in what it keeps; "" when it does not. withEdges: lean keeps its
+// edges.
+func sameGraph(full, lean *Graph, withEdges bool) string {
+	switch {
+	case lean.Calls() != nil || lean.NumCalls() != full.NumCalls():
+		return fmt.Sprintf("%d calls (kept: %d), want %d", lean.NumCalls(), len(lean.Calls()), full.NumCalls())
+	case lean.EdgeCount() != full.EdgeCount():
+		return fmt.Sprintf("%d edges, want %d", lean.EdgeCount(), full.EdgeCount())
+	case !reflect.DeepEqual(lean.Groups(), full.Groups()):
+		return "the groups differ"
+	case !reflect.DeepEqual(lean.Resources(), full.Resources()):
+		return "the resources differ"
+	case !reflect.DeepEqual(lean.echo, full.echo):
+		return "the echo calls differ"
+	case withEdges && !reflect.DeepEqual(lean.Edges(), full.Edges()):
+		return "the edges differ"
+	case !withEdges && len(lean.Edges()) != 0:
+		return "edges kept"
+	}
+	for _, c := range full.Calls() {
+		nr, _ := lean.Syscall(c.Seq)
+		if lean.ClassOf(c.Seq) != full.ClassOf(c.Seq) || lean.GroupOf(c.Seq) != lean.Group(full.GroupOf(c.Seq).ID) || nr != int(c.Nr) {
+			return fmt.Sprintf("call #%d: another class, group or syscall", c.Seq)
+		}
+	}
+	return ""
 }
 
 // l returns the seq of a label.

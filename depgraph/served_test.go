@@ -143,7 +143,8 @@ func TestClosureServesKeptFiles(t *testing.T) {
 					if p.Action(e.To) != Replay {
 						continue
 					}
-					if ok, _ := g.serves(g.index[e.To], e); !ok || !e.ContentOnly {
+					j, _ := g.pos(e.To)
+					if ok, _ := g.serves(j, e); !ok || !e.ContentOnly {
 						t.Errorf("#%d runs (%s) but #%d, which it depends on (%s), is replayed and serves nothing", seq, a, e.To, e.Why)
 					}
 				}

@@ -218,10 +218,10 @@ func (w Why) String() string { return strings.Join(w.Names(), ",") }
 // the parent's vfork or clone that made the child.
 type Edge struct {
 	From, To uint64
-	Why      Why
 	// Resource is what the dependency goes through (the first one found
 	// when there are several).
 	Resource ResourceID
+	Why      Why
 	// ContentOnly: From uses what To made only through fd arguments of
 	// which it needs the file's content (systable's Arg.ContentOnly: a
 	// read, an mmap, an fstat), so an fd on a stand-in holding the

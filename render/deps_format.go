@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 
 	"github.com/envbisect/envbisect/depgraph"
@@ -66,10 +67,13 @@ type DepsEdgeJSON struct {
 }
 
 // WriteJSON prints the groups, resources and edges; with --group only
-// that group, its resources, its calls and the edges from them.
+// that group, its resources, its calls and the edges from them. It
+// prints DepsJSON item by item, so that memory does not hold the whole
+// output: the bytes are those of encoding/json's Encoder.
 func (v *Deps) WriteJSON(w io.Writer) error {
 	g := v.g
-	out := DepsJSON{Calls: len(g.Calls()), Groups: []DepsGroupJSON{}, Resources: []DepsResourceJSON{}, Edges: []DepsEdgeJSON{}}
+	l := &jsonList{w: w}
+	fmt.Fprintf(w, `{"calls":%d,"groups":[`, g.NumCalls())
 	groups := g.Groups()
 	if v.group != nil {
 		groups = []*depgraph.Group{v.group}
@@ -82,43 +86,76 @@ func (v *Deps) WriteJSON(w io.Writer) error {
 		}
 		if v.group != nil {
 			for _, seq := range gr.Calls {
-				c, _ := g.Call(seq)
-				gj.Calls = append(gj.Calls, DepsCallJSON{Seq: seq, Proc: c.Proc, Thread: c.Thread, Call: v.callLine(seq)})
+				c, ok := v.calls(seq)
+				if !ok {
+					return fmt.Errorf("call #%d of group %d is not in the trace", seq, gr.ID)
+				}
+				gj.Calls = append(gj.Calls, DepsCallJSON{Seq: seq, Proc: c.Proc, Thread: c.Thread, Call: v.who(c) + " " + CallString(v.tab, c, v.size)})
 			}
 		}
-		out.Groups = append(out.Groups, gj)
+		l.item(gj)
 	}
+	l.next(`],"resources":[`)
 	for _, r := range g.Resources() {
 		if v.group != nil && r.Group != v.group.ID {
 			continue
 		}
-		out.Resources = append(out.Resources, DepsResourceJSON{ID: r.ID, Kind: r.Kind, Name: r.Name, Class: r.Class,
+		l.item(DepsResourceJSON{ID: r.ID, Kind: r.Kind, Name: r.Name, Class: r.Class,
 			Created: r.Created, Path: r.Path, Local: r.Local, Peer: r.Peer, Group: r.Group})
 	}
-	for _, e := range v.edges() {
-		out.Edges = append(out.Edges, DepsEdgeJSON{From: e.From, To: e.To, Why: e.Why.Names(), Resource: e.Resource, ContentOnly: e.ContentOnly})
+	l.next(`],"edges":[`)
+	for e := range v.edges() {
+		l.item(DepsEdgeJSON{From: e.From, To: e.To, Why: e.Why.Names(), Resource: e.Resource, ContentOnly: e.ContentOnly})
 	}
-	enc := json.NewEncoder(w)
-	return enc.Encode(out)
+	l.next("]}\n")
+	return l.err
+}
+
+// jsonList writes the items of JSON arrays, comma-separated; the first
+// error is kept.
+type jsonList struct {
+	w     io.Writer
+	items int // in the array being written
+	err   error
+}
+
+// item writes x as the array's next item.
+func (l *jsonList) item(x any) {
+	b, err := json.Marshal(x)
+	if l.err == nil && err != nil {
+		l.err = err
+	}
+	if l.items > 0 {
+		b = append([]byte{','}, b...)
+	}
+	l.items++
+	if _, err := l.w.Write(b); l.err == nil && err != nil {
+		l.err = err
+	}
+}
+
+// next ends the array with s, which starts the next one, if any.
+func (l *jsonList) next(s string) {
+	l.items = 0
+	if _, err := io.WriteString(l.w, s); l.err == nil && err != nil {
+		l.err = err
+	}
 }
 
 // edges returns the edges to print: all, or those from --group's calls.
-func (v *Deps) edges() []depgraph.Edge {
+func (v *Deps) edges() iter.Seq[depgraph.Edge] {
 	if v.group == nil {
-		return v.g.Edges()
+		return v.g.AllEdges()
 	}
-	var out []depgraph.Edge
-	for _, seq := range v.group.Calls {
-		out = append(out, v.g.Deps(seq)...)
+	return func(yield func(depgraph.Edge) bool) {
+		for _, seq := range v.group.Calls {
+			for _, e := range v.g.Deps(seq) {
+				if !yield(e) {
+					return
+				}
+			}
+		}
 	}
-	return out
-}
-
-// callLine is the call seq as the JSON output of one group lists it:
-// who made it, then the call as show prints it.
-func (v *Deps) callLine(seq uint64) string {
-	c, _ := v.g.Call(seq)
-	return v.who(c) + " " + CallString(v.tab, c, v.size)
 }
 
 // WriteDot prints the call graph as a Graphviz digraph: a node per call,
@@ -128,16 +165,17 @@ func (v *Deps) callLine(seq uint64) string {
 func (v *Deps) WriteDot(w io.Writer) error {
 	g := v.g
 	edges := v.edges()
-	nodes := map[uint64]bool{}
-	for _, e := range edges {
-		nodes[e.From], nodes[e.To] = true, true
-	}
-	groups := g.Groups()
+	var nodes map[uint64]bool // with --group: its calls and the calls they depend on
 	if v.group != nil {
+		nodes = map[uint64]bool{}
+		for e := range edges {
+			nodes[e.From], nodes[e.To] = true, true
+		}
 		for _, seq := range v.group.Calls {
 			nodes[seq] = true
 		}
 	}
+	groups := g.Groups()
 	fmt.Fprintln(w, "digraph envbisect {")
 	fmt.Fprintln(w, "\tgraph [fontname=\"monospace\"];")
 	fmt.Fprintln(w, "\tnode [shape=box, fontname=\"monospace\", fontsize=10];")
@@ -155,11 +193,15 @@ func (v *Deps) WriteDot(w io.Writer) error {
 		fmt.Fprintf(w, "\tsubgraph cluster_%d {\n", gr.ID)
 		fmt.Fprintf(w, "\t\tlabel=%s;\n", dotQuote(fmt.Sprintf("%d: %s (%s)", gr.ID, gr.Title(), gr.Class)))
 		for _, seq := range members {
-			fmt.Fprintf(w, "\t\tn%d [label=%s];\n", seq, dotQuote(v.nodeLabel(seq)))
+			label, err := v.nodeLabel(seq)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "\t\tn%d [label=%s];\n", seq, dotQuote(label))
 		}
 		fmt.Fprintln(w, "\t}")
 	}
-	for _, e := range edges {
+	for e := range edges {
 		style := ""
 		if e.Why == depgraph.ByProcess {
 			style = ", style=dashed, color=gray"
@@ -171,9 +213,17 @@ func (v *Deps) WriteDot(w io.Writer) error {
 }
 
 // nodeLabel is "seq: syscall(path)".
-func (v *Deps) nodeLabel(seq uint64) string {
-	c, _ := v.g.Call(seq)
-	return fmt.Sprintf("%d: %s(%s)", seq, v.tab.ByNr(int(c.Nr)).Name, c.Path)
+func (v *Deps) nodeLabel(seq uint64) (string, error) {
+	if c, ok := v.calls(seq); ok {
+		return fmt.Sprintf("%d: %s(%s)", seq, v.tab.ByNr(int(c.Nr)).Name, c.Path), nil
+	}
+	// A lean graph built with its calls' paths (depgraph.BuildOptions.Paths).
+	nr, ok := v.g.Syscall(seq)
+	path, kept := v.g.Path(seq)
+	if !ok || !kept {
+		return "", fmt.Errorf("call #%d is not in the trace", seq)
+	}
+	return fmt.Sprintf("%d: %s(%s)", seq, v.tab.ByNr(nr).Name, path), nil
 }
 
 // dotQuote makes s a DOT double-quoted string.

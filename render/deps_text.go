@@ -17,29 +17,66 @@ import (
 type Deps struct {
 	g     *depgraph.Graph
 	tab   *systable.Table
-	main  map[uint32]uint32 // process -> its main thread, for [P] and [P:T]
-	group *depgraph.Group   // --group, or nil
+	main  MainThreads     // for [P] and [P:T]
+	group *depgraph.Group // --group, or nil
 	size  int
+	calls func(seq uint64) (*trace.Call, bool)
+}
+
+// DepsOptions say what a Deps prints and where it finds the calls.
+type DepsOptions struct {
+	// Group, when not nil, is the one group WriteGroup, WriteJSON and
+	// WriteDot print.
+	Group *depgraph.Group
+	// Size cuts strings after Size bytes (0: never).
+	Size int
+	// Main are the trace's processes' main threads.
+	Main MainThreads
+	// Calls returns the recorded call seq, for what prints calls: the
+	// calls of Group (WriteGroup, WriteJSON) and the calls WriteDot
+	// labels (of which it reads Nr and Path; a call it does not have is
+	// labelled from the graph, when that keeps paths:
+	// depgraph.BuildOptions.Paths). nil: the graph's (Graph.Call), which
+	// a lean graph does not have.
+	Calls func(seq uint64) (*trace.Call, bool)
 }
 
 // NewDeps returns the writer of g's groups, calls shown as show shows
-// them with tab, strings cut after size bytes (0: never). events are the
-// trace's, to tell each process's main thread; group, when not nil, is
-// the one group WriteGroup, WriteJSON and WriteDot print.
-func NewDeps(g *depgraph.Graph, tab *systable.Table, events []trace.Event, group *depgraph.Group, size int) *Deps {
-	return &Deps{g: g, tab: tab, main: mainThreads(events), group: group, size: size}
+// them with tab.
+func NewDeps(g *depgraph.Graph, tab *systable.Table, o DepsOptions) *Deps {
+	v := &Deps{g: g, tab: tab, main: o.Main, group: o.Group, size: o.Size, calls: o.Calls}
+	if v.main == nil {
+		v.main = NewMainThreads()
+	}
+	if v.calls == nil {
+		v.calls = g.Call
+	}
+	return v
 }
 
-// mainThreads returns each process's main thread: the one it was spawned
-// with, or that exec'd last.
-func mainThreads(evs []trace.Event) map[uint32]uint32 {
-	m := map[uint32]uint32{1: 1}
-	for _, ev := range evs {
-		if p := ev.Proc; p != nil && (p.Kind == trace.Spawn || p.Kind == trace.Exec) {
-			m[p.Proc] = p.Thread
-		}
+// MainThreads are each process's main thread: the one it was spawned
+// with, or that exec'd last (show prints a call of another thread
+// [P:T]).
+type MainThreads map[uint32]uint32
+
+// NewMainThreads returns the main threads of a trace before its first
+// event.
+func NewMainThreads() MainThreads { return MainThreads{1: 1} }
+
+// MainThreadsOf returns the main threads of a trace's events.
+func MainThreadsOf(evs []trace.Event) MainThreads {
+	m := NewMainThreads()
+	for i := range evs {
+		m.Add(&evs[i])
 	}
 	return m
+}
+
+// Add reads the next event of the trace.
+func (m MainThreads) Add(ev *trace.Event) {
+	if p := ev.Proc; p != nil && (p.Kind == trace.Spawn || p.Kind == trace.Exec) {
+		m[p.Proc] = p.Thread
+	}
 }
 
 // who prints who made a call as show does: [P], or [P:T] off the main
@@ -54,7 +91,7 @@ func (v *Deps) who(c *trace.Call) string {
 // WriteGroups prints the table of groups.
 func (v *Deps) WriteGroups(w io.Writer) error {
 	g := v.g
-	fprintf(w, "# %d calls, %d groups, %d resources, %d edges\n", len(g.Calls()), len(g.Groups()), len(g.Resources()), len(g.Edges()))
+	fprintf(w, "# %d calls, %d groups, %d resources, %d edges\n", g.NumCalls(), len(g.Groups()), len(g.Resources()), g.EdgeCount())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fprintf(tw, "ID\tKIND\tCLASS\tCALLS\tFIRST\tLAST\tNAME\n")
 	for _, gr := range g.Groups() {
@@ -72,7 +109,10 @@ func (v *Deps) WriteGroup(w io.Writer) error {
 		fprintf(w, "# resource: %s %s (%s)\n", r.Kind, r.Name, r.Class)
 	}
 	for _, seq := range gr.Calls {
-		c, _ := g.Call(seq)
+		c, ok := v.calls(seq)
+		if !ok {
+			return fmt.Errorf("call #%d of group %d is not in the trace", seq, gr.ID)
+		}
 		fprintf(w, "#%d %s %s\n", seq, v.who(c), CallString(v.tab, c, v.size))
 		for _, e := range g.Deps(seq) {
 			fprintf(w, "    <- #%d %s", e.To, e.Why)

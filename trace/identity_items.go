@@ -145,14 +145,19 @@ func MountsTouched(start []StartEvent, paths []string) map[string]bool {
 	return out
 }
 
-// CallPaths returns the paths the calls among events name.
-func CallPaths(events []Event) []string {
+// CallPaths returns the paths the calls among each of events name, each
+// once, in the order they are first named.
+func CallPaths(events ...[]Event) []string {
 	var out []string
-	for _, ev := range events {
-		if c := ev.Call; c != nil {
-			for _, p := range []string{c.Path, c.Path2} {
-				if p != "" {
-					out = append(out, p)
+	seen := map[string]bool{}
+	for _, evs := range events {
+		for _, ev := range evs {
+			if c := ev.Call; c != nil {
+				for _, p := range [2]string{c.Path, c.Path2} {
+					if p != "" && !seen[p] {
+						seen[p] = true
+						out = append(out, p)
+					}
 				}
 			}
 		}

@@ -117,7 +117,10 @@
 // (contents.blobRefs, as for chunks), fills in the buffers KeepData keeps
 // by reading their blob again by offset (checksum and address checked
 // again), and leaves the others with Blob and Len and no Data;
-// Trace.FillData reads those in later for the calls a report prints.
+// Trace.FillData reads those in later for the calls a report prints, and
+// Reader.FillData for a call of a Reader still open (diff compares the
+// calls of two traces read side by side, filling in the buffers whose
+// addresses differ).
 // The reader also holds one copy of each call path (up to 65,536 distinct
 // ones), not one per call.
 //

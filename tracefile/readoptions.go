@@ -57,22 +57,39 @@ func (o ReadOptions) ReadFile(path string) (*Trace, error) {
 // does. Buffers that have their bytes are left as they are. It is safe
 // for concurrent use.
 func (t *Trace) FillData(c *trace.Call) error {
+	if err := fillData(t.content, c); err != nil {
+		return t.wrap(err)
+	}
+	return nil
+}
+
+// FillData is Trace.FillData for a call r has read; r must still be
+// open. It is not safe for concurrent use.
+func (r *Reader) FillData(c *trace.Call) error {
+	if err := fillData(r.content, c); err != nil {
+		return r.wrap(err)
+	}
+	return nil
+}
+
+// fillData is FillData with the contents of a trace (nil: none).
+func fillData(content *contents, c *trace.Call) error {
 	for i := range c.Mem {
 		m := &c.Mem[i]
-		if m.Blob == nil || m.Data != nil || m.Flag&(trace.Excluded|trace.Fault) != 0 || t.content == nil {
+		if m.Blob == nil || m.Data != nil || m.Flag&(trace.Excluded|trace.Fault) != 0 || content == nil {
 			continue
 		}
-		data, ok, err := t.content.blobData(*m.Blob)
+		data, ok, err := content.blobData(*m.Blob)
 		if err == nil && !ok {
-			data, ok, err = t.content.chunkAsBlob(*m.Blob, t.content.decoder)
+			data, ok, err = content.chunkAsBlob(*m.Blob, content.decoder)
 		}
 		switch {
 		case err != nil:
-			return t.wrap(fmt.Errorf("call %d, buffer %d: %w", c.Seq, i, err))
+			return fmt.Errorf("call %d, buffer %d: %w", c.Seq, i, err)
 		case !ok:
-			return t.wrap(&formatError{kind: ErrCorrupt, msg: fmt.Sprintf("call %d references blob %x that the trace does not contain", c.Seq, m.Blob[:])})
+			return &formatError{kind: ErrCorrupt, msg: fmt.Sprintf("call %d references blob %x that the trace does not contain", c.Seq, m.Blob[:])}
 		case uint64(len(data)) > m.Len:
-			return t.wrap(&formatError{kind: ErrCorrupt, msg: fmt.Sprintf("call %d, buffer %d: %d bytes of data are more than its length %d", c.Seq, i, len(data), m.Len)})
+			return &formatError{kind: ErrCorrupt, msg: fmt.Sprintf("call %d, buffer %d: %d bytes of data are more than its length %d", c.Seq, i, len(data), m.Len)}
 		}
 		m.Data = data
 	}

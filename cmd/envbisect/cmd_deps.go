@@ -3,15 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/render"
-	"github.com/envbisect/envbisect/systable"
-	"github.com/envbisect/envbisect/tracefile"
+	"github.com/envbisect/envbisect/trace"
 )
 
 // depsOptions are the flags of envbisect deps.
@@ -84,6 +83,7 @@ Exit codes:
 }
 
 // runDeps prints the dependency groups of the trace at path as o asks.
+// Its memory holds the graph, not the calls (streamDepsGraph).
 func runDeps(ctx context.Context, o depsOptions, path string, s streams) error {
 	switch {
 	case o.dot && o.json:
@@ -93,37 +93,28 @@ func runDeps(ctx context.Context, o depsOptions, path string, s streams) error {
 	case o.stringSize < 0:
 		return usageError("-s %d: the string limit must be 0 (no limit) or more", o.stringSize)
 	}
-	var t *tracefile.Trace
-	var tab *systable.Table
-	var err error
-	if o.group == 0 {
-		// Without --group no buffer is printed: the files' contents
-		// stay in the trace file.
-		t, tab, err = readTraceForGraph(path, s)
-	} else {
-		if t, err = readTrace(path, s); err == nil {
-			if tab, err = systable.New(t.Header.Arch); err != nil {
-				err = fmt.Errorf("trace %s: %w", path, err)
-			}
-		}
-	}
+	// The graph keeps no call: the table needs only the groups and the
+	// count of edges, JSON the edges too, dot also each call's syscall
+	// and path; --group reads its calls again.
+	defer debug.SetGCPercent(debug.SetGCPercent(batchGCPercent))
+	bo := depgraph.BuildOptions{CountEdges: !o.dot && !o.json && o.group == 0, Paths: o.dot && o.group == 0}
+	t, err := streamDepsGraph(ctx, path, s, bo)
 	if err != nil {
 		return withCode(exitError, err)
 	}
-	if err := ctx.Err(); err != nil {
-		return withCode(exitError, errors.New("interrupted"))
-	}
-	g, err := depgraph.Build(tab, &t.Header, t.Events)
-	if err != nil {
-		return withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
-	}
+	g := t.g
 	var group *depgraph.Group
+	var calls map[uint64]*trace.Call
 	if o.group != 0 {
 		if group = g.Group(depgraph.GroupID(o.group)); group == nil {
 			return usageError("--group %d: %s has %d groups (see 'envbisect deps %s')", o.group, path, len(g.Groups()), path)
 		}
+		if calls, err = t.calls(ctx, s, groupCallsPrinted(g, group, o.dot)); err != nil {
+			return withCode(exitError, err)
+		}
 	}
-	v := render.NewDeps(g, tab, t.Events, group, o.stringSize)
+	v := render.NewDeps(g, t.tab, render.DepsOptions{Group: group, Size: o.stringSize, Main: t.main,
+		Calls: func(seq uint64) (*trace.Call, bool) { c, ok := calls[seq]; return c, ok }})
 
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	switch {
@@ -143,4 +134,19 @@ func runDeps(ctx context.Context, o depsOptions, path string, s streams) error {
 		return withCode(exitError, fmt.Errorf("write: %w", err))
 	}
 	return nil
+}
+
+// groupCallsPrinted are the calls deps prints of group gr: its own and,
+// in dot, the calls they depend on (nodes of their edges).
+func groupCallsPrinted(g *depgraph.Graph, gr *depgraph.Group, dot bool) map[uint64]bool {
+	want := make(map[uint64]bool, len(gr.Calls))
+	for _, seq := range gr.Calls {
+		want[seq] = true
+		if dot {
+			for _, e := range g.Deps(seq) {
+				want[e.To] = true
+			}
+		}
+	}
+	return want
 }

@@ -3,17 +3,15 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
 	"github.com/envbisect/envbisect/align"
-	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracefile"
 )
 
 // Exit codes of diff, as diff(1) has them.
@@ -130,39 +128,66 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 	case o.window < 1:
 		return usageError("--window %d: want 1 or more calls", o.window)
 	}
-	ta, cutA, err := readDiffTrace(good, s)
+	// Memory holds the calls without their buffers; the buffers are read
+	// in a second pass over both traces side by side, the calls printed
+	// in a third (diff_stream.go).
+	ha, err := readDiffHeader(good)
 	if err != nil {
 		return err
 	}
-	tb, cutB, err := readDiffTrace(bad, s)
+	hb, err := readDiffHeader(bad)
 	if err != nil {
 		return err
 	}
-	if ta.Header.Arch != tb.Header.Arch {
+	if ha.Arch != hb.Arch {
 		return withCode(diffTrouble, fmt.Errorf("%s is a trace of %s, %s of %s: traces of different architectures cannot be compared",
-			good, ta.Header.Arch, bad, tb.Header.Arch))
+			good, ha.Arch, bad, hb.Arch))
 	}
-	tab, err := systable.New(ta.Header.Arch)
+	tab, err := systable.New(ha.Arch)
 	if err != nil {
 		return withCode(diffTrouble, fmt.Errorf("trace %s: %w", good, err))
 	}
-	if err := ctx.Err(); err != nil {
-		return withCode(diffTrouble, errors.New("interrupted"))
+	defer debug.SetGCPercent(debug.SetGCPercent(batchGCPercent))
+	ta, err := readDiffTrace(ctx, good, s)
+	if err != nil {
+		return err
 	}
 	// The echoed ids of netlink and DNS exchanges differ from run to run:
-	// the graph of the good trace says where they lie.
-	var echo align.EchoOf
-	if g, err := depgraph.Build(tab, &ta.Header, ta.Events); err == nil {
-		echo = g.EchoOf
+	// the graph of the good trace says where they lie. It is built, and
+	// let go, before the bad trace is read.
+	echo, err := echoOf(ctx, ta, tab, s)
+	if err != nil {
+		return withCode(diffTrouble, err)
 	}
-	filler := &diffFiller{a: ta, b: tb}
-	res := align.Diff(tab,
-		align.Run{Header: &ta.Header, Start: touchedMounts(ta.Start, ta.Events, tb.Events), Events: ta.Events},
-		align.Run{Header: &tb.Header, Start: touchedMounts(tb.Start, ta.Events, tb.Events), Events: tb.Events},
-		align.Options{AllFields: o.allFields, Window: o.window, Echo: echo, Fill: filler.fill})
-	filler.fillPrinted(res, o.context)
-	if filler.err != nil {
-		return withCode(diffTrouble, filler.err)
+	tb, err := readDiffTrace(ctx, bad, s)
+	if err != nil {
+		return err
+	}
+	paths := trace.CallPaths(ta.events, tb.events)
+	var readers [2]*eventStream
+	var fillErr error
+	fill := func(inB bool, c *trace.Call) {
+		r := readers[0]
+		if inB {
+			r = readers[1]
+		}
+		if err := r.r.FillData(c); err != nil && fillErr == nil {
+			fillErr = err
+		}
+	}
+	res, cmp := align.Prepare(tab,
+		align.Run{Header: &ta.header, Start: trace.TouchedMountsOnly(ta.start, paths), Events: ta.events},
+		align.Run{Header: &tb.header, Start: trace.TouchedMountsOnly(tb.start, paths), Events: tb.events},
+		align.Options{AllFields: o.allFields, Window: o.window, Echo: echo, Fill: fill})
+	ta.events, tb.events = nil, nil // the calls are res's now
+	if err := compareStreamed(ctx, tab, ta, tb, res, cmp, &readers); err != nil {
+		return withCode(diffTrouble, err)
+	}
+	if fillErr != nil {
+		return withCode(diffTrouble, fillErr)
+	}
+	if err := readPrinted(ctx, ta, tb, res, o.context, s); err != nil {
+		return withCode(diffTrouble, err)
 	}
 
 	out := bufio.NewWriterSize(s.out, 64<<10)
@@ -174,7 +199,7 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 		err = render.WriteDiffJSON(out, tab, res, size)
 	} else {
 		err = render.WriteDiffText(out, tab, res, render.DiffOptions{StringSize: o.stringSize, Context: o.context},
-			render.DiffSide{Name: good, Header: &ta.Header}, render.DiffSide{Name: bad, Header: &tb.Header})
+			render.DiffSide{Name: good, Header: &ta.header}, render.DiffSide{Name: bad, Header: &tb.header})
 	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
@@ -182,7 +207,7 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 	if err != nil {
 		return withCode(diffTrouble, fmt.Errorf("write: %w", err))
 	}
-	if cut := cutShortNames(good, cutA, bad, cutB); cut != "" {
+	if cut := cutShortNames(good, ta.cut, bad, tb.cut); cut != "" {
 		return withCode(diffTrouble, fmt.Errorf("%s cut short: compared up to the last complete frame, so the comparison is partial "+
 			"(record the run again to compare it whole)", cut))
 	}
@@ -190,18 +215,6 @@ func runDiff(ctx context.Context, o diffOptions, good, bad string, s streams) er
 		return withCode(diffDiffers, nil)
 	}
 	return nil
-}
-
-// readDiffTrace reads a whole trace for diff, whose errors exit 2, and
-// says whether it is cut short.
-// The contents of files the calls read and wrote stay in the trace file
-// (readTraceLean); diffFiller reads those diff compares and prints.
-func readDiffTrace(path string, s streams) (*tracefile.Trace, bool, error) {
-	t, _, cut, err := readTraceLean(path, s)
-	if err != nil {
-		return nil, false, withCode(diffTrouble, err)
-	}
-	return t, cut, nil
 }
 
 // cutShortNames says which of the two traces are cut short: "" for none,
@@ -216,10 +229,4 @@ func cutShortNames(good string, cutGood bool, bad string, cutBad bool) string {
 		return bad + " is"
 	}
 	return ""
-}
-
-// touchedMounts keeps, of the mounts among start, those that hold a path
-// the calls of either trace name.
-func touchedMounts(start []trace.StartEvent, a, b []trace.Event) []trace.StartEvent {
-	return trace.TouchedMountsOnly(start, append(trace.CallPaths(a), trace.CallPaths(b)...))
 }

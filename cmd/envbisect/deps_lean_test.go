@@ -2,75 +2,90 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/internal/testutil"
 	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/tracefile"
 )
 
-// The lean read deps makes (files' contents left in the trace file) gives
-// the same dependency graph as the full read, on a recorded trace with
-// large reads of files (left out) and of a pipe (kept): the same groups,
-// resources and edges, printed the same in every form deps has.
-func TestDepsLeanReadSameGraph(t *testing.T) {
+// What deps prints from its streamed, lean graph (no call held, files'
+// contents left in the trace file) is what the whole trace read into
+// memory and its whole graph print, on a recorded trace with large reads
+// of files (left out), of a pipe (kept) and a DNS lookup: every form
+// deps has, and --group in each of them for a group of a file (its calls
+// read again, buffers and all) and for the group of the first process.
+func TestDepsStreamedSameOutput(t *testing.T) {
 	testutil.Require(t, testutil.Root, testutil.Ptrace)
 	tr := filepath.Join(t.TempDir(), "t.envb")
 	script := "cat /etc/services /etc/passwd > /dev/null; ls -l /usr/bin | wc -l; getent hosts localhost"
 	if code, _, errs := runCLI("record", "-q", "-o", tr, "--", "sh", "-c", script); code != 0 {
 		t.Fatalf("record: exit %d: %s", code, errs)
 	}
-	full, err := tracefile.ReadFile(tr)
+	whole, err := tracefile.ReadFile(tr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lean, tab, err := readTraceForGraph(tr, streams{out: &bytes.Buffer{}, err: &bytes.Buffer{}})
+	tab, err := systable.New(whole.Header.Arch)
 	if err != nil {
 		t.Fatal(err)
 	}
-	left, keptBlobs := 0, 0
-	for _, ev := range lean.Events {
-		if ev.Call == nil {
-			continue
+	g, err := depgraph.Build(tab, &whole.Header, whole.Events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The groups asked for: /etc/services (read in blobs, left out of the
+	// lean read) and the first call's.
+	services := 0
+	for _, gr := range g.Groups() {
+		if gr.Kind == depgraph.GroupFile && gr.Name == "/etc/services" {
+			services = int(gr.ID)
 		}
-		for _, m := range ev.Call.Mem {
-			switch {
-			case m.Blob != nil && m.Data == nil && m.Len > 0:
-				left++
-			case m.Blob != nil:
-				keptBlobs++
+	}
+	if services == 0 {
+		t.Fatalf("no group of /etc/services among %d", len(g.Groups()))
+	}
+	first := int(g.GroupOf(g.Calls()[0].Seq).ID)
+
+	for _, group := range []int{0, services, first} {
+		for _, form := range []string{"", "--json", "--dot"} {
+			var want bytes.Buffer
+			var gr *depgraph.Group
+			if group != 0 {
+				gr = g.Group(depgraph.GroupID(group))
 			}
-		}
-	}
-	if left == 0 || keptBlobs == 0 {
-		t.Fatalf("%d buffers left out and %d out-of-line buffers kept: the trace tests nothing", left, keptBlobs)
-	}
-	printDeps := func(tf *tracefile.Trace) map[string]string {
-		g, err := depgraph.Build(tab, &tf.Header, tf.Events)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v := render.NewDeps(g, tab, tf.Events, nil, render.DefaultStringSize)
-		out := map[string]string{}
-		for name, write := range map[string]func(*bytes.Buffer) error{
-			"groups": func(b *bytes.Buffer) error { return v.WriteGroups(b) },
-			"json":   func(b *bytes.Buffer) error { return v.WriteJSON(b) },
-			"dot":    func(b *bytes.Buffer) error { return v.WriteDot(b) },
-		} {
-			var b bytes.Buffer
-			if err := write(&b); err != nil {
+			v := render.NewDeps(g, tab, render.DepsOptions{Group: gr, Size: render.DefaultStringSize, Main: render.MainThreadsOf(whole.Events)})
+			switch {
+			case form == "--json":
+				err = v.WriteJSON(&want)
+			case form == "--dot":
+				err = v.WriteDot(&want)
+			case gr != nil:
+				err = v.WriteGroup(&want)
+			default:
+				err = v.WriteGroups(&want)
+			}
+			if err != nil {
 				t.Fatal(err)
 			}
-			out[name] = b.String()
-		}
-		return out
-	}
-	want, got := printDeps(full), printDeps(lean)
-	for name := range want {
-		if got[name] != want[name] {
-			t.Errorf("deps %s differs after the lean read:\n got: %.2000s\nwant: %.2000s", name, got[name], want[name])
+			args := []string{"deps", tr}
+			if form != "" {
+				args = append(args, form)
+			}
+			if group != 0 {
+				args = append(args, "--group", fmt.Sprint(group))
+			}
+			code, got, errs := runCLI(args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, errs)
+			}
+			if got != want.String() {
+				t.Errorf("%v prints another thing than the whole trace's graph:\n got: %.3000s\nwant: %.3000s", args, got, want.String())
+			}
 		}
 	}
 }

@@ -2,10 +2,20 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/internal/testutil"
 	"github.com/envbisect/envbisect/internal/tracetest"
+	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracefile"
 )
 
 // diff reads its traces without the contents of files (stored out of
@@ -46,5 +56,77 @@ func TestDiffLeanRead(t *testing.T) {
 	}
 	if code, out, _ := runCLI("diff", a, a); code != 0 {
 		t.Errorf("a trace against itself: exit %d:\n%s", code, out)
+	}
+}
+
+// What diff prints, from traces read without files' contents, with a
+// lean graph for the echoed ids and keys that share their strings, is
+// what the whole traces, read into memory with a whole graph, print: on
+// two recordings of a real program that reads a file that changed
+// between them (and /etc/services, blobs of the same content in both),
+// as text, with context, and as JSON.
+func TestDiffLeanSameOutput(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace)
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "app.conf")
+	script := fmt.Sprintf("cat /etc/services > /dev/null; getent hosts localhost; cat %s; ls /usr/bin | wc -l", conf)
+	record := func(name, content string) string {
+		if err := os.WriteFile(conf, []byte(strings.Repeat("key = value\n", 100)+content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tr := filepath.Join(dir, name)
+		if code, _, errs := runCLI("record", "-q", "-o", tr, "--", "sh", "-c", script); code != 0 {
+			t.Fatalf("record: exit %d: %s", code, errs)
+		}
+		return tr
+	}
+	a, b := record("a.envb", "mode = fast\n"), record("b.envb", "mode = slow\n")
+
+	ta, err := tracefile.ReadFile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := tracefile.ReadFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := systable.New(ta.Header.Arch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := depgraph.Build(tab, &ta.Header, ta.Events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := append(trace.CallPaths(ta.Events), trace.CallPaths(tb.Events)...)
+	res := align.Diff(tab,
+		align.Run{Header: &ta.Header, Start: trace.TouchedMountsOnly(ta.Start, paths), Events: ta.Events},
+		align.Run{Header: &tb.Header, Start: trace.TouchedMountsOnly(tb.Start, paths), Events: tb.Events},
+		align.Options{Window: align.DefaultWindow, Echo: g.EchoOf})
+	if !res.Differs() {
+		t.Fatal("the two recordings do not differ: the test compares nothing")
+	}
+	for _, args := range [][]string{{}, {"-C", "3"}, {"--json"}} {
+		var want bytes.Buffer
+		if len(args) > 0 && args[0] == "--json" {
+			err = render.WriteDiffJSON(&want, tab, res, 0)
+		} else {
+			context := 0
+			if len(args) > 0 {
+				context = 3
+			}
+			err = render.WriteDiffText(&want, tab, res, render.DiffOptions{StringSize: render.DefaultStringSize, Context: context},
+				render.DiffSide{Name: a, Header: &ta.Header}, render.DiffSide{Name: b, Header: &tb.Header})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, got, errs := runCLI(append([]string{"diff", a, b}, args...)...)
+		if code != 1 {
+			t.Fatalf("diff %v: exit %d: %s", args, code, errs)
+		}
+		if got != want.String() {
+			t.Errorf("diff %v prints another thing than the whole traces:\n got: %.3000s\nwant: %.3000s", args, got, want.String())
+		}
 	}
 }

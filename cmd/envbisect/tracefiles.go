@@ -40,38 +40,6 @@ func readTraceWith(path string, s streams, o tracefile.ReadOptions) (*tracefile.
 	return nil, false, nameFile(path, err)
 }
 
-// readTraceForGraph reads the trace at path for a dependency graph and
-// what deps prints without --group: the bytes of files' contents that
-// the trace stores out of line stay in the file (depgraph.DataUsed), so
-// memory holds the calls and not what they read. Errors name the file.
-func readTraceForGraph(path string, s streams) (*tracefile.Trace, *systable.Table, error) {
-	t, tab, _, err := readTraceLean(path, s)
-	if err == nil && tab == nil {
-		_, err = systable.New(t.Header.Arch)
-		err = fmt.Errorf("trace %s: %w", path, err)
-	}
-	return t, tab, err
-}
-
-// readTraceLean is readTraceForGraph that also says whether the trace is
-// cut short. A trace of an architecture without a syscall table is read
-// whole, and its table is nil.
-func readTraceLean(path string, s streams) (*tracefile.Trace, *systable.Table, bool, error) {
-	r, err := tracefile.Open(path)
-	if err != nil {
-		return nil, nil, false, nameFile(path, err)
-	}
-	arch := r.Header().Arch
-	r.Close()
-	var o tracefile.ReadOptions
-	tab, err := systable.New(arch)
-	if err == nil {
-		o.KeepData = depgraph.DataUsed(tab)
-	}
-	t, cut, err := readTraceWith(path, s, o)
-	return t, tab, cut, err
-}
-
 // runSite is where and how the runs of replay and locate happen: the
 // CPU to pin to, and the container (nil: here) with the environment and
 // working directory the command gets there.

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Peak memory of the commands that read a whole trace, on a synthetic
-# trace of N calls (docs/performance.md, "Reading large traces").
+# Peak memory of the commands that read a whole trace (show, deps in
+# each of its forms, diff), on a synthetic trace of N calls
+# (docs/performance.md, "Reading large traces").
 #   sh tools/bigtrace/measure.sh [CALLS] [ENVBISECT] [DIR]
 # Writes DIR/a.envb and DIR/b.envb (b: one openat fails, so diff has a
 # difference), then prints one line per command: its wall time, CPU time
@@ -12,6 +13,7 @@ dir=${3:-$(mktemp -d)}
 go run ./tools/bigtrace -calls "$calls" -o "$dir/a.envb"
 go run ./tools/bigtrace -calls "$calls" -differ-at $((calls / 8)) -o "$dir/b.envb"
 ls -l "$dir/a.envb" "$dir/b.envb"
-for cmd in "show $dir/a.envb" "show --summary $dir/a.envb" "deps $dir/a.envb" "diff $dir/a.envb $dir/b.envb"; do
+for cmd in "show $dir/a.envb" "show --summary $dir/a.envb" "deps $dir/a.envb" "deps --json $dir/a.envb" \
+	"deps --dot $dir/a.envb" "deps --group 2 $dir/a.envb" "diff $dir/a.envb $dir/b.envb"; do
 	/usr/bin/time -f "$cmd: %e s wall, %U s user, %M KiB peak RSS, exit %x" "$eb" $cmd >/dev/null || true
 done
