@@ -1,0 +1,84 @@
+package ptrace
+
+import (
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// Tasks the tracer hears of before their creation.
+//
+// A new task is auto-attached, and its stops can reach wait4 before the
+// clone, fork or vfork event of its parent that names it. Its stop is
+// then left in place and kept until that event (spawn adopts it). When
+// the parent is killed inside the call, the event never comes at all (a
+// thread with a fatal signal pending does not stop), and a new thread of
+// a killed thread group goes straight to its PTRACE_EVENT_EXIT stop: it
+// is let go at once, or it would stay in that stop forever and its
+// process with it, a zombie leader the run waits for. Should its
+// creation event come after all, the task is adopted as running, or as
+// dead when its death came first.
+
+// earlyTask is what the tracer knows of a task whose creation it has not
+// seen yet.
+type earlyTask struct {
+	// stopped: the task waits in the stop ws, for the tracer to handle
+	// when it knows the task.
+	stopped bool
+	ws      unix.WaitStatus
+	// dead: it died, with status, before its creation was seen.
+	dead   bool
+	status unix.WaitStatus
+}
+
+// unseen handles wait4's report about tid, a task the tracer does not
+// know: a new task ahead of its creation event, the check command, or a
+// thread that an exec in its process ended.
+func (s *session) unseen(tid int, ws unix.WaitStatus) {
+	e := s.early[tid]
+	switch {
+	case ws.Stopped() && int(ws>>16)&0xff == unix.PTRACE_EVENT_EXIT:
+		// Killed before its creation was reported, maybe never to be:
+		// nothing of it is recorded, and it must not wait for us.
+		resumeCont(tid, 0) // ESRCH: killed out of the stop already
+		s.early[tid] = &earlyTask{}
+	case ws.Stopped():
+		s.early[tid] = &earlyTask{stopped: true, ws: ws}
+	case e != nil:
+		e.dead, e.status = true, ws
+	default:
+		s.watch.Exited(tid, ws) // the check command
+	}
+}
+
+// adoptEarly gives nt, a task whose creation event the tracer is
+// handling, what came of it before: its stop, handled now, or its death.
+func (s *session) adoptEarly(nt *task) error {
+	e := s.early[nt.tid]
+	if e == nil {
+		return nil
+	}
+	delete(s.early, nt.tid)
+	switch {
+	case e.stopped:
+		if err := s.stopped(nt, e.ws); err != nil && !leftStop(nt.tid, err) {
+			return &stopError{stop: "the first stop of new task " + strconv.Itoa(nt.tid) + ", " + stopName(e.ws), err: err}
+		}
+	case e.dead:
+		s.gone(nt, e.status)
+	}
+	return nil
+}
+
+// killTasks SIGKILLs every traced task, those whose creation was not
+// seen yet included.
+func (s *session) killTasks() {
+	for tid := range s.tasks {
+		unix.Kill(tid, unix.SIGKILL)
+	}
+	for tid, e := range s.early {
+		if !e.dead {
+			unix.Kill(tid, unix.SIGKILL)
+		}
+	}
+}
