@@ -86,8 +86,8 @@ func TestForkEventKilledBeforeEventMsg(t *testing.T) {
 			forkEvent = ws
 		case tid == sh && ws.Stopped():
 			resumeCont(sh, 0)
-		default:
-			t.Fatalf("wait4: %d reported %#x before the fork event", tid, uint32(ws))
+		case tid == sh:
+			t.Fatalf("wait4: the shell ended (%#x) before its fork event", uint32(ws))
 		}
 	}
 	child, err := eventMsg(sh)
