@@ -2,6 +2,8 @@ package ptrace
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/envbisect/envbisect/internal/testutil"
 	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -276,5 +279,48 @@ func reapTraced(t *testing.T, s *session, pid int) {
 	}
 	if s != nil && s.tasks[pid] != nil {
 		t.Errorf("pid %d is reaped and still followed", pid)
+	}
+}
+
+// TestRecordChildrenKilledWhileMakingThreads records a program that
+// kills its multithreaded children while they start threads, a bounded
+// number of times. Before the fix record hung in most runs: a thread
+// created in a child being killed reported its exit stop before, and
+// instead of, its creation event, and was left in it.
+func TestRecordChildrenKilledWhileMakingThreads(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp, testutil.Binary("gcc"))
+	prog := filepath.Join(t.TempDir(), "killthreads")
+	cmd := exec.Command("gcc", "-O1", "-Wall", "-pthread", "-o", prog,
+		filepath.Join(testutil.RepoRoot(t), "testdata", "victims", "killthreads.c"))
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gcc killthreads.c: %v\n%s", err, b)
+	}
+	table, err := systable.Native()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const runs = 6
+	for i := 0; i < runs; i++ {
+		type outcome struct {
+			res *trace.RunResult
+			err error
+		}
+		done := make(chan outcome, 1)
+		go func() {
+			res, err := Run(Config{Config: launch.Config{Argv: []string{prog, "20"}, CPU: launch.DefaultCPU(),
+				Table: table, Observer: &collector{}}})
+			done <- outcome{res, err}
+		}()
+		select {
+		case o := <-done:
+			if o.err != nil {
+				t.Fatalf("run %d of %d: %v", i+1, runs, o.err)
+			}
+			if o.res.ExitCode != 0 {
+				t.Fatalf("run %d of %d: killthreads exited %d, want 0", i+1, runs, o.res.ExitCode)
+			}
+		case <-time.After(2 * time.Minute):
+			t.Fatalf("run %d of %d still runs after 2 minutes: the tracer waits for a thread it left stopped", i+1, runs)
+		}
 	}
 }
