@@ -62,7 +62,7 @@ func (s *session) adoptEarly(nt *task) error {
 	switch {
 	case e.stopped:
 		if err := s.stopped(nt, e.ws); err != nil && !leftStop(nt.tid, err) {
-			return &stopError{stop: "the first stop of new task " + strconv.Itoa(nt.tid) + ", " + stopName(e.ws), err: err}
+			return &stopError{stop: "the first stop of new task " + strconv.Itoa(nt.tid) + ", " + stopName(e.ws, false), err: err}
 		}
 	case e.dead:
 		s.gone(nt, e.status)

@@ -255,6 +255,7 @@ func (s *session) handle(tid int, ws unix.WaitStatus) error {
 	if !ws.Stopped() {
 		return nil
 	}
+	inSyscall := t.inSyscall // for the error message: the handler changes it
 	err := s.stopped(t, ws)
 	if err == nil {
 		return nil
@@ -270,7 +271,7 @@ func (s *session) handle(tid int, ws unix.WaitStatus) error {
 	}
 	var se *stopError
 	if !errors.As(err, &se) {
-		err = &stopError{stop: stopName(ws), err: err}
+		err = &stopError{stop: stopName(ws, inSyscall), err: err}
 	}
 	return threadError(t, err)
 }

@@ -82,12 +82,16 @@ func (e *stopError) Error() string {
 
 func (e *stopError) Unwrap() error { return e.err }
 
-// stopName names the stop ws reports, for an error message.
-func stopName(ws unix.WaitStatus) string {
+// stopName names the stop ws reports, for an error message; inSyscall:
+// the tracer resumed the thread inside a call, so a syscall stop is that
+// call's exit.
+func stopName(ws unix.WaitStatus, inSyscall bool) string {
 	sig := int(ws>>8) & 0xff
 	switch event := int(ws>>16) & 0xff; {
+	case sig == int(unix.SIGTRAP)|0x80 && inSyscall:
+		return "syscall exit"
 	case sig == int(unix.SIGTRAP)|0x80:
-		return "syscall stop"
+		return "syscall entry"
 	case event == unix.PTRACE_EVENT_SECCOMP:
 		return "seccomp stop"
 	case event == unix.PTRACE_EVENT_CLONE:

@@ -196,6 +196,14 @@ func TestRequestErrorNamesRequestAndThread(t *testing.T) {
 	if err := s.handle(pid, stop); err != nil {
 		t.Fatal(err)
 	}
+	// Resumed, it sleeps: a seccomp stop reported for it is one the
+	// tracer made up, and resuming it fails without the thread dying.
+	seccompStop := unix.WaitStatus(0x7f | int(unix.SIGTRAP)<<8 | unix.PTRACE_EVENT_SECCOMP<<16)
+	err = s.handle(pid, seccompStop)
+	want := "trace pid " + strconv.Itoa(pid) + " thread " + strconv.Itoa(pid) + ": PTRACE_CONT at seccomp stop: no such process"
+	if err == nil || err.Error() != want {
+		t.Errorf("a request failing on a live thread: %v, want %q", err, want)
+	}
 }
 
 // startSeized starts argv with stdin (nil: none) and seizes it with the
@@ -247,12 +255,13 @@ func waitFor(t *testing.T, pid int, want func(unix.WaitStatus) bool) unix.WaitSt
 }
 
 // testSession is a session following pid, a process of the helper
-// (nothing it does is recorded).
+// (nothing it does is recorded), resumed as with the seccomp filter.
 func testSession(pid int) *session {
 	return &session{
-		tasks: map[int]*task{pid: {tid: pid, proc: &proc{pid: pid, live: 1}}},
-		early: map[int]*earlyTask{},
-		watch: launch.NewWatcher(trace.Watch{}, nil),
+		seccomp: true,
+		tasks:   map[int]*task{pid: {tid: pid, proc: &proc{pid: pid, live: 1}}},
+		early:   map[int]*earlyTask{},
+		watch:   launch.NewWatcher(trace.Watch{}, nil),
 	}
 }
 
