@@ -1,7 +1,9 @@
 package ptrace
 
 import (
+	"os"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -17,7 +19,10 @@ import (
 // is let go at once, or it would stay in that stop forever and its
 // process with it, a zombie leader the run waits for. Should its
 // creation event come after all, the task is adopted as running, or as
-// dead when its death came first.
+// dead when its death came first. A process whose fork or vfork event
+// was reported but whose pid the event message no longer gives (its
+// parent killed since the report) is found among the parent's children
+// in /proc and adopted as the event would have named it (lostChild).
 
 // earlyTask is what the tracer knows of a task whose creation it has not
 // seen yet.
@@ -81,4 +86,32 @@ func (s *session) killTasks() {
 			unix.Kill(tid, unix.SIGKILL)
 		}
 	}
+}
+
+// lostChild returns the process a fork or vfork event of t named when
+// its message can no longer be read (t was killed after the report, and
+// the message is its exit code now): the one child of t the tracer does
+// not follow yet, from /proc, where it stays until t has died. 0: a
+// clone event (a new thread dies with its killed group), or no such
+// child, or more than one.
+func (s *session) lostChild(t *task, event int) int {
+	if event != unix.PTRACE_EVENT_FORK && event != unix.PTRACE_EVENT_VFORK {
+		return 0
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(t.proc.pid) + "/task/" + strconv.Itoa(t.tid) + "/children")
+	if err != nil {
+		return 0
+	}
+	found := 0
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil || s.tasks[pid] != nil {
+			continue
+		}
+		if found != 0 {
+			return 0
+		}
+		found = pid
+	}
+	return found
 }

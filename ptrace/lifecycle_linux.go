@@ -20,7 +20,11 @@ func (s *session) spawn(t *task, event int) error {
 		return err
 	}
 	if !stillAtEvent(t.tid, event) {
-		return errLeftStop // msg is t's exit code: the new task is not known
+		// Killed since the report: msg is t's exit code. A new thread
+		// dies with its group, but a new process lives on.
+		if msg = uint64(s.lostChild(t, event)); msg == 0 {
+			return errLeftStop
+		}
 	}
 	newTid := int(msg)
 	flags := s.cloneFlags(t, event)

@@ -55,7 +55,8 @@ func TestGroupStopKilledBeforeListen(t *testing.T) {
 // forking process is SIGKILLed before the tracer asks for the new pid.
 // PTRACE_GETEVENTMSG then gives the exit code (9), not the child's pid:
 // the tracer must not follow a task 9 that does not exist (it would wait
-// for it forever), nor fail.
+// for it forever), nor fail, and it must follow the child, which lives
+// on (found among the shell's children in /proc).
 func TestForkEventKilledBeforeEventMsg(t *testing.T) {
 	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.File("/bin/sh"), testutil.File("/bin/sleep"))
 	runtime.LockOSThread()
@@ -111,9 +112,12 @@ func TestForkEventKilledBeforeEventMsg(t *testing.T) {
 		t.Fatalf("the fork event of a process killed before its handling: %v; want it taken as the process going", err)
 	}
 	for tid := range s.tasks {
-		if tid != sh {
+		if tid != sh && tid != int(child) {
 			t.Errorf("the tracer follows task %d after the stale fork event (the child is %d, the killed shell's exit code is 9)", tid, child)
 		}
+	}
+	if s.tasks[int(child)] == nil {
+		t.Errorf("the child %d, alive, is not followed: it is found among the killed shell's children", child)
 	}
 	if err := s.handle(sh, exitStop); err != nil {
 		t.Fatalf("its exit stop: %v", err)
