@@ -97,7 +97,9 @@
 // next; the event message of a clone, fork, vfork or exec is trusted
 // only when PTRACE_GETSIGINFO still shows that event stop after it was
 // read (else a fork's or vfork's child, which lives on, is the one child
-// of the parent in /proc the tracer does not follow). Any other failure ends the run with an error naming the
+// of the parent in /proc the tracer does not follow; after an exec by a
+// thread other than the leader, the threads whose tid is gone from /proc
+// are forgotten, none of them to be reported again). Any other failure ends the run with an error naming the
 // request, the stop and the thread ("trace pid 123 thread 125:
 // PTRACE_LISTEN at group-stop (SIGSTOP): input/output error").
 //

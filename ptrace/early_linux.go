@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // Tasks the tracer hears of before their creation.
@@ -114,4 +116,25 @@ func (s *session) lostChild(t *task, event int) int {
 		found = pid
 	}
 	return found
+}
+
+// forgetVanished stops following the threads of p whose tid no longer
+// exists: at an exec event whose message could not be read (p killed
+// since the report), the thread that exec'd from another tid has the
+// leader's now, and no report will ever name its old one. Threads that
+// died and wait to be reaped still exist; wait4 reports them.
+func (s *session) forgetVanished(p *proc) {
+	for tid, o := range s.tasks {
+		if o.proc != p || tid == p.pid {
+			continue
+		}
+		if _, err := os.Stat("/proc/" + strconv.Itoa(p.pid) + "/task/" + strconv.Itoa(tid)); !os.IsNotExist(err) {
+			continue
+		}
+		delete(s.tasks, tid)
+		p.live--
+		if !o.hidden() && p.execd {
+			s.emit(&trace.ProcEvent{Kind: trace.ExitThread, Proc: p.id, Thread: o.id, PID: int32(p.pid), TID: int32(tid)})
+		}
+	}
 }

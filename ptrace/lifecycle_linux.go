@@ -98,7 +98,10 @@ func (s *session) exec(t *task) error {
 		return err
 	}
 	if !stillAtEvent(t.tid, unix.PTRACE_EVENT_EXEC) {
-		return errLeftStop // former is an exit code
+		// Killed since the report: former is an exit code. A thread that
+		// exec'd from another tid has that tid no more.
+		s.forgetVanished(t.proc)
+		return errLeftStop
 	}
 	p := t.proc
 	var r regs
