@@ -79,6 +79,38 @@
 // PTRACE_EVENT_EXIT stop, and one in that stop leaves it only when
 // resumed, so waiting alone would wait forever.
 //
+// # Threads killed under the tracer
+//
+// A stop wait4 reports is the tracer's model of the thread until it
+// resumes it, but a SIGKILL (the command killing a child, exit_group or
+// an exec in another thread, a process group killed) wakes a thread out
+// of any ptrace stop between two requests. Under load the tracer thread
+// is preempted there often enough to matter. The thread then runs to its
+// PTRACE_EVENT_EXIT stop, and the next request fails with ESRCH on the
+// way, or meets that other stop: PTRACE_LISTEN answers EIO (the issue's
+// "trace PID: input/output error"), PTRACE_GETEVENTMSG answers the exit
+// code instead of a new tid. So (stopcheck_linux.go): a handler whose
+// request fails with ESRCH or EIO is asked whether its thread is dying
+// (PTRACE_GETSIGINFO names its exit stop, /proc shows a SIGKILL pending
+// or the task gone; a thread still running gets a moment to show it),
+// and if so the loop goes on, wait4 reporting its exit stop and death
+// next; the event message of a clone, fork, vfork or exec is trusted
+// only when PTRACE_GETSIGINFO still shows that event stop after it was
+// read (else a fork's or vfork's child, which lives on, is the one child
+// of the parent in /proc the tracer does not follow; after an exec by a
+// thread other than the leader, the threads whose tid is gone from /proc
+// are forgotten, none of them to be reported again). Any other failure ends the run with an error naming the
+// request, the stop and the thread ("trace pid 123 thread 125:
+// PTRACE_LISTEN at group-stop (SIGSTOP): input/output error").
+//
+// A new task's stops can come before its parent's creation event, and
+// when the parent is killed inside clone the event never comes (a thread
+// with a fatal signal pending makes no event stop). Such a task's stops
+// are kept until its creation is seen (early_linux.go); its exit stop is
+// let go at once, or it would hold its thread group, a zombie leader the
+// command waits for, and the run would never end. A task that died
+// before its creation event is adopted dead.
+//
 // # CPU placement
 //
 // By default the tracer thread and the command share one CPU (Config.CPU:

@@ -47,7 +47,7 @@ func TestKillEverythingResumesExitStops(t *testing.T) {
 		if !ws.Stopped() || int(ws>>16)&0xff != unix.PTRACE_EVENT_EXIT {
 			t.Errorf("the SIGKILLed tracee reported %#x, want its PTRACE_EVENT_EXIT stop", uint32(ws))
 		}
-		s := &session{tasks: map[int]*task{pid: {tid: pid}}, early: map[int]unix.WaitStatus{}}
+		s := &session{tasks: map[int]*task{pid: {tid: pid}}, early: map[int]*earlyTask{}}
 		s.killEverything()
 		done <- nil
 	}()

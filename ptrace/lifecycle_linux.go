@@ -19,6 +19,13 @@ func (s *session) spawn(t *task, event int) error {
 	if err != nil {
 		return err
 	}
+	if !stillAtEvent(t.tid, event) {
+		// Killed since the report: msg is t's exit code. A new thread
+		// dies with its group, but a new process lives on.
+		if msg = uint64(s.lostChild(t, event)); msg == 0 {
+			return errLeftStop
+		}
+	}
 	newTid := int(msg)
 	flags := s.cloneFlags(t, event)
 	share := systable.CloneSharing(flags)
@@ -53,11 +60,8 @@ func (s *session) spawn(t *task, event int) error {
 			Parent: parent.id, ParentThread: t.id, Index: parent.children, CloneFlags: flags})
 	}
 	s.tasks[newTid] = nt
-	if ws, ok := s.early[newTid]; ok {
-		delete(s.early, newTid)
-		if err := s.stopped(nt, ws); err != nil && err != unix.ESRCH {
-			return err
-		}
+	if err := s.adoptEarly(nt); err != nil {
+		return err
 	}
 	return s.resume(t, 0)
 }
@@ -92,6 +96,12 @@ func (s *session) exec(t *task) error {
 	former, err := eventMsg(t.tid)
 	if err != nil {
 		return err
+	}
+	if !stillAtEvent(t.tid, unix.PTRACE_EVENT_EXEC) {
+		// Killed since the report: former is an exit code. A thread that
+		// exec'd from another tid has that tid no more.
+		s.forgetVanished(t.proc)
+		return errLeftStop
 	}
 	p := t.proc
 	var r regs
@@ -193,9 +203,7 @@ func (s *session) gone(t *task, ws unix.WaitStatus) {
 			// in record as in locate's runs; the user hears which.
 			s.killed = true
 			s.result.LeftRunning = s.leftRunning()
-			for tid := range s.tasks {
-				unix.Kill(tid, unix.SIGKILL)
-			}
+			s.killTasks()
 			if len(s.result.LeftRunning) > 0 && s.cfg.Warn != nil {
 				s.cfg.Warn(launch.LeftRunningMessage(s.result.LeftRunning))
 			}

@@ -22,7 +22,7 @@ const seizeOptions = unix.PTRACE_O_TRACESYSGOOD |
 func ptrace(req int, pid int, addr, data uintptr) error {
 	_, _, e := unix.RawSyscall6(unix.SYS_PTRACE, uintptr(req), uintptr(pid), addr, data, 0, 0)
 	if e != 0 {
-		return e
+		return &requestError{req: req, err: e} // names the request (stopcheck_linux.go)
 	}
 	return nil
 }

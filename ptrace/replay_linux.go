@@ -1,6 +1,7 @@
 package ptrace
 
 import (
+	"errors"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -297,7 +298,7 @@ func (s *session) placeFD(t *task, r *regs, live, rec *trace.Call) (int64, error
 // ignoreGone treats a thread that died during an injection as done: the
 // loop has already seen it go.
 func ignoreGone(err error) error {
-	if err == unix.ESRCH {
+	if errors.Is(err, unix.ESRCH) {
 		return nil
 	}
 	return err

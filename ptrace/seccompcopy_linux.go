@@ -1,6 +1,7 @@
 package ptrace
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"unsafe"
@@ -41,7 +42,7 @@ func CopySeccompFilters(pid int) ([]trace.BPFProgram, error) {
 // copyFilters does CopySeccompFilters' work on the calling, locked thread.
 func copyFilters(pid int) ([]trace.BPFProgram, error) {
 	if err := ptrace(unix.PTRACE_SEIZE, pid, 0, 0); err != nil {
-		if err == unix.EPERM {
+		if errors.Is(err, unix.EPERM) {
 			return nil, fmt.Errorf("%w (%v)", ErrPtraceDenied, err)
 		}
 		return nil, fmt.Errorf("ptrace seize: %w", err)

@@ -44,7 +44,7 @@ type session struct {
 	start    time.Time
 
 	tasks map[int]*task
-	early map[int]unix.WaitStatus // stops of tasks whose creation we have not seen yet
+	early map[int]*earlyTask // tasks whose creation we have not seen yet (early_linux.go)
 	root  *proc
 
 	procs, threads uint32
@@ -84,7 +84,7 @@ func Run(cfg Config) (*trace.RunResult, error) {
 		cap:     capturer{table: cfg.Table, max: cfg.MaxCapture},
 		content: content,
 		tasks:   make(map[int]*task),
-		early:   make(map[int]unix.WaitStatus),
+		early:   make(map[int]*earlyTask),
 		watch:   launch.NewWatcher(cfg.Watch, nil),
 	}
 	if cfg.Files != nil && cfg.Replayer == nil {
@@ -147,7 +147,7 @@ func (s *session) run() (*trace.RunResult, error) {
 		h.Abort() // the helper reads EOF and exits
 		var ws unix.WaitStatus
 		unix.Wait4(pid, &ws, 0, nil)
-		if err == unix.EPERM {
+		if errors.Is(err, unix.EPERM) {
 			return nil, ErrPtraceDenied
 		}
 		return nil, fmt.Errorf("ptrace seize of the helper (pid %d): %w", pid, err)
@@ -232,35 +232,48 @@ func (s *session) loop() error {
 		s.stops++
 		if s.killAll.Load() && !s.killed {
 			s.killed = true
-			for tid := range s.tasks {
-				unix.Kill(tid, unix.SIGKILL)
-			}
+			s.killTasks()
 		}
-		t := s.tasks[tid]
-		if t == nil {
-			if ws.Stopped() {
-				s.early[tid] = ws
-			} else {
-				s.watch.Exited(tid, ws) // the check command
-			}
-			continue
-		}
-		if ws.Exited() || ws.Signaled() {
-			s.gone(t, ws)
-			continue
-		}
-		if !ws.Stopped() {
-			continue
-		}
-		if err := s.stopped(t, ws); err != nil && err != unix.ESRCH {
-			var compat *CompatError
-			if errors.As(err, &compat) {
-				return err // names the process itself
-			}
-			return fmt.Errorf("trace %d: %w", tid, err)
+		if err := s.handle(tid, ws); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// handle takes wait4's report ws about tid.
+func (s *session) handle(tid int, ws unix.WaitStatus) error {
+	t := s.tasks[tid]
+	if t == nil {
+		s.unseen(tid, ws) // early_linux.go
+		return nil
+	}
+	if ws.Exited() || ws.Signaled() {
+		s.gone(t, ws)
+		return nil
+	}
+	if !ws.Stopped() {
+		return nil
+	}
+	inSyscall := t.inSyscall // for the error message: the handler changes it
+	err := s.stopped(t, ws)
+	if err == nil {
+		return nil
+	}
+	var compat *CompatError
+	if errors.As(err, &compat) {
+		return err // names the process itself
+	}
+	if leftStop(tid, err) {
+		// Killed meanwhile: wait4 reports its exit stop and its death
+		// next (stopcheck_linux.go).
+		return nil
+	}
+	var se *stopError
+	if !errors.As(err, &se) {
+		err = &stopError{stop: stopName(ws, inSyscall), err: err}
+	}
+	return threadError(t, err)
 }
 
 // stopped dispatches one ptrace stop.

@@ -37,7 +37,10 @@ func (s *session) killEverything() {
 	for tid := range s.tasks {
 		unix.Kill(tid, unix.SIGKILL)
 	}
-	for tid := range s.early {
+	for tid, e := range s.early {
+		if e.dead {
+			continue // reaped already
+		}
 		unix.Kill(tid, unix.SIGKILL)
 		s.tasks[tid] = &task{tid: tid}
 	}
