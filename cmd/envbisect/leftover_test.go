@@ -20,14 +20,44 @@ import (
 // waits for it instead.
 func TestLeftoverDaemon(t *testing.T) {
 	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Binary("setsid"), testutil.Binary("pgrep"), testutil.Binary("pkill"))
-	eb := testutil.Envbisect(t)
 	dir := t.TempDir()
-	daemon := []string{"sh", "-c", "setsid sleep 301 & echo started"}
-	defer exec.Command("pkill", "-KILL", "-f", "^sleep 301$").Run()
-	// The deadline turns a wait for the daemon into a failure.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	run := func(args ...string) (int, string, string) {
+	run := daemonRunner(t, dir)
+	tr := filepath.Join(dir, "d.envb")
+	code, _, errs := run(append([]string{"record", "-o", tr, "--"}, leavesDaemon...)...)
+	if code != 0 || !strings.Contains(errs, leftRunningSaid) || !strings.Contains(errs, "--wait-children") {
+		t.Errorf("record: exit %d, stderr %q; want 0 and %q naming --wait-children", code, errs, leftRunningSaid)
+	}
+	checkDaemonEnded(t, "record")
+
+	code, _, errs = run(append([]string{"locate", tr, "--"}, leavesDaemon...)...)
+	if code != 3 || strings.Count(errs, leftRunningSaid) != 1 {
+		t.Errorf("locate: exit %d, stderr %q; want 3 (no failure) and %q once", code, errs, leftRunningSaid)
+	}
+	checkDaemonEnded(t, "locate")
+	checkWaitChildren(t, run, filepath.Join(dir, "w.envb"))
+}
+
+// leavesDaemon is a command that starts a setsid daemon (sleep 301) and
+// exits.
+var leavesDaemon = []string{"sh", "-c", "setsid sleep 301 & echo started"}
+
+// leftRunningSaid is the start of the warning about processes left
+// running. The daemon is named by its executable: sleep, or setsid or
+// dash when the command exited before its child reached its own exec.
+const leftRunningSaid = "the command exited and left processes running (/usr/bin/"
+
+// daemonRunner returns a function that runs envbisect with args in dir
+// and returns its exit code, stdout and stderr; a run that lasts two
+// minutes (waiting for the daemon) fails the test. The daemon is killed
+// when the test ends.
+func daemonRunner(t *testing.T, dir string) func(args ...string) (int, string, string) {
+	t.Helper()
+	eb := testutil.Envbisect(t)
+	t.Cleanup(func() { exec.Command("pkill", "-KILL", "-f", "^sleep 301$").Run() })
+	return func(args ...string) (int, string, string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
 		cmd := exec.CommandContext(ctx, eb, args...)
 		cmd.Dir = dir
 		var out, errs bytes.Buffer
@@ -44,37 +74,27 @@ func TestLeftoverDaemon(t *testing.T) {
 		}
 		return code, out.String(), errs.String()
 	}
-	left := func(who string) {
-		t.Helper()
-		if out, _ := exec.Command("pgrep", "-f", "^sleep 301$").Output(); len(out) != 0 {
-			t.Errorf("%s left the daemon running: %s", who, out)
-		}
-	}
-	// The daemon is named by its executable: sleep, or dash when sh
-	// exited before its forked child reached the exec.
-	const said = "the command exited and left processes running (/usr/bin/"
+}
 
-	tr := filepath.Join(dir, "d.envb")
-	code, _, errs := run(append([]string{"record", "-o", tr, "--"}, daemon...)...)
-	if code != 0 || !strings.Contains(errs, said) || !strings.Contains(errs, "--wait-children") {
-		t.Errorf("record: exit %d, stderr %q; want 0 and %q naming --wait-children", code, errs, said)
+// checkDaemonEnded fails the test when the daemon still runs after who.
+func checkDaemonEnded(t *testing.T, who string) {
+	t.Helper()
+	if out, _ := exec.Command("pgrep", "-f", "^sleep 301$").Output(); len(out) != 0 {
+		t.Errorf("%s left the daemon running: %s", who, out)
 	}
-	left("record")
+}
 
-	code, _, errs = run(append([]string{"locate", tr, "--"}, daemon...)...)
-	if code != 3 || strings.Count(errs, said) != 1 {
-		t.Errorf("locate: exit %d, stderr %q; want 3 (no failure) and %q once", code, errs, said)
-	}
-	left("locate")
-
-	// --wait-children: the run lasts until the daemon exits, and the
-	// trace holds its exit.
-	waited := filepath.Join(dir, "w.envb")
-	code, _, errs = run("record", "-q", "--wait-children", "-o", waited, "--", "sh", "-c", "setsid sleep 1 & echo started")
+// checkWaitChildren: with --wait-children (and flags, such as a
+// backend) the run lasts until a short daemon exits, and the trace at
+// path holds its exit.
+func checkWaitChildren(t *testing.T, run func(args ...string) (int, string, string), path string, flags ...string) {
+	t.Helper()
+	args := append(append([]string{"record"}, flags...), "-q", "--wait-children", "-o", path, "--", "sh", "-c", "setsid sleep 1 & echo started")
+	code, _, errs := run(args...)
 	if code != 0 || strings.Contains(errs, "left processes running") {
 		t.Fatalf("record --wait-children: exit %d, stderr %q", code, errs)
 	}
-	tf, err := tracefile.ReadFile(waited)
+	tf, err := tracefile.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
