@@ -27,6 +27,8 @@ help:
 	@echo 'make generate regenerate the x86-64 syscall tables in systable/ (needs gcc, linux-libc-dev)'
 	@echo '              and recompile the eBPF programs in bpf/ (needs clang, llvm, libbpf-dev)'
 	@echo 'make bench    build, then run tools/bench (BENCHFLAGS="--pin -n 3" ...)'
+	@echo 'make bench-read  build, then the peak memory of show, deps and diff on synthetic traces of'
+	@echo '              BIGCALLS calls (default 4000000; tools/bigtrace/measure.sh, docs/performance.md)'
 	@echo 'make casestudies  build, then locate the thesis case studies with Debian mpd, vsftpd, lighttpd and print the table (as root)'
 	@echo 'make locate-runs  build, then record and locate every scenario and case study and print the runs per locate (as root;'
 	@echo '                  LOCATERUNSFLAGS="-run mpd" picks cases)'
@@ -77,6 +79,14 @@ generate:
 
 bench: build
 	$(GO) run ./tools/bench $(BENCHFLAGS)
+
+# The memory of the commands that read a whole trace (issue 20): writes
+# two traces of BIGCALLS calls to a temporary directory, then prints each
+# command's time and peak RSS.
+BIGCALLS ?= 4000000
+.PHONY: bench-read
+bench-read: build
+	GO=$(GO) sh tools/bigtrace/measure.sh $(BIGCALLS) bin/envbisect
 
 .PHONY: casestudies
 # The table of docs/case-studies.md; the same cases' tests are in
