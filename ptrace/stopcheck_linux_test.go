@@ -180,10 +180,7 @@ func TestRequestErrorNamesRequestAndThread(t *testing.T) {
 	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.File("/bin/sleep"))
 	runtime.LockOSThread()
 	pid := startSeized(t, nil, "/bin/sleep", "60")
-	if err := ptrace(unix.PTRACE_INTERRUPT, pid, 0, 0); err != nil {
-		t.Fatal(err)
-	}
-	stop := waitFor(t, pid, func(ws unix.WaitStatus) bool { return int(ws>>16)&0xff == unix.PTRACE_EVENT_STOP })
+	stop := interruptStop(t, pid)
 	s := testSession(pid)
 	defer reapTraced(t, s, pid)
 	// A clone event the thread is not in: the tracer's model is wrong.
@@ -207,6 +204,35 @@ func TestRequestErrorNamesRequestAndThread(t *testing.T) {
 	want := "trace pid " + strconv.Itoa(pid) + " thread " + strconv.Itoa(pid) + ": PTRACE_CONT at seccomp stop: no such process"
 	if err == nil || err.Error() != want {
 		t.Errorf("a request failing on a live thread: %v, want %q", err, want)
+	}
+}
+
+// interruptStop brings pid to the stop PTRACE_INTERRUPT makes and returns
+// its report. An interrupt sent while the thread is still in its exec is
+// reported as the exec event's stop instead (the kernel folds the trap
+// into the next ptrace-stop): that stop is resumed and the interrupt
+// sent again.
+func interruptStop(t *testing.T, pid int) unix.WaitStatus {
+	t.Helper()
+	for {
+		if err := ptrace(unix.PTRACE_INTERRUPT, pid, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		var ws unix.WaitStatus
+		if _, err := unix.Wait4(pid, &ws, unix.WALL, nil); err != nil {
+			t.Fatalf("wait4(%d): %v", pid, err)
+		}
+		if !ws.Stopped() {
+			t.Fatalf("pid %d ended (%#x) before its interrupt stop", pid, uint32(ws))
+		}
+		if int(ws>>16)&0xff == unix.PTRACE_EVENT_STOP {
+			return ws
+		}
+		sig := 0
+		if int(ws>>16)&0xff == 0 {
+			sig = int(ws.StopSignal())
+		}
+		resumeCont(pid, sig)
 	}
 }
 
