@@ -19,7 +19,7 @@ import (
 var ignoringCommand = []string{"sh", "-c", `trap "" INT TERM; sleep 103`}
 
 // startInterrupted starts envbisect with args in a process group of its
-// own, sends it one SIGINT a second later, and waits for it to end: a
+// own, sends it one SIGINT once the command runs, and waits for it to end: a
 // command that ignores SIGINT and SIGTERM must not keep it running past
 // the grace period (SIGTERM after ptrace.InterruptGrace, SIGKILL after as
 // long again). The bound below is that plus slack for a loaded machine;
@@ -34,7 +34,19 @@ func startInterrupted(t *testing.T, leftover string, args ...string) (code int, 
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(time.Second)
+	// The SIGINT goes once the command runs (leftover matches it): a
+	// fixed pause is too short on a loaded machine, where the eBPF
+	// backend's probe can take seconds to load.
+	for start := time.Now(); ; time.Sleep(100 * time.Millisecond) {
+		if running, _ := exec.Command("pgrep", "-f", leftover).Output(); len(running) != 0 {
+			break
+		}
+		if time.Since(start) > time.Minute {
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			cmd.Wait()
+			t.Fatalf("envbisect %s: the command did not start within a minute", args[0])
+		}
+	}
 	cmd.Process.Signal(syscall.SIGINT)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
