@@ -196,7 +196,8 @@ func (e *engine) Redirected(r trace.Redirect) {
 }
 
 // Exit keeps the live results of matched calls that ran. A call that
-// ran and was told to try again (EAGAIN) where the recorded one was not
+// ran and was told to try again (EAGAIN, systable's TriesAgain: a read
+// or accept on a non-blocking fd) where the recorded one was not
 // leaves its recorded call expected again: the program polls and
 // retries, and the retry's answer (the bytes a server sent here) is
 // what the recording's is compared with; without a retry the EAGAIN
@@ -206,7 +207,7 @@ func (e *engine) Exit(c *trace.Call, d ptrace.Decision) {
 		return
 	}
 	e.res.Live[d.Rec.Seq] = c
-	if d.Verb == ptrace.Execute && c.Errno() == int(unix.EAGAIN) && d.Rec.Errno() != int(unix.EAGAIN) {
+	if d.Verb == ptrace.Execute && e.tab.ByNr(int(c.Nr)).TriesAgain && c.Errno() == int(unix.EAGAIN) && d.Rec.Errno() != int(unix.EAGAIN) {
 		if lt := e.bind.threads[c.Thread]; lt != nil && lt.stream != nil {
 			lt.stream.Again()
 		}

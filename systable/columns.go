@@ -160,6 +160,10 @@ func (s Syscall) contentOnly(i int) Syscall {
 // routine marks a call every thread makes alike.
 func (s Syscall) routine() Syscall { s.Routine = true; return s }
 
+// triesAgain marks a call that answers EAGAIN on a non-blocking fd until
+// something arrives (Syscall.TriesAgain).
+func (s Syscall) triesAgain() Syscall { s.TriesAgain = true; return s }
+
 // placement marks a call whose answer is the CPUs the process may run
 // on.
 func (s Syscall) placement() Syscall { s.Placement = true; return s }

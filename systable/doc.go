@@ -24,7 +24,9 @@
 // epoll, pipe, socketpair), what it does to a socket, what it reveals
 // that envbisect cannot see or allow (Unseen: io_uring, ptrace), whether its answer
 // is the CPUs the process may run on, which envbisect's pinning decides
-// (Placement: sched_getaffinity), unmapping, and
+// (Placement: sched_getaffinity), whether an EAGAIN on a non-blocking fd
+// means "not yet" and is tried again (TriesAgain: read, recv, accept),
+// unmapping, and
 // whether an exec can be replayed by running the image the trace stores
 // (ServesImage, with ImageArgs naming its argv and envp), and which
 // creations make a name a generator may have made (Generated: an open

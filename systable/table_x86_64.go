@@ -112,7 +112,7 @@ func amd64Rows() []Syscall {
 
 	return []Syscall{
 		// Files: data.
-		sc(0, "read", Int, fdEff, fd("fd"), outb("buf", byRetUpTo(2), ""), i64("count")).also(MovesOffset).contentOnly(0).readsData(),
+		sc(0, "read", Int, fdEff, fd("fd"), outb("buf", byRetUpTo(2), ""), i64("count")).also(MovesOffset).contentOnly(0).readsData().triesAgain(),
 		sc(1, "write", Int, writeEff, fd("fd"), inb("buf", byArg(2), ""), i64("count")).also(MovesOffset).holds(1, HoldsFileData),
 		sc(2, "open", FD, CreatesFD|pathEff, path("pathname"), flg("flags", OpenFlags), mode("mode")).when(openConds(1)...).generates(openNames(1)...),
 		sc(3, "close", Int, ClosesFD, fd("fd")).contentOnly(0),
@@ -131,7 +131,7 @@ func amd64Rows() []Syscall {
 		sc(16, "ioctl", Int, fdEff, fd("fd"), enm("request", ioctlNames), inoutb("arg", byRequest(LenIoctl, 1), "")).when(amd64IoctlConds()...).makes("fd made by ioctl", true),
 		sc(17, "pread64", Int, fdEff, fd("fd"), outb("buf", byRetUpTo(2), ""), i64("count"), i64("offset")).contentOnly(0).readsData(),
 		sc(18, "pwrite64", Int, writeEff, fd("fd"), inb("buf", byArg(2), ""), i64("count"), i64("offset")).holds(1, HoldsFileData),
-		sc(19, "readv", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt")).also(MovesOffset).contentOnly(0).readsData(),
+		sc(19, "readv", Int, fdEff, fd("fd"), iovOut("iov", 2), i32("iovcnt")).also(MovesOffset).contentOnly(0).readsData().triesAgain(),
 		sc(20, "writev", Int, writeEff, fd("fd"), iovIn("iov", 2), i32("iovcnt")).also(MovesOffset),
 		sc(21, "access", Int, pathEff, path("pathname"), enm("mode", AccessModes)).metadata(),
 		sc(22, "pipe", Int, CreatesFDPair, outb("pipefd", fixed(intPairSize), "int[2]")).made(MadePipe),
@@ -157,11 +157,11 @@ func amd64Rows() []Syscall {
 		// Sockets.
 		sc(41, "socket", FD, CreatesFD, enm("domain", SocketFamilies), flg("type", SocketTypes), i32("protocol")).made(MadeSocket),
 		sc(42, "connect", Int, UsesFD|ConnectsAddress, fd("sockfd"), sockaddrIn("addr", 2), i32("addrlen")),
-		sc(43, "accept", FD, UsesFD|CreatesFD|AcceptsConn, fd("sockfd"), sockaddrOut("addr", 2), socklen("addrlen")).also(MovesOffset),
+		sc(43, "accept", FD, UsesFD|CreatesFD|AcceptsConn, fd("sockfd"), sockaddrOut("addr", 2), socklen("addrlen")).also(MovesOffset).triesAgain(),
 		sc(44, "sendto", Int, writeEff, fd("sockfd"), inb("buf", byArg(2), ""), i64("len"), flg("flags", MsgFlags), sockaddrIn("dest_addr", 5), i32("addrlen")).when(ifNonZero(4, ConnectsAddress)).also(MovesOffset),
-		sc(45, "recvfrom", Int, fdEff, fd("sockfd"), outb("buf", byMinArgRet(2), ""), i64("len"), flg("flags", MsgFlags), sockaddrOut("src_addr", 5), socklen("addrlen")).also(MovesOffset),
+		sc(45, "recvfrom", Int, fdEff, fd("sockfd"), outb("buf", byMinArgRet(2), ""), i64("len"), flg("flags", MsgFlags), sockaddrOut("src_addr", 5), socklen("addrlen")).also(MovesOffset).triesAgain(),
 		sc(46, "sendmsg", Int, writeEff, fd("sockfd"), msgIn("msg"), flg("flags", MsgFlags)).also(MovesOffset),
-		sc(47, "recvmsg", Int, fdEff, fd("sockfd"), msgOut("msg"), flg("flags", MsgFlags)).also(MovesOffset),
+		sc(47, "recvmsg", Int, fdEff, fd("sockfd"), msgOut("msg"), flg("flags", MsgFlags)).also(MovesOffset).triesAgain(),
 		sc(48, "shutdown", Int, writeEff, fd("sockfd"), enm("how", ShutdownHow)),
 		sc(49, "bind", Int, UsesFD|BindsAddress, fd("sockfd"), sockaddrIn("addr", 2), i32("addrlen")),
 		sc(50, "listen", Int, fdEff, fd("sockfd"), i32("backlog")).also(ChangesFDState).socketOp(SocketListens),
@@ -432,7 +432,7 @@ func amd64Rows() []Syscall {
 		sc(285, "fallocate", Int, fchattrEff, fd("fd"), flg("mode", FallocateModes), i64("offset"), i64("len")),
 		sc(286, "timerfd_settime", Int, fchattrEff, fd("fd"), flg("flags", TimerfdSettimeFlags), inb("new_value", fixed(itimerspecSize), "struct itimerspec"), outb("old_value", fixed(itimerspecSize), "struct itimerspec")).volatileArgs(3),
 		sc(287, "timerfd_gettime", Int, fdEff, fd("fd"), outb("curr_value", fixed(itimerspecSize), "struct itimerspec")).volatileOut(),
-		sc(288, "accept4", FD, UsesFD|CreatesFD|AcceptsConn, fd("sockfd"), sockaddrOut("addr", 2), socklen("addrlen"), flg("flags", SockFlags)).also(MovesOffset),
+		sc(288, "accept4", FD, UsesFD|CreatesFD|AcceptsConn, fd("sockfd"), sockaddrOut("addr", 2), socklen("addrlen"), flg("flags", SockFlags)).also(MovesOffset).triesAgain(),
 		sc(289, "signalfd4", FD, CreatesFD|UsesFD, fd("fd"), sigset("mask", 2), i64("sizemask"), flg("flags", SignalfdFlags)).also(ChangesFDState).makes("signalfd", false),
 		sc(290, "eventfd2", FD, CreatesFD, i32("initval"), flg("flags", EventfdFlags)).makes("eventfd", false),
 		sc(291, "epoll_create1", FD, CreatesFD, flg("flags", EpollCreateFlags)).made(MadeEpoll),
@@ -446,7 +446,7 @@ func amd64Rows() []Syscall {
 		// sendmmsg and recvmmsg: an array of struct mmsghdr, vlen entries,
 		// each message's msghdr and msg_len; the return value counts
 		// messages. recvmmsg writes the time left back into its timeout.
-		sc(299, "recvmmsg", Int, fdEff, fd("sockfd"), mmsgOut("msgvec", 2), i32("vlen"), flg("flags", MsgFlags), inoutb("timeout", fixed(timespecSize), "struct timespec")).also(MovesOffset).volatileArgs(4),
+		sc(299, "recvmmsg", Int, fdEff, fd("sockfd"), mmsgOut("msgvec", 2), i32("vlen"), flg("flags", MsgFlags), inoutb("timeout", fixed(timespecSize), "struct timespec")).also(MovesOffset).volatileArgs(4).triesAgain(),
 		sc(300, "fanotify_init", FD, CreatesFD, flg("flags", FanotifyInitFlags), flg("event_f_flags", OpenFlags)).makes("fanotify", true),
 		sc(301, "fanotify_mark", Int, UsesFD|pathEff, fd("fanotify_fd"), flg("flags", FanotifyMarkFlags), hex("mask"), dirfd("dirfd"), path("pathname")).also(ChangesFDState),
 		sc(302, "prlimit64", Int, envEff, pid("pid"), enm("resource", RlimitResources), inb("new_limit", fixed(rlimitSize), "struct rlimit"), outb("old_limit", fixed(rlimitSize), "struct rlimit")).when(ifNonZero(2, ChangesLimits)),

@@ -231,6 +231,12 @@ type Syscall struct {
 	// see or cannot do for it (io_uring's ring, a ptrace of its own);
 	// record warns of it and locate's report lists it (columns.go).
 	Unseen Unseen
+	// TriesAgain: on a non-blocking fd the call answers EAGAIN while
+	// nothing has arrived yet (read, readv, the recv calls, accept), and
+	// programs poll and make it again: a live EAGAIN where the recording
+	// got an answer is a matter of timing, and the retry is the call the
+	// recorded one is compared with (package replay).
+	TriesAgain bool
 	// Placement: the call's answer is the set of CPUs the process may
 	// run on (sched_getaffinity), which envbisect decides when it pins
 	// the command (record, replay and locate --cpu). Where it pinned the
