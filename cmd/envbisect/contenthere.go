@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 
 	"github.com/envbisect/envbisect/launch"
@@ -46,15 +47,20 @@ func (c *contentHere) hash(path string) (trace.Hash, error) {
 
 // hashInRoot is the SHA-256 of the file at path inside root.
 func hashInRoot(root, path string) (trace.Hash, error) {
-	var sum trace.Hash
 	f, err := launch.OpenInRoot(root, path)
 	if err != nil {
-		return sum, err
+		return trace.Hash{}, err
 	}
 	defer f.Close()
+	return contentSHA256(f)
+}
+
+// contentSHA256 is the SHA-256 of what f holds.
+func contentSHA256(f *os.File) (trace.Hash, error) {
+	var sum trace.Hash
 	d := sha256.New()
 	if _, err := io.Copy(d, f); err != nil {
-		return sum, fmt.Errorf("hash %s: %w", path, err)
+		return sum, fmt.Errorf("hash %s: %w", f.Name(), err)
 	}
 	copy(sum[:], d.Sum(nil))
 	return sum, nil

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,9 +190,6 @@ func fileSHA256(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", errors.Join(fmt.Errorf("hash %s", path), err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	sum, err := contentSHA256(f)
+	return hex.EncodeToString(sum[:]), err
 }
