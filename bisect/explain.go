@@ -168,8 +168,8 @@ func (s *search) missingComponent(cu *Culprit, live map[uint64]*trace.Call) *ren
 			existedGood[d] = true
 		}
 	}
-	for _, d := range s.recordedDirs(cu.Seq) {
-		existedGood[d.Path] = true
+	for d := range s.recordedDirs(cu.Seq) {
+		existedGood[d] = true
 	}
 	// The shallowest component not known to exist here whose parent is.
 	chain := append([]string{p}, prefixes(p)...)
@@ -223,14 +223,19 @@ func (s *search) missingAfterRuns(chain []string, existsHere map[string]bool) *r
 }
 
 // recordedDirs are the parent directories record stat'ed for the calls
-// up to seq (Call.Dirs): each existed in the good run.
-func (s *search) recordedDirs(seq uint64) []trace.DirStat {
-	var out []trace.DirStat
+// up to seq (Call.Dirs), by path, as first stat'ed: each existed in the
+// good run.
+func (s *search) recordedDirs(seq uint64) map[string]trace.DirStat {
+	out := map[string]trace.DirStat{}
 	for _, c := range s.g.Calls() {
 		if c.Seq > seq {
 			break
 		}
-		out = append(out, c.Dirs...)
+		for _, d := range c.Dirs {
+			if _, ok := out[d.Path]; !ok {
+				out[d.Path] = d
+			}
+		}
 	}
 	return out
 }
@@ -244,17 +249,12 @@ func (s *search) recordedDirs(seq uint64) []trace.DirStat {
 func (s *search) pathStats(cu *Culprit, live map[uint64]*trace.Call) []render.PathStat {
 	chain := append([]string{cu.Path}, prefixes(cu.Path)...)
 	seen := map[string]*render.PathStat{}
-	dirs := map[string]trace.DirStat{}
+	dirs := s.recordedDirs(cu.Seq)
 	for _, c := range s.g.Calls() {
-		if c.Seq > cu.Seq {
+		if c.Seq >= cu.Seq {
 			break
 		}
-		for _, d := range c.Dirs {
-			if _, ok := dirs[d.Path]; !ok {
-				dirs[d.Path] = d
-			}
-		}
-		if c.Seq == cu.Seq || c.Path == "" {
+		if c.Path == "" {
 			continue
 		}
 		if good, ok := s.fileStat(c); ok {
