@@ -179,17 +179,7 @@ func TestForeignFiles(t *testing.T) {
 
 // Traces that are well framed but break a rule of the format.
 func TestInvariants(t *testing.T) {
-	em, err := newEncMode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := func(v any) []byte {
-		b, err := em.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	enc := encoder(t)
 	hdr := enc(sampleHeader())
 	end := enc(sampleEnd())
 	page := randomBytes(5, 200)
@@ -319,4 +309,22 @@ func writeOneBuffer(t *testing.T, data []byte) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// encoder returns a function that encodes v as trace frames do, failing
+// t if it cannot.
+func encoder(t *testing.T) func(v any) []byte {
+	t.Helper()
+	em, err := newEncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(v any) []byte {
+		t.Helper()
+		b, err := em.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
 }

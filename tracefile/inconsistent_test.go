@@ -23,17 +23,7 @@ import (
 // damage is a length field, which the checksum covers but which decides
 // where the checksummed bytes are).
 func TestCompleteButInconsistent(t *testing.T) {
-	em, err := newEncMode()
-	if err != nil {
-		t.Fatal(err)
-	}
-	enc := func(v any) []byte {
-		b, err := em.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
+	enc := encoder(t)
 	hdr, start, end := enc(sampleHeader()), enc(sampleStart()), enc(sampleEnd())
 	page := randomBytes(7, 700)
 	addr := trace.Hash(sha256.Sum256(page))

@@ -57,9 +57,15 @@ func showTrace() (*trace.Header, []trace.StartEvent, []trace.Event, *trace.End) 
 // writeShowTrace writes showTrace to a file; cut leaves out the end frame.
 func writeShowTrace(t *testing.T, cut bool) string {
 	t.Helper()
+	return writeShowTraceWith(t, tracefile.Options{}, cut)
+}
+
+// writeShowTraceWith is writeShowTrace with the writer's options.
+func writeShowTraceWith(t *testing.T, opts tracefile.Options, cut bool) string {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "good.envb")
 	h, start, evs, end := showTrace()
-	w, err := tracefile.Create(path, h)
+	w, err := opts.Create(path, h)
 	if err != nil {
 		t.Fatal(err)
 	}

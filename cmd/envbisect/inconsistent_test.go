@@ -47,22 +47,8 @@ func fixFrameCRC(b []byte, f traceFrame) {
 // what is wrong and where, never "cut short"; a trace whose frames stop
 // is the one show reads with a "cut short" warning.
 func TestInconsistentNotCutShort(t *testing.T) {
-	h, start, evs, end := showTrace()
-	dir := t.TempDir()
-	good := filepath.Join(dir, "good.envb")
-	w, err := tracefile.Options{Compression: tracefile.Uncompressed}.Create(good, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteStart(start); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.WriteEvents(evs); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(end); err != nil {
-		t.Fatal(err)
-	}
+	_, _, evs, _ := showTrace()
+	good := writeShowTraceWith(t, tracefile.Options{Compression: tracefile.Uncompressed}, false)
 	data, err := os.ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +114,7 @@ func TestInconsistentNotCutShort(t *testing.T) {
 	}
 	// The frames stop before the end frame: cut short, shown with a
 	// warning (exit 0), and diff's trouble.
-	cut := filepath.Join(dir, "cut.envb")
+	cut := filepath.Join(t.TempDir(), "cut.envb")
 	if err := os.WriteFile(cut, data[:fs[len(fs)-1].off], 0o600); err != nil {
 		t.Fatal(err)
 	}
