@@ -49,6 +49,13 @@ type Config struct {
 	Umask  *uint32
 	Limits []trace.Limit
 
+	// Bound, when set, is the most the command may hold (bound.go): the
+	// identity of the environment the run belongs to. Start refuses a
+	// Join.Exec or Limits beyond it, whatever asked for them. A run that
+	// replays a recorded identity sets it to its environment's own
+	// (BoundFor of the Join before the recorded items were applied).
+	Bound *Bound
+
 	// Observer receives the start events and every event, in order, on the
 	// recorder's thread: it must not block for long.
 	Observer Observer

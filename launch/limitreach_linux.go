@@ -24,6 +24,11 @@ import (
 // never attempted and refused in a run's helper (which would end the run,
 // and locate, without a report): the report lists the difference as not
 // applied, with the reason, and runs set as much of it as they can.
+//
+// In a container the helper could raise any limit (it is root on the
+// host), but a run grants no more than the container (bound.go): the
+// hard limits of the container's exec spec bound a run's unless the
+// container's own command holds CAP_SYS_RESOURCE.
 
 // capSysResource is CAP_SYS_RESOURCE's bit.
 const capSysResource = 24
@@ -46,12 +51,13 @@ type LimitInReach struct {
 	Remedy string
 }
 
-// LimitReach returns what a run started by this process can set limit
-// good to when the command would start with here (the same resource):
-// the soft limit can rise to the hard one, the hard limit above here's
-// only with CAP_SYS_RESOURCE, and the open-files hard limit never above
-// fs.nr_open.
-func LimitReach(good, here trace.Limit) LimitInReach {
+// LimitReach returns what a run bounded by b can set limit good to
+// when the command would start with here (the same resource): the soft
+// limit can rise to the hard one, the hard limit above here's only where
+// b.RaiseLimits (the environment's command holds CAP_SYS_RESOURCE: in a
+// plain run, envbisect, measured when the Bound was read), and the
+// open-files hard limit never above fs.nr_open.
+func LimitReach(good, here trace.Limit, b Bound) LimitInReach {
 	out := LimitInReach{Limit: good, Full: true}
 	name := trace.RlimitName(good.Resource)
 	flag := strings.ToLower(strings.TrimPrefix(name, "RLIMIT_"))
@@ -62,14 +68,20 @@ func LimitReach(good, here trace.Limit) LimitInReach {
 			out.Remedy = fmt.Sprintf("raise fs.nr_open to %s (sysctl fs.nr_open=%s)", trace.LimitValue(good.Max), trace.LimitValue(good.Max))
 		}
 	}
-	if out.Limit.Max > here.Max && !mayRaiseLimits() {
+	if out.Limit.Max > here.Max && !b.RaiseLimits {
 		out.Limit.Max, out.Full = here.Max, false
-		out.Why = fmt.Sprintf("raising the hard limit above %s needs CAP_SYS_RESOURCE, which envbisect does not have here "+
-			"(%s)", trace.LimitValue(here.Max), capSysResourceWhere())
-		out.Remedy = fmt.Sprintf("start locate with a hard %s limit of at least %s (prlimit --%s=%s:%s from a process "+
-			"that has CAP_SYS_RESOURCE; in a container: docker run --ulimit %s=%s:%s)",
-			name, trace.LimitValue(good.Max), flag, trace.LimitValue(good.Cur), trace.LimitValue(good.Max),
-			flag, trace.LimitValue(good.Cur), trace.LimitValue(good.Max))
+		goodValue := trace.LimitValue(good.Cur) + ":" + trace.LimitValue(good.Max)
+		if b.Container {
+			out.Why = fmt.Sprintf("%s starts its commands with a hard limit of %s and without CAP_SYS_RESOURCE, "+
+				"and a run grants no more than its container", b.Where, trace.LimitValue(here.Max))
+			out.Remedy = fmt.Sprintf("start the container with the good run's limit (docker run --ulimit %s=%s)", flag, goodValue)
+		} else {
+			out.Why = fmt.Sprintf("raising the hard limit above %s needs CAP_SYS_RESOURCE, which envbisect does not have here "+
+				"(%s)", trace.LimitValue(here.Max), capSysResourceWhere())
+			out.Remedy = fmt.Sprintf("start locate with a hard %s limit of at least %s (prlimit --%s=%s from a process "+
+				"that has CAP_SYS_RESOURCE; where envbisect itself runs in a container: docker run --ulimit %s=%s)",
+				name, trace.LimitValue(good.Max), flag, goodValue, flag, goodValue)
+		}
 	}
 	out.Limit.Cur = min(out.Limit.Cur, out.Limit.Max)
 	return out

@@ -46,7 +46,7 @@ func TestLimitReach(t *testing.T) {
 			if err := unix.Prlimit(pid, unix.RLIMIT_NOFILE, &start, nil); err != nil {
 				t.Fatalf("lower the child's limit: %v", err)
 			}
-			reach := LimitReach(tc.good, here)
+			reach := LimitReach(tc.good, here, SelfBound())
 			err := unix.Prlimit(pid, unix.RLIMIT_NOFILE, &unix.Rlimit{Cur: tc.good.Cur, Max: tc.good.Max}, nil)
 			if reach.Full != (err == nil) {
 				t.Fatalf("LimitReach says full %v (%s); the kernel answers %v", reach.Full, reach.Why, err)
@@ -71,5 +71,30 @@ func TestLimitReach(t *testing.T) {
 				t.Errorf("sets %+v instead", reach.Limit)
 			}
 		})
+	}
+}
+
+// TestLimitReachContainer: in a container whose command lacks
+// CAP_SYS_RESOURCE a run may not raise the container's hard limit, even
+// though envbisect could: the reason names the container, and the
+// remedy is docker run's flag with the good value. A container whose
+// command holds CAP_SYS_RESOURCE may.
+func TestLimitReachContainer(t *testing.T) {
+	here := trace.Limit{Resource: unix.RLIMIT_NOFILE, Cur: 64, Max: 64}
+	good := trace.Limit{Resource: unix.RLIMIT_NOFILE, Cur: 1024, Max: 4096}
+	dockerDefault := uint64(0xa80425fb) // without CAP_SYS_RESOURCE
+	spec := trace.ExecSpec{Caps: trace.CapSets{Bounding: dockerDefault, Permitted: dockerDefault, Effective: dockerDefault}}
+	b := BoundFor(&trace.Join{PID: 1, Name: "container bad (0844870a481a)", Exec: &spec})
+	reach := LimitReach(good, here, b)
+	if reach.Full || reach.Limit != here {
+		t.Errorf("without CAP_SYS_RESOURCE: full %v, sets %+v; want the container's %+v", reach.Full, reach.Limit, here)
+	}
+	if !strings.Contains(reach.Why, "container bad") || !strings.Contains(reach.Remedy, "docker run --ulimit nofile=1024:4096") {
+		t.Errorf("reason %q, remedy %q: want the container named and docker run --ulimit nofile=1024:4096", reach.Why, reach.Remedy)
+	}
+	spec.Caps.Bounding |= 1 << capSysResource
+	b = BoundFor(&trace.Join{PID: 1, Name: "container big", Exec: &spec})
+	if reach := LimitReach(good, here, b); !reach.Full || reach.Limit != good {
+		t.Errorf("with CAP_SYS_RESOURCE in the container: full %v, sets %+v; want %+v", reach.Full, reach.Limit, good)
 	}
 }

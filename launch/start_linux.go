@@ -196,6 +196,9 @@ func Start(cfg *Config) (*Command, error) {
 	if len(cfg.Argv) == 0 {
 		return nil, errors.New("launch: Start needs Argv")
 	}
+	if err := cfg.withinBound(); err != nil {
+		return nil, err
+	}
 	h, err := spawnHelper(cfg)
 	if err != nil {
 		return nil, err

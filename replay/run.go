@@ -74,7 +74,8 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	if env == nil && o.Join == nil {
 		env = os.Environ()
 	}
-	sc, err := applyStart(env, o.Start)
+	bound := launch.BoundFor(o.Join)
+	sc, err := applyStart(env, o.Start, bound)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +123,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	res, err := ptrace.Run(ptrace.Config{
 		Config: launch.Config{
 			Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir, Join: sc.specJoin(o.Join),
-			Umask: sc.umask, Limits: sc.limits,
+			Umask: sc.umask, Limits: sc.limits, Bound: &bound,
 			Table: r.Table,
 			CPU:   o.CPU,
 			Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,

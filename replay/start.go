@@ -64,8 +64,9 @@ type startConfig struct {
 }
 
 // applyStart returns the environment, umask and limits of a run that
-// replays items over env.
-func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
+// replays items over env, bounded by b (limits a run may not set in full
+// are set as near as b allows).
+func applyStart(env []string, items []align.StartDiff, b launch.Bound) (startConfig, error) {
 	sc := startConfig{env: env}
 	set := map[string]*string{}
 	for _, it := range items {
@@ -94,7 +95,7 @@ func applyStart(env []string, items []align.StartDiff) (startConfig, error) {
 			if err != nil {
 				return sc, err
 			}
-			sc.limits = append(sc.limits, limitInReach(it, l))
+			sc.limits = append(sc.limits, limitInReach(it, l, b))
 		case trace.StartCwd:
 			if it.A != nil {
 				sc.cwd = it.A.Value

@@ -5,63 +5,40 @@ import (
 	"strconv"
 
 	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/trace"
 )
 
-// Capability sets and no_new_privs as start items of a command started
-// with an exec spec. A run gives the command the good run's capability
-// sets when every capability the good run had (in any of its recorded
-// sets: bounding, inheritable, ambient, permitted, effective) is within
-// envbisect's own bounding set: the helper, which starts with
-// envbisect's capabilities, can keep those and drop the rest. A run that
-// replays a caps item then starts the command with the recorded set in
-// the exec spec instead of the container's (becomeTarget applies it), and
-// the kernel computes the command's permitted and effective sets at the
-// exec from them, as it did in the good run. Otherwise the item stays
-// listed as differing here and not applied.
-//
-// no_new_privs can be set and never unset: a good run that had it set
-// can be replayed where the spec leaves it unset; the other way round is
-// listed.
+// Capability sets, ids and no_new_privs as start items of a command
+// started with an exec spec. A run gives the command the good run's
+// value of such an item only when that grants nothing the environment's
+// own spec does not (launch.Bound.Grants: no capability outside the
+// container's sets, no root id the container does not give, no
+// no_new_privs unset): a trace recorded as root on a host, or a crafted
+// one, cannot raise a container's privileges. A run that replays a caps
+// item starts the command with the recorded set in the exec spec instead
+// of the container's (becomeTarget applies it), and the kernel computes
+// the command's permitted and effective sets at the exec from them, as
+// it did in the good run. Otherwise the item stays listed as differing
+// here and not applied, with what it would grant (ItemGrants).
 
 // specReplay decides which differing start items a run with an exec
 // spec can replay.
 type specReplay struct {
-	// capsWithin: the good run's capabilities are all within envbisect's
-	// own bounding set (capsWithin).
-	capsWithin bool
+	// bound is the environment's own identity: the container's spec.
+	bound launch.Bound
 }
 
 // replayable reports whether a run can give the command the good value
 // of the differing item d (A recorded, B here).
 func (s specReplay) replayable(d align.StartDiff) bool {
 	switch d.Kind {
-	case trace.StartCaps:
-		return s.capsWithin && d.A != nil
+	case trace.StartCaps, trace.StartCreds:
+		return d.A != nil && len(ItemGrants(d.Kind, d.Name, d.A.Value, s.bound)) == 0
 	case trace.StartNoNewPrivs:
 		return d.A != nil && d.A.Value == "1" && (d.B == nil || d.B.Value == "0")
 	}
-	return startKinds[d.Kind] || d.Kind == trace.StartCreds
-}
-
-// capsWithin reports whether every capability in the recorded capability
-// sets among start is within own (a bounding set); false when none was
-// recorded or one cannot be read.
-func capsWithin(start []trace.StartEvent, own uint64) bool {
-	var had uint64
-	seen := false
-	for _, e := range start {
-		if e.Kind != trace.StartCaps {
-			continue
-		}
-		v, err := strconv.ParseUint(e.Value, 16, 64)
-		if err != nil {
-			return false
-		}
-		had |= v
-		seen = true
-	}
-	return seen && had&^own == 0
+	return startKinds[d.Kind]
 }
 
 // capsStart is what replaying caps and no_new_privs start items sets in

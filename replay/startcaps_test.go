@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -23,26 +24,6 @@ const (
 	hostFull      = 0x000001ffffffffff
 )
 
-func TestCapsWithin(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		start []trace.StartEvent
-		own   uint64
-		want  bool
-	}{
-		{"docker default within the host's", capsEvents(dockerDefault, "0", "0", dockerDefault, dockerDefault), hostFull, true},
-		{"a bounding capability outside ours", capsEvents(dockerDefault, "0", "0", "0", "0"), 0xa80425fa, false},
-		{"a permitted capability outside ours", capsEvents("0", "0", "0", "2000", "0"), 0xa80405fb, false},
-		{"an ambient capability outside ours", capsEvents("1", "2000", "2000", "2001", "2001"), 0x1, false},
-		{"none recorded", nil, hostFull, false},
-		{"unreadable", capsEvents("zz", "0", "0", "0", "0"), hostFull, false},
-	} {
-		if got := capsWithin(tc.start, tc.own); got != tc.want {
-			t.Errorf("%s: capsWithin = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
 func TestSpecReplayable(t *testing.T) {
 	ev := func(k trace.StartKind, name, v string) *trace.StartEvent {
 		return &trace.StartEvent{Kind: k, Name: name, Value: v}
@@ -52,24 +33,37 @@ func TestSpecReplayable(t *testing.T) {
 	}
 	bounding := diff(trace.StartCaps, trace.CapSetBounding,
 		ev(trace.StartCaps, trace.CapSetBounding, dockerDefault), ev(trace.StartCaps, trace.CapSetBounding, withoutChown))
+	// Docker's default root exec spec, and the same as user 1000.
+	dockerRoot := launch.Bound{Spec: trace.ExecSpec{Caps: trace.CapSets{Bounding: 0xa80425fb, Permitted: 0xa80425fb, Effective: 0xa80425fb}},
+		Where: "the container", Container: true}
+	withoutChownRoot := dockerRoot
+	withoutChownRoot.Spec.Caps = trace.CapSets{Bounding: 0xa80425fa, Permitted: 0xa80425fa, Effective: 0xa80425fa}
+	user := dockerRoot
+	user.Spec.UID, user.Spec.GID = 1000, 1000
+	hostRoot := launch.Bound{Spec: trace.ExecSpec{Caps: trace.CapSets{Bounding: hostFull, Permitted: hostFull, Effective: hostFull}}}
 	for _, tc := range []struct {
-		name   string
-		within bool
-		d      align.StartDiff
-		want   bool
+		name  string
+		bound launch.Bound
+		d     align.StartDiff
+		want  bool
 	}{
-		{"bounding, good caps within ours", true, bounding, true},
-		{"bounding, good caps outside ours", false, bounding, false},
-		{"bounding not recorded", true, diff(trace.StartCaps, trace.CapSetBounding, nil, ev(trace.StartCaps, trace.CapSetBounding, withoutChown)), false},
-		{"no_new_privs set in the good run only", false,
+		{"bounding lower than the container's", hostRoot, bounding, true},
+		{"bounding with a capability the container dropped", withoutChownRoot, bounding, false},
+		{"bounding not recorded", dockerRoot, diff(trace.StartCaps, trace.CapSetBounding, nil, ev(trace.StartCaps, trace.CapSetBounding, withoutChown)), false},
+		{"ambient the container's root holds", dockerRoot, diff(trace.StartCaps, trace.CapSetAmbient, ev(trace.StartCaps, trace.CapSetAmbient, "0000000000000400"), ev(trace.StartCaps, trace.CapSetAmbient, "0")), true},
+		{"ambient its user does not hold", user, diff(trace.StartCaps, trace.CapSetAmbient, ev(trace.StartCaps, trace.CapSetAmbient, "0000000000000400"), ev(trace.StartCaps, trace.CapSetAmbient, "0")), false},
+		{"no_new_privs set in the good run only", withoutChownRoot,
 			diff(trace.StartNoNewPrivs, "", ev(trace.StartNoNewPrivs, "", "1"), ev(trace.StartNoNewPrivs, "", "0")), true},
-		{"no_new_privs set here only", true,
+		{"no_new_privs set here only", hostRoot,
 			diff(trace.StartNoNewPrivs, "", ev(trace.StartNoNewPrivs, "", "0"), ev(trace.StartNoNewPrivs, "", "1")), false},
-		{"uid", false, diff(trace.StartCreds, "uid", ev(trace.StartCreds, "uid", "0 0 0 0"), ev(trace.StartCreds, "uid", "1000 1000 1000 1000")), true},
-		{"rlimit", false, diff(trace.StartRlimit, "RLIMIT_NOFILE", ev(trace.StartRlimit, "RLIMIT_NOFILE", "1024 1024"), ev(trace.StartRlimit, "RLIMIT_NOFILE", "12 1024")), true},
-		{"seccomp mode", true, diff(trace.StartSeccomp, "mode", ev(trace.StartSeccomp, "mode", "0"), ev(trace.StartSeccomp, "mode", "2")), false},
+		{"uid 1000 where the container runs as root", dockerRoot, diff(trace.StartCreds, "uid", ev(trace.StartCreds, "uid", "1000 1000 1000 1000"), ev(trace.StartCreds, "uid", "0 0 0 0")), true},
+		{"uid 0 where the container runs as 1000", user, diff(trace.StartCreds, "uid", ev(trace.StartCreds, "uid", "0 0 0 0"), ev(trace.StartCreds, "uid", "1000 1000 1000 1000")), false},
+		{"another unprivileged uid", user, diff(trace.StartCreds, "uid", ev(trace.StartCreds, "uid", "1001 1001 1001 1001"), ev(trace.StartCreds, "uid", "1000 1000 1000 1000")), true},
+		{"group 0 where the container has none", user, diff(trace.StartCreds, "groups", ev(trace.StartCreds, "groups", "0 1500"), ev(trace.StartCreds, "groups", "1500")), false},
+		{"rlimit", user, diff(trace.StartRlimit, "RLIMIT_NOFILE", ev(trace.StartRlimit, "RLIMIT_NOFILE", "1024 1024"), ev(trace.StartRlimit, "RLIMIT_NOFILE", "12 1024")), true},
+		{"seccomp mode", hostRoot, diff(trace.StartSeccomp, "mode", ev(trace.StartSeccomp, "mode", "0"), ev(trace.StartSeccomp, "mode", "2")), false},
 	} {
-		if got := (specReplay{capsWithin: tc.within}).replayable(tc.d); got != tc.want {
+		if got := (specReplay{bound: tc.bound}).replayable(tc.d); got != tc.want {
 			t.Errorf("%s: replayable = %v, want %v", tc.name, got, tc.want)
 		}
 	}

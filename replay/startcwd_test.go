@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
 )
@@ -71,14 +72,14 @@ func TestWithCwd(t *testing.T) {
 func TestApplyCwd(t *testing.T) {
 	cwd := align.StartDiff{Kind: trace.StartCwd, A: &trace.StartEvent{Kind: trace.StartCwd, Value: "/src/build-a"},
 		B: &trace.StartEvent{Kind: trace.StartCwd, Value: "/w/bad"}}
-	sc, err := applyStart([]string{"HOME=/root", "PWD=/w/bad"}, []align.StartDiff{cwd})
+	sc, err := applyStart([]string{"HOME=/root", "PWD=/w/bad"}, []align.StartDiff{cwd}, launch.SelfBound())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sc.cwd != "/src/build-a" || !slices.Equal(sc.env, []string{"HOME=/root", "PWD=/src/build-a"}) {
 		t.Errorf("cwd %q env %q", sc.cwd, sc.env)
 	}
-	sc, err = applyStart([]string{"HOME=/root"}, []align.StartDiff{cwd})
+	sc, err = applyStart([]string{"HOME=/root"}, []align.StartDiff{cwd}, launch.SelfBound())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,28 +15,28 @@ import (
 // can get), the item is unapplied only and no run tries it. Nothing is
 // left for a run's helper to refuse.
 
-// LimitReach returns what a run can set the limit name to, recorded as
-// good, when the command would start here with here ("1024 4096"
-// each); ok is false when either value does not read as a limit.
-func LimitReach(name, good, here string) (reach launch.LimitInReach, ok bool) {
+// LimitReach returns what a run bounded by b can set the limit name to,
+// recorded as good, when the command would start here with here ("1024
+// 4096" each); ok is false when either value does not read as a limit.
+func LimitReach(name, good, here string, b launch.Bound) (reach launch.LimitInReach, ok bool) {
 	g, err1 := trace.ParseLimit(name, good)
 	h, err2 := trace.ParseLimit(name, here)
 	if err1 != nil || err2 != nil {
 		return launch.LimitInReach{}, false
 	}
-	return launch.LimitReach(g, h), true
+	return launch.LimitReach(g, h, b), true
 }
 
 // limitsInReach splits the limits among items by what a run can set:
 // those it can set in full or in part are kept, those it can set only in
 // part or not at all are unapplied.
-func limitsInReach(items []align.StartDiff) (kept, unapplied []align.StartDiff) {
+func limitsInReach(items []align.StartDiff, b launch.Bound) (kept, unapplied []align.StartDiff) {
 	for _, d := range items {
 		if d.Kind != trace.StartRlimit || d.A == nil || d.B == nil {
 			kept = append(kept, d)
 			continue
 		}
-		reach, ok := LimitReach(d.Name, d.A.Value, d.B.Value)
+		reach, ok := LimitReach(d.Name, d.A.Value, d.B.Value, b)
 		if !ok || reach.Full {
 			kept = append(kept, d)
 			continue
@@ -49,9 +49,9 @@ func limitsInReach(items []align.StartDiff) (kept, unapplied []align.StartDiff) 
 	return kept, unapplied
 }
 
-// limitInReach is the value a run sets for the recorded limit l of item
-// it: l, or as much of it as setrlimit allows here.
-func limitInReach(it align.StartDiff, l trace.Limit) trace.Limit {
+// limitInReach is the value a run bounded by b sets for the recorded
+// limit l of item it: l, or as much of it as b allows.
+func limitInReach(it align.StartDiff, l trace.Limit, b launch.Bound) trace.Limit {
 	if it.B == nil {
 		return l
 	}
@@ -59,5 +59,5 @@ func limitInReach(it align.StartDiff, l trace.Limit) trace.Limit {
 	if err != nil {
 		return l
 	}
-	return launch.LimitReach(l, here).Limit
+	return launch.LimitReach(l, here, b).Limit
 }

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -13,11 +14,12 @@ import (
 // process's, trace.Join.Exec): the live side is what the spec gives the
 // command, and the ids and groups are items a run can replay (the helper
 // takes the recorded ones instead of the spec's). The capability sets
-// (bounding, inheritable, ambient) and no_new_privs are compared too; a
-// run replays them when it can give the command the good value
-// (startcaps.go: the good run's capabilities within envbisect's own
-// bounding set, no_new_privs to be set rather than unset), and otherwise
-// they are returned apart, for the report to list as differing here.
+// (bounding, inheritable, ambient) and no_new_privs are compared too. A
+// run replays an identity item only when its good value grants nothing
+// the environment's own spec does not (startcaps.go, launch.Bound):
+// lower capability sets, another unprivileged user, no_new_privs set
+// rather than unset. Otherwise the item is returned apart, for the report
+// to list as differing here, with what it would grant.
 
 // specCompared reports whether a start item is compared (replayable or
 // listed) in a run with an exec spec.
@@ -34,14 +36,21 @@ func specCompared(e trace.StartEvent) bool {
 // StartItemsIn returns the start items that differ between the recording
 // and a command started here now with env through join: items a run can
 // replay, and items that differ but no run can give the good value of.
-// Without an exec spec it is StartItems; the identity items no run can
-// change are unapplied either way (identity_items.go), and so are the
-// limits a run cannot set in full (startlimits.go).
+// Without an exec spec it is StartItems, with the ids, groups and
+// capability sets compared with envbisect's own and listed when they
+// differ (a plain run keeps envbisect's identity: identityPlain); the
+// identity items no run can change are unapplied either way
+// (identity_items.go), and so are the limits a run cannot set in full
+// (startlimits.go). Every decision is bounded by the environment's own
+// identity (launch.BoundFor): an item whose good value would grant more
+// is never replayed, whatever the trace says.
 func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unapplied []align.StartDiff) {
+	bound := launch.BoundFor(join)
 	if join == nil || join.Exec == nil {
 		items, redacted := r.StartItems(env)
-		items, short := limitsInReach(items)
-		return items, append(append(redacted, short...), r.identityUnapplied(join)...)
+		items, short := limitsInReach(items, bound)
+		unapplied = append(append(redacted, short...), r.identityPlain(bound)...)
+		return items, append(unapplied, r.identityUnapplied(join)...)
 	}
 	var rec []trace.StartEvent
 	for _, e := range r.Trace.Start {
@@ -56,8 +65,7 @@ func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unappli
 		}
 	}
 	rec, live, unapplied = r.splitRedacted(rec, live)
-	own, err := launch.OwnBounding()
-	decide := specReplay{capsWithin: err == nil && capsWithin(r.Trace.Start, own)}
+	decide := specReplay{bound: bound}
 	for _, d := range align.CompareStart(rec, live, align.Options{}) {
 		switch {
 		case d.Kind == trace.StartEnv && shellVars[d.Name]:
@@ -67,8 +75,72 @@ func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unappli
 			unapplied = append(unapplied, d)
 		}
 	}
-	items, short := limitsInReach(items)
+	items, short := limitsInReach(items, bound)
 	return items, append(append(unapplied, short...), r.identityUnapplied(join)...)
+}
+
+// identityPlain returns the ids, groups and capability sets (bounding,
+// inheritable, ambient) that differ between the recording and a command
+// a plain run starts, which inherits envbisect's own (bound.Spec): a
+// plain run never changes them, so each is listed as unapplied.
+// no_new_privs is left out: the tracer sets it itself where envbisect is
+// not root. A recording without credentials items gives none.
+func (r *Recording) identityPlain(bound launch.Bound) []align.StartDiff {
+	plain := func(e trace.StartEvent) bool {
+		return e.Kind == trace.StartCreds && (e.Name == trace.CredsUID || e.Name == trace.CredsGID || e.Name == "groups") ||
+			e.Kind == trace.StartCaps && specCompared(e)
+	}
+	var rec, live []trace.StartEvent
+	for _, e := range r.Trace.Start {
+		if plain(e) {
+			rec = append(rec, e)
+		}
+	}
+	if len(rec) == 0 {
+		return nil
+	}
+	for _, e := range launch.SpecStart(nil, &bound.Spec) {
+		if plain(e) {
+			live = append(live, e)
+		}
+	}
+	var out []align.StartDiff
+	for _, d := range align.CompareStart(rec, live, align.Options{}) {
+		if d.Kind == trace.StartCreds && d.A != nil && d.B != nil && sameFirst(d.A.Value, d.B.Value) {
+			continue // the same id; only the saved or file-system one differs
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// sameFirst reports whether two credentials values ("1000 1000 1000
+// 1000") start with the same id.
+func sameFirst(a, b string) bool {
+	fa, fb := strings.Fields(a), strings.Fields(b)
+	return len(fa) > 0 && len(fb) > 0 && fa[0] == fb[0]
+}
+
+// ItemGrants returns what giving the command the good value of one
+// identity start item (creds, caps, no_new_privs) would grant beyond b,
+// as launch.Bound.Grants says it; nil when it grants nothing more, or
+// for another kind of item.
+func ItemGrants(kind trace.StartKind, name, good string, b launch.Bound) []string {
+	var sc startConfig
+	switch kind {
+	case trace.StartCreds:
+		if err := sc.creds.add(name, good); err != nil {
+			return []string{fmt.Sprintf("an unreadable %s %q", name, good)}
+		}
+	case trace.StartCaps, trace.StartNoNewPrivs:
+		if err := sc.caps.add(kind, name, good); err != nil {
+			return []string{err.Error()}
+		}
+	default:
+		return nil
+	}
+	spec := b.Spec
+	return b.Grants(*sc.specJoin(&trace.Join{Exec: &spec}).Exec)
 }
 
 // credsStart is what replaying creds start items sets: nil fields are

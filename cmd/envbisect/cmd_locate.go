@@ -240,7 +240,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	start, unapplied = rec.WithCwd(start, unapplied, replay.CwdOptions{Dir: site.dir, Join: site.join, Sandboxed: box != nil})
 	startList, notApplied := identityItems(start, unapplied, rec.DeniedHere(site.join), o.where.container != "")
 	sayWhyCwd(notApplied, o.box.mode == "off", site.join != nil)
-	sayWhyLimit(notApplied)
+	bound := launch.BoundFor(site.join)
+	sayWhyLimit(notApplied, bound)
+	sayWhyGrants(notApplied, bound)
 	noteUnapplied(s, notApplied)
 	runner := o.runner(s, rec, store, site, box, start, argv, cpus, &runSigs)
 	if p := pool.Load(); p != nil {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/trace"
@@ -76,13 +79,13 @@ func sayWhyCwd(items []render.StartItem, sandboxOff, inContainer bool) {
 // could give the command its good value (replay.LimitReach: a hard limit
 // above the one here needs CAP_SYS_RESOURCE), what the runs set instead
 // when they get part of the way, and what would let them.
-func sayWhyLimit(items []render.StartItem) {
+func sayWhyLimit(items []render.StartItem, b launch.Bound) {
 	for i := range items {
 		it := &items[i]
 		if it.Kind != string(trace.StartRlimit) || it.Good == nil || it.Here == nil {
 			continue
 		}
-		reach, ok := replay.LimitReach(it.Name, *it.Good, *it.Here)
+		reach, ok := replay.LimitReach(it.Name, *it.Good, *it.Here, b)
 		if !ok || reach.Full {
 			continue
 		}
@@ -94,4 +97,68 @@ func sayWhyLimit(items []render.StartItem) {
 			it.Why += "; so no run tries it: every run starts the command with the limit it has here"
 		}
 	}
+}
+
+// sayWhyGrants says, for ids, groups, a capability set or no_new_privs
+// listed as unapplied, why no run gave the command the good value: it
+// would grant more than the environment does (replay.ItemGrants; a run
+// never holds more than its environment, whatever the trace says), or,
+// in a plain run, the run keeps envbisect's own identity; and what would
+// let a run have it.
+func sayWhyGrants(items []render.StartItem, b launch.Bound) {
+	for i := range items {
+		it := &items[i]
+		kind := trace.StartKind(it.Kind)
+		if kind != trace.StartCreds && kind != trace.StartCaps && kind != trace.StartNoNewPrivs || it.Good == nil || it.Why != "" {
+			continue
+		}
+		if g := replay.ItemGrants(kind, it.Name, *it.Good, b); len(g) > 0 {
+			it.Why = fmt.Sprintf("it would grant %s, more than %s gives, and a run never holds more than its environment",
+				strings.Join(g, "; "), b.Where)
+			if b.Container {
+				it.Remedy = "if the good run's identity is what the command needs, give it to the container (docker run/exec flags)"
+				if words := grantWords(*it, g); words != "" {
+					it.Remedy = "if the command needs it, start the container with " + words
+				}
+			} else {
+				it.Remedy = "run locate as a user that holds it, as the good run did"
+			}
+			continue
+		}
+		if !b.Container {
+			it.Why = "a plain run starts the command with envbisect's own ids and capability sets"
+			if kind == trace.StartCreds && it.Name == trace.CredsUID {
+				if f := strings.Fields(*it.Good); len(f) > 0 {
+					it.Remedy = fmt.Sprintf("run locate as the good run's user (sudo -u '#%s' envbisect locate ...)", f[0])
+				}
+			}
+		}
+	}
+}
+
+// grantWords is the docker run flag that would give a container the
+// good value of it, where one maps: --cap-add for a bounding set, --user
+// for ids.
+func grantWords(it render.StartItem, grants []string) string {
+	switch trace.StartKind(it.Kind) {
+	case trace.StartCaps:
+		if it.Name != trace.CapSetBounding || it.Here == nil {
+			return ""
+		}
+		g, err1 := strconv.ParseUint(*it.Good, 16, 64)
+		h, err2 := strconv.ParseUint(*it.Here, 16, 64)
+		if err1 != nil || err2 != nil {
+			return ""
+		}
+		var flags []string
+		for _, n := range trace.CapabilityNames(g &^ h) {
+			flags = append(flags, "--cap-add "+strings.TrimPrefix(n, "CAP_"))
+		}
+		return strings.Join(flags, " ")
+	case trace.StartCreds:
+		if f := strings.Fields(*it.Good); it.Name == trace.CredsUID && len(f) > 0 {
+			return "--user " + f[0]
+		}
+	}
+	return ""
 }
