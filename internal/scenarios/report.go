@@ -26,6 +26,9 @@ type LocateReport struct {
 	// Space describes what the search ran over, when locate says so (a
 	// search over differing resources); see SpaceCandidates.
 	Space json.RawMessage `json:"space"`
+	// Unapplied are the start items that differ here and no run could
+	// give the good value of, with why.
+	Unapplied []UnappliedItem `json:"unapplied"`
 
 	// Keys are the top-level keys present in the object (to tell an
 	// absent "culprit" from a null one).
@@ -54,6 +57,14 @@ func (r *LocateReport) SpaceCandidates() (n int, ok bool) {
 		return len(list), true
 	}
 	return 0, false
+}
+
+// UnappliedItem is a start item of LocateReport.Unapplied.
+type UnappliedItem struct {
+	Kind   string `json:"kind"`
+	Name   string `json:"name"`
+	Why    string `json:"why"`
+	Remedy string `json:"remedy"`
 }
 
 // ReportCulprit is the culprit of a LocateReport.
