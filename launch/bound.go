@@ -117,7 +117,6 @@ func (e *GrantsError) Error() string {
 		e.Where, strings.Join(e.Grants, "; "))
 }
 
-
 // withinBound returns a GrantsError when cfg would start the command with
 // more than cfg.Bound: an exec spec holding more, or a hard resource limit
 // above the environment's where it may not raise one.

@@ -87,7 +87,7 @@ func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unappli
 // not root. A recording without credentials items gives none.
 func (r *Recording) identityPlain(bound launch.Bound) []align.StartDiff {
 	plain := func(e trace.StartEvent) bool {
-		return e.Kind == trace.StartCreds && (e.Name == trace.CredsUID || e.Name == trace.CredsGID || e.Name == "groups") ||
+		return e.Kind == trace.StartCreds && (e.Name == trace.CredsUID || e.Name == trace.CredsGID || e.Name == trace.CredsGroups) ||
 			e.Kind == trace.StartCaps && specCompared(e)
 	}
 	var rec, live []trace.StartEvent
