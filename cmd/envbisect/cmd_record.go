@@ -16,6 +16,7 @@ import (
 	"github.com/envbisect/envbisect/record"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracefile"
 	"github.com/envbisect/envbisect/verdict"
 )
 
@@ -229,7 +230,9 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if !opts.noCache && cacheDir == "" && maxContent > 0 {
 		// The default cache where it can be: a home that cannot hold one
 		// (read-only, another user's) records without it, silently.
-		if dir, err := record.DefaultContentCacheDir(); err == nil && os.MkdirAll(dir, 0o700) == nil {
+		// Nothing is made now: the cache is written after the command
+		// has exited (launch/places.go).
+		if dir, err := launch.ContentCacheDir(); err == nil && tracefile.CheckContentCacheDir(dir) == nil {
 			cacheDir = dir
 		}
 	}
