@@ -225,6 +225,9 @@ func Run(opts Options) (*Summary, error) {
 	if opts.Warn != nil {
 		observer = &unseenWarner{Observer: observer, find: render.NewUnseenFinder(table), warn: opts.Warn}
 	}
+	if content != nil && content.cache != nil {
+		observer = newCacheReachWarner(observer, content.cache.Dir(), opts.Join, opts.Warn)
+	}
 	cfg := ptrace.Config{
 		Config: launch.Config{
 			Watch: watch,
