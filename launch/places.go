@@ -21,7 +21,9 @@ import (
 //   - record's content cache, ContentCacheDir (or --content-cache): read
 //     while the command runs, never created or changed then; the
 //     recording's misses, hits and refused entries are applied after the
-//     command has exited (record's cacheUpdate).
+//     command has exited (record's cacheUpdate). A cache that an earlier
+//     recording left in a tree the command reads is in its view all the
+//     same: record warns when the command reaches it.
 //   - the scratch of a semi-replay run (creations that cannot happen
 //     here, made elsewhere), ScratchBases: a directory made on first
 //     need in the command's own view. In a sandbox it is on the run's
