@@ -140,4 +140,14 @@
 // it inherited), so that replay and locate can place their runs alike
 // and keep a CPU set of envbisect's own making out of the search
 // (trace.Placement, replay's WithPlacement).
+//
+// # Where envbisect writes
+//
+// Nothing envbisect writes is where the command can see it while it
+// runs. places.go lists every place envbisect writes because of a run
+// (record's content cache, the scratch of a semi-replay run, the
+// sandbox's tmpfs, memfds, the partial trace, locate's logs), how each
+// keeps that rule or why it cannot, and chooses the ones that are
+// envbisect's to choose: ContentCacheDir (read during a recording,
+// written after the command exits) and ScratchBases.
 package launch

@@ -201,9 +201,10 @@
 // with the created path rewritten into the run's scratch directory
 // (create_linux.go). The scratch directory is made on first need through
 // /proc/PID/root, so in the command's own view of the file system:
-// /tmp/envbisect-scratch-PID-RANDOM, which in a sandbox is on the run's
-// scratch tmpfs and goes with it, and otherwise is removed when the run
-// ends (scratchdir_linux.go). A redirect (the created path, absolute as the program names it,
+// /tmp/envbisect-scratch-PID-RANDOM (launch.ScratchBases), which in a
+// sandbox is on the run's scratch tmpfs and goes with it, and otherwise
+// is removed when the run ends (scratchdir_linux.go). A command that
+// lists /tmp during the run sees it (docs/security.md). A redirect (the created path, absolute as the program names it,
 // to its scratch path) is kept for the whole traced tree; at the entry
 // of every later call that runs (redirect_linux.go), each path argument
 // (resolved against its dirfd or the working directory) that lies under

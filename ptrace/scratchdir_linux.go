@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/envbisect/envbisect/launch"
 )
 
 // cleanup removes the scratch directory the run made outside a sandbox.
@@ -19,12 +21,6 @@ func (rd *redirects) cleanup() error {
 	return nil
 }
 
-// scratchBases are the directories, as the command sees the file system,
-// that may hold the run's scratch directory (the first where it can be
-// made). In a sandbox every writable one is an overlay whose writes go to
-// the run's scratch tmpfs, so the directory goes away with the run.
-func scratchBases() []string { return []string{"/tmp", "/var/tmp", "/run"} }
-
 // scratchDir returns the run's scratch directory as the command sees the
 // file system, making it on first use: through /proc/PID/root, so it is
 // made in the command's own view (its sandbox), with a name of its own
@@ -37,7 +33,7 @@ func (s *session) scratchDir(t *task) (string, error) {
 	uid, gid := fsIDs(t.tid)
 	var errs []error
 	root := "/proc/" + strconv.Itoa(t.tid) + "/root"
-	for _, base := range scratchBases() {
+	for _, base := range launch.ScratchBases() {
 		host, err := os.MkdirTemp(root+base, "envbisect-scratch-"+strconv.Itoa(s.root.pid)+"-")
 		if err != nil {
 			errs = append(errs, err)
@@ -55,7 +51,7 @@ func (s *session) scratchDir(t *task) (string, error) {
 		}
 		return dir, nil
 	}
-	return "", fmt.Errorf("make the run's scratch directory in %v: %w", scratchBases(), errors.Join(errs...))
+	return "", fmt.Errorf("make the run's scratch directory in %v: %w", launch.ScratchBases(), errors.Join(errs...))
 }
 
 // fsIDs returns the file-system user and group ids of thread tid (the

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -48,10 +47,14 @@ type contentStore struct {
 	wg    sync.WaitGroup
 
 	// cache, when set, holds what earlier recordings stored of a file
-	// version; a hit costs no reading, hashing or compressing.
-	cache *tracefile.ContentCache
-	hits  atomic.Int64
-	// refused counts cache entries that did not verify (Get removed them).
+	// version; a hit costs no reading, hashing or compressing. It is
+	// only read while the command runs: what the recording learnt for
+	// it waits in update (cacheupdate.go).
+	cache  *tracefile.ContentCache
+	update *cacheUpdate
+	hits   atomic.Int64
+	// refused counts cache entries that did not verify (update drops
+	// them).
 	refused atomic.Int64
 
 	// owners, when set, is the package database of the root the command
@@ -80,6 +83,9 @@ func newContentStore(w *tracefile.Writer, exclude []string, max uint64, cache *t
 		return nil, err
 	}
 	c := &contentStore{exclude: filter, max: max, queue: make(chan keptFile, contentQueue), cache: cache, owners: owners}
+	if cache != nil {
+		c.update = &cacheUpdate{cache: cache}
+	}
 	for range contentWorkers {
 		cw, err := w.NewContentWriter()
 		if err != nil {
@@ -138,8 +144,8 @@ func (c *contentStore) run(cw *tracefile.ContentWriter) {
 }
 
 // store writes k as Keep decided: from the cache when it holds the
-// file's version, else from the file (then caching what was stored, if
-// the file did not change while it was read).
+// file's version, else from the file (then noting what was stored for
+// the cache, if the file did not change while it was read).
 func (c *contentStore) store(cw *tracefile.ContentWriter, k keptFile) error {
 	c.lookUpOwner(k.obj)
 	if k.keep && k.f != nil && c.guard != nil && c.guard.fileCarries(k.f) != "" {
@@ -161,9 +167,11 @@ func (c *contentStore) store(cw *tracefile.ContentWriter, k keptFile) error {
 	e, err := c.cache.Get(key)
 	if err != nil {
 		c.refused.Add(1) // stored from the file as on a miss
+		c.update.refuse(key)
 	}
 	if e != nil {
 		c.hits.Add(1)
+		c.update.hit(key)
 		if err := cw.StoreEntry(k.obj, e, k.keep); err != nil {
 			return fmt.Errorf("store %s from the content cache: %w", k.obj.Path, err)
 		}
@@ -174,7 +182,7 @@ func (c *contentStore) store(cw *tracefile.ContentWriter, k keptFile) error {
 		return fmt.Errorf("store %s: %w", k.obj.Path, err)
 	}
 	if after, ok := cacheKey(k.f); e != nil && ok && after == key {
-		c.cache.Put(key, e) // a cache that cannot be written is only slower
+		c.update.put(key, e)
 	}
 	return nil
 }
@@ -213,13 +221,11 @@ func cacheKey(f *os.File) (key tracefile.CacheKey, ok bool) {
 }
 
 // close waits until every queued file is stored. It returns the files
-// over the budget, largest first, and the first write error.
+// over the budget, largest first, and the first write error. The cache
+// is not written yet: that is update's apply, once the run is over.
 func (c *contentStore) close() ([]trace.FileObject, error) {
 	close(c.queue)
 	c.wg.Wait()
-	if c.cache != nil {
-		c.cache.Trim() // a cache that cannot be trimmed stays as it is
-	}
 	slices.SortStableFunc(c.over, func(a, b trace.FileObject) int {
 		switch {
 		case a.Size > b.Size:
@@ -255,14 +261,4 @@ func cacheableFS(magic int64) bool {
 		return true
 	}
 	return false
-}
-
-// DefaultContentCacheDir returns the content cache's directory for the
-// user: $XDG_CACHE_HOME/envbisect/content, or ~/.cache/envbisect/content.
-func DefaultContentCacheDir() (string, error) {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("content cache: %w", err)
-	}
-	return filepath.Join(dir, "envbisect", "content"), nil
 }

@@ -59,11 +59,21 @@
 // the goroutines first fstat the open file and look its version up in a
 // tracefile.ContentCache shared by recordings: a hit copies the chunk
 // frames an earlier recording stored, and reads, hashes and compresses
-// nothing; a miss stores the file from its bytes and puts what it wrote
-// in the cache, unless the file's key changed while it was read. At the
-// end Run trims the cache to its bound. A file of gcc's cc1 (33 MB) costs
-// about 0.2 s of zstd on the project's VM, more than the compile it
-// serves; from the cache it costs a copy.
+// nothing; a miss stores the file from its bytes and notes what it wrote
+// for the cache, unless the file's key changed while it was read. A file
+// of gcc's cc1 (33 MB) costs about 0.2 s of zstd on the project's VM,
+// more than the compile it serves; from the cache it costs a copy.
+//
+// The cache is only read while the command runs: it may be in a tree the
+// command reads (the default is under HOME), and nothing envbisect
+// writes may be where the command sees it (launch/places.go). The misses
+// (entries that name where their frames are in the trace, not copies),
+// the hits to mark as used and the refused entries to drop wait in a
+// cacheUpdate (cacheupdate.go), which Run applies after the command has
+// exited and its check has run, before it closes the trace (the frames
+// are read back from it), and then trims the cache to its bound; the
+// cache's directory is made then, if need be. A second signal stops the
+// update between two entries; each entry is renamed into place whole.
 //
 // # Owners and parents
 //

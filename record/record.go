@@ -48,9 +48,11 @@ type Options struct {
 	NoContent bool
 	// ContentCache is the directory of a content cache shared by
 	// recordings (tracefile.ContentCache; the CLI's default is
-	// DefaultContentCacheDir): a file whose version an earlier recording
+	// launch.ContentCacheDir): a file whose version an earlier recording
 	// stored is copied from it instead of being read, hashed and
-	// compressed again. "": no cache.
+	// compressed again. It is only read while the command runs, and
+	// brought up to date (made, if need be) after it has exited
+	// (cacheupdate.go). "": no cache.
 	ContentCache string
 	// ContentCacheSize bounds the cache's bytes; 0:
 	// tracefile.DefaultContentCacheSize.
@@ -110,6 +112,10 @@ type Summary struct {
 	// CacheRefused its entries that did not verify (removed, and the
 	// file stored from itself).
 	CacheHits, CacheRefused int64
+	// CacheUpdate is how long bringing the content cache up to date
+	// took, after the command had exited (nothing is written to the
+	// cache while it runs).
+	CacheUpdate time.Duration
 	// Redacted names the variables whose values were kept out of the
 	// trace; RedactedBuffers and ExcludedBuffers count the other
 	// buffers dropped because they carried such a value or an excluded
@@ -219,6 +225,9 @@ func Run(opts Options) (*Summary, error) {
 	if opts.Warn != nil {
 		observer = &unseenWarner{Observer: observer, find: render.NewUnseenFinder(table), warn: opts.Warn}
 	}
+	if content != nil && content.cache != nil {
+		observer = newCacheReachWarner(observer, content.cache.Dir(), opts.Join, opts.Warn)
+	}
 	cfg := ptrace.Config{
 		Config: launch.Config{
 			Watch: watch,
@@ -260,6 +269,9 @@ func Run(opts Options) (*Summary, error) {
 	if runErr != nil {
 		var ee *launch.ExecError
 		var ce *launch.CompatError
+		if content != nil && written > 0 {
+			content.update.apply(opts.Interrupt) // what was stored is good all the same
+		}
 		if written == 0 || errors.As(runErr, &ee) || errors.As(runErr, &ce) {
 			// Nothing ran, or the run was refused (32-bit calls,
 			// which no trace can hold): leave no trace behind, and
@@ -279,6 +291,9 @@ func Run(opts Options) (*Summary, error) {
 	}
 	if content != nil {
 		sum.CacheHits, sum.CacheRefused = content.hits.Load(), content.refused.Load()
+		// The command has exited and its check has run: nothing that
+		// judges the run sees the cache change (launch/places.go).
+		sum.CacheUpdate = content.update.apply(opts.Interrupt)
 	}
 	sum.Redacted, sum.RedactedBuffers, sum.ExcludedBuffers = g.counts()
 	if writeErr != nil {

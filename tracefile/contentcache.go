@@ -11,10 +11,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
-	"time"
+	"syscall"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -28,9 +26,15 @@ import (
 // own (mode 0700, entries 0600: they hold file contents), named by the
 // SHA-256 of the entry's CacheKey; an entry is written to a temporary
 // file and renamed into place, so concurrent recordings share a cache.
-// Get refuses and removes an entry whose checksum, key or chunk
-// addresses do not match; Trim removes the least recently used entries
-// until the cache is within its bound.
+//
+// Reading and writing are apart, so that a recorder can leave the cache
+// as it is while the command runs (the cache may be in a tree the
+// command reads, such as its HOME) and bring it up to date after: Get
+// only reads (it creates, removes and touches nothing; a directory that
+// does not exist holds nothing), and the changes are Put, MarkUsed, Drop
+// and Trim (contentcache_write.go). Get refuses an entry whose checksum,
+// key or chunk addresses do not match; Trim removes the least recently
+// used entries until the cache is within its bound.
 type ContentCache struct {
 	dir string
 	max int64
@@ -47,17 +51,6 @@ type CacheKey struct {
 	Size, Mtime, Ctime int64 // bytes; nanoseconds since the epoch
 }
 
-// CacheEntry is what storing one file put in a trace: its size and hash,
-// and, for a file whose content was kept, its chunks' addresses, raw
-// lengths and frames (as StoreFileEntry wrote them).
-type CacheEntry struct {
-	Size   int64
-	SHA256 trace.Hash
-	Chunks []trace.Hash
-	raw    []uint32 // each chunk's raw length
-	frames [][]byte // each chunk's frame, header included
-}
-
 // DefaultContentCacheSize bounds a content cache when the caller gives no
 // bound: about five recordings of mpd's 290 libraries, compressed.
 const DefaultContentCacheSize = 1 << 30
@@ -70,16 +63,41 @@ var cacheMagic = [8]byte{'E', 'B', 'C', 'C', 'A', 'C', 'H', 1}
 // size, SHA-256, chunk count.
 const cacheHeaderSize = 8 + 40 + 8 + hashSize + 4
 
-// OpenContentCache opens (creating it, mode 0700) the content cache in
-// dir, bounded to max bytes (0: DefaultContentCacheSize).
+// OpenContentCache opens the content cache in dir, bounded to max bytes
+// (0: DefaultContentCacheSize). It creates nothing: the first Put makes
+// the directory (mode 0700). It fails when dir is not a directory, or
+// does not exist and cannot be made (CheckContentCacheDir).
 func OpenContentCache(dir string, max int64) (*ContentCache, error) {
 	if max <= 0 {
 		max = DefaultContentCacheSize
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("content cache: %w", err)
+	if err := CheckContentCacheDir(dir); err != nil {
+		return nil, err
 	}
 	return &ContentCache{dir: dir, max: max}, nil
+}
+
+// CheckContentCacheDir reports, without creating or changing anything,
+// whether dir can hold a content cache: it is a directory, or it does
+// not exist and its nearest existing ancestor is a directory this
+// process may create entries in (not on a read-only file system).
+func CheckContentCacheDir(dir string) error {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		switch {
+		case err == nil && !fi.IsDir():
+			return fmt.Errorf("content cache %s: %s is not a directory", dir, d)
+		case err == nil && d == filepath.Clean(dir):
+			return nil
+		case err == nil:
+			if err := syscall.Access(d, 0o3); err != nil { // W_OK|X_OK
+				return fmt.Errorf("content cache %s: cannot make it in %s: %w", dir, d, err)
+			}
+			return nil
+		case !errors.Is(err, os.ErrNotExist) || filepath.Dir(d) == d:
+			return fmt.Errorf("content cache: %w", err)
+		}
+	}
 }
 
 // Dir returns the cache's directory.
@@ -105,9 +123,10 @@ var ErrCacheEntryRefused = errors.New("content cache entry refused")
 
 // Get returns the entry of key, or nil when the cache has none. An entry
 // that does not verify (a checksum, its key, a frame or a chunk address
-// that does not match) is removed, and Get returns nil and an error
-// wrapping ErrCacheEntryRefused: the caller stores the file as on a miss.
-// A hit marks the entry as recently used.
+// that does not match) is refused: Get returns nil and an error wrapping
+// ErrCacheEntryRefused, and the caller stores the file as on a miss (and
+// may Drop the entry). Get changes nothing in the cache: the caller
+// marks a hit as used with MarkUsed.
 func (c *ContentCache) Get(key CacheKey) (*CacheEntry, error) {
 	p := c.path(key)
 	data, err := os.ReadFile(p)
@@ -119,11 +138,8 @@ func (c *ContentCache) Get(key CacheKey) (*CacheEntry, error) {
 	}
 	e, err := c.parse(data, key)
 	if err != nil {
-		os.Remove(p)
 		return nil, fmt.Errorf("content cache %s: %w: %w", p, ErrCacheEntryRefused, err)
 	}
-	now := time.Now()
-	os.Chtimes(p, now, now) // least recently used goes first; failing this only ages it
 	return e, nil
 }
 
@@ -208,100 +224,4 @@ func (c *ContentCache) address(frame []byte) (trace.Hash, error) {
 	}
 	_, err := io.ReadFull(c.zpeek, h[:])
 	return h, err
-}
-
-// Put writes e as the entry of key, replacing any. An entry without
-// chunks for a file that is not empty, or one larger than the cache's
-// bound, is not written.
-func (c *ContentCache) Put(key CacheKey, e *CacheEntry) error {
-	if e == nil || (len(e.Chunks) == 0 && e.Size > 0) || len(e.frames) != len(e.Chunks) {
-		return nil
-	}
-	// The entry is written as it is made, its checksum last, so that a
-	// file of 30 MiB is not copied once more into one buffer.
-	head := make([]byte, cacheHeaderSize, cacheHeaderSize+len(e.Chunks)*(hashSize+4))
-	copy(head, cacheMagic[:])
-	putCacheKey(head[8:], key)
-	binary.LittleEndian.PutUint64(head[48:], uint64(e.Size))
-	copy(head[56:], e.SHA256[:])
-	binary.LittleEndian.PutUint32(head[56+hashSize:], uint32(len(e.Chunks)))
-	parts := [][]byte{head}
-	size := int64(len(head)) + 4
-	for i, h := range e.Chunks {
-		var ref [hashSize + 4]byte
-		copy(ref[:], h[:])
-		binary.LittleEndian.PutUint32(ref[hashSize:], e.raw[i])
-		parts = append(parts, ref[:], e.frames[i])
-		size += int64(len(ref) + len(e.frames[i]))
-	}
-	if size > c.max {
-		return nil
-	}
-	var sum uint32
-	for _, p := range parts {
-		sum = crc32.Update(sum, castagnoli, p)
-	}
-	parts = append(parts, binary.LittleEndian.AppendUint32(nil, sum))
-	tmp, err := os.CreateTemp(c.dir, ".new-*")
-	if err != nil {
-		return fmt.Errorf("content cache: %w", err)
-	}
-	for _, p := range parts {
-		if _, err = tmp.Write(p); err != nil {
-			break
-		}
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), c.path(key))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("content cache: %w", err)
-	}
-	return nil
-}
-
-// Trim removes entries, least recently used first, until the cache holds
-// at most its bound, and temporary files an interrupted Put left more
-// than an hour ago. It returns the bytes the cache holds then.
-func (c *ContentCache) Trim() (int64, error) {
-	ents, err := os.ReadDir(c.dir)
-	if err != nil {
-		return 0, fmt.Errorf("content cache: %w", err)
-	}
-	type entry struct {
-		path string
-		size int64
-		used time.Time
-	}
-	var all []entry
-	var total int64
-	for _, de := range ents {
-		fi, err := de.Info()
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		p := filepath.Join(c.dir, de.Name())
-		if len(de.Name()) != 2*sha256.Size {
-			if strings.HasPrefix(de.Name(), ".new-") && time.Since(fi.ModTime()) > time.Hour {
-				os.Remove(p)
-			}
-			continue
-		}
-		all = append(all, entry{p, fi.Size(), fi.ModTime()})
-		total += fi.Size()
-	}
-	slices.SortFunc(all, func(a, b entry) int { return a.used.Compare(b.used) })
-	for _, e := range all {
-		if total <= c.max {
-			break
-		}
-		if err := os.Remove(e.path); err == nil || errors.Is(err, os.ErrNotExist) {
-			total -= e.size
-		}
-	}
-	return total, nil
 }

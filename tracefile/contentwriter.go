@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
-	"slices"
 	"time"
 
 	"github.com/fxamacker/cbor/v2"
@@ -67,7 +66,13 @@ func (cw *ContentWriter) StoreFile(f *trace.FileObject, src io.Reader, keep bool
 // StoreFileEntry is StoreFile that also returns what it stored as a
 // ContentCache entry: nil when the content was not kept, did not read, or
 // shares a chunk with content the trace held before (whose frame this
-// ContentWriter did not make).
+// ContentWriter did not make). The entry of a trace that Create made
+// holds no content: it names where its chunk frames are in the trace
+// file, and ContentCache.Put reads them from there, so a recorder can
+// keep the entries of a whole run until it puts them, after the command
+// has exited; such an entry can be put until the Writer is closed. The
+// entry of a trace written to an io.Writer (NewWriter) or a device holds
+// copies of its frames.
 func (cw *ContentWriter) StoreFileEntry(f *trace.FileObject, src io.Reader, keep bool) (*CacheEntry, error) {
 	return cw.storeFile(f, src, keep, keep)
 }
@@ -81,7 +86,7 @@ func (cw *ContentWriter) storeFile(f *trace.FileObject, src io.Reader, keep, ent
 	}
 	var e *CacheEntry
 	if entry {
-		e = &CacheEntry{}
+		e = &CacheEntry{src: cw.w.frameSource()}
 	}
 	f.Chunks, f.Size = f.Chunks[:0], 0
 	var st Stats
@@ -96,22 +101,13 @@ func (cw *ContentWriter) storeFile(f *trace.FileObject, src io.Reader, keep, ent
 			f.Size += int64(n)
 			st.ContentBytes += uint64(n)
 			if keep {
-				h, frame, err := cw.writeChunk(data, e != nil)
+				h, wc, err := cw.writeChunk(data, e != nil && e.src == nil)
 				if err != nil {
 					return nil, err
 				}
 				f.Chunks = append(f.Chunks, h)
-				if e != nil && frame == nil {
-					// A chunk the trace had: its frame is this file's
-					// own, or there is none to cache.
-					if j := slices.Index(e.Chunks, h); j >= 0 {
-						frame = e.frames[j]
-					} else {
-						e = nil
-					}
-				}
 				if e != nil {
-					e.Chunks, e.raw, e.frames = append(e.Chunks, h), append(e.raw, uint32(n)), append(e.frames, frame)
+					e = e.add(h, uint32(n), wc)
 				}
 				if first && last {
 					only, single = h, true
@@ -160,11 +156,16 @@ func (cw *ContentWriter) StoreEntry(f *trace.FileObject, e *CacheEntry, keep boo
 	f.Size, f.SHA256, f.Chunks = e.Size, e.SHA256, f.Chunks[:0]
 	st := Stats{ContentBytes: uint64(e.Size)}
 	if keep {
+		var buf []byte
 		for i, h := range e.Chunks {
-			if err := cw.copyChunk(h, e.frames[i], e.raw[i]); err != nil {
+			frame, err := e.frame(i, buf)
+			if err != nil {
+				return cw.w.errorf("file object %d (%s): %w", f.ID, f.Path, err)
+			}
+			if err := cw.copyChunk(h, frame, e.raw[i]); err != nil {
 				return err
 			}
-			f.Chunks = append(f.Chunks, h)
+			f.Chunks, buf = append(f.Chunks, h), frame[:0]
 		}
 	} else {
 		f.Chunks = nil
@@ -206,20 +207,28 @@ func (cw *ContentWriter) copyChunk(h trace.Hash, frame []byte, raw uint32) error
 	stored := uint64(len(frame) - frameHeaderSize)
 	st := Stats{Frames: 1, Bytes: uint64(len(frame)), RawBytes: uint64(hashSize) + uint64(raw), StoredBytes: stored,
 		Chunks: 1, ChunkBytes: uint64(raw), ChunkStored: stored}
-	if err := cw.write(frame, st); err != nil {
+	if _, err := cw.write(frame, st); err != nil {
 		return err
 	}
 	cw.written(h)
 	return nil
 }
 
+// writtenChunk is where writeChunk put a chunk's frame: nowhere (the
+// trace had the chunk), or at ref in the trace, with clone set also a
+// copy of its bytes.
+type writtenChunk struct {
+	wrote bool
+	ref   frameRef
+	frame []byte
+}
+
 // writeChunk writes the chunk frame of data unless the trace has it, and
-// returns its address and, with clone set, a copy of the frame it wrote
-// (nil when it wrote none).
-func (cw *ContentWriter) writeChunk(data []byte, clone bool) (trace.Hash, []byte, error) {
+// returns its address and where the frame went.
+func (cw *ContentWriter) writeChunk(data []byte, clone bool) (trace.Hash, writtenChunk, error) {
 	h := trace.Hash(sha256.Sum256(data))
 	if !cw.reserve(h) {
-		return h, nil, nil
+		return h, writtenChunk{}, nil
 	}
 	// The address goes in a zstd frame of its own, so that a reader
 	// learns it by decompressing 32 bytes (readchunk.go).
@@ -241,16 +250,17 @@ func (cw *ContentWriter) writeChunk(data []byte, clone bool) (trace.Hash, []byte
 	putFrameHeader(cw.out[:frameHeaderSize], frameChunk, flags, payload)
 	st := Stats{Frames: 1, Bytes: uint64(len(cw.out)), RawBytes: uint64(hashSize + len(data)), StoredBytes: uint64(len(payload)),
 		Chunks: 1, ChunkBytes: uint64(len(data)), ChunkStored: uint64(len(payload))}
-	if err := cw.write(cw.out, st); err != nil {
-		return h, nil, err
+	off, err := cw.write(cw.out, st)
+	if err != nil {
+		return h, writtenChunk{}, err
 	}
-	var frame []byte
+	wc := writtenChunk{wrote: true, ref: frameRef{off: off, n: len(cw.out)}}
 	if clone {
-		frame = bytes.Clone(cw.out)
+		wc.frame = bytes.Clone(cw.out)
 	}
 	cw.out = shrink(cw.out)
 	cw.written(h)
-	return h, frame, nil
+	return h, wc, nil
 }
 
 // WriteFile writes f's file frame as it is; its chunks must be in the
@@ -287,7 +297,7 @@ func (cw *ContentWriter) WriteFile(f *trace.FileObject, st Stats) error {
 	st.Bytes += uint64(len(cw.out))
 	st.RawBytes += uint64(len(raw))
 	st.StoredBytes += uint64(len(payload))
-	if err := cw.write(cw.out, st); err != nil {
+	if _, err := cw.write(cw.out, st); err != nil {
 		return err
 	}
 	cw.w.mu.Lock()
@@ -343,8 +353,9 @@ func (cw *ContentWriter) checkFile(f *trace.FileObject) error {
 }
 
 // write hands complete frames to the Writer, and starts writing a large
-// one to disk (outside the Writer's lock: it may wait for the device).
-func (cw *ContentWriter) write(b []byte, st Stats) error {
+// one to disk (outside the Writer's lock: it may wait for the device). It
+// returns the offset in the trace at which b starts.
+func (cw *ContentWriter) write(b []byte, st Stats) (int64, error) {
 	w := cw.w
 	w.mu.Lock()
 	err := w.usable()
@@ -356,7 +367,7 @@ func (cw *ContentWriter) write(b []byte, st Stats) error {
 	if err == nil && w.f != nil && len(b) >= writebackFrom {
 		startWriteback(w.f, off, int64(len(b)))
 	}
-	return err
+	return off, err
 }
 
 // writebackFrom is the size of a content frame from which its writing to

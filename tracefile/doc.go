@@ -79,21 +79,28 @@
 //
 // ContentCache (contentcache.go) keeps, across recordings, the chunk
 // frames that storing a file wrote: StoreFileEntry returns them as a
-// CacheEntry, ContentCache.Put writes it to one file per entry (mode
-// 0600 in a 0700 directory), named by the SHA-256 of its CacheKey
+// CacheEntry (cacheentry.go: for a trace Create made, only where the
+// frames are in the trace file, so an entry costs no memory until it is
+// put), ContentCache.Put writes it to one file per entry (mode
+// 0600 in a 0700 directory, made by the first Put), named by the SHA-256 of its CacheKey
 // (device, inode, size, mtime and ctime of the file version: a write
 // changes the ctime, which no user can set, so a changed file misses).
 // ContentCache.Get reads an entry back and verifies it before use: its
 // CRC-32C over everything, its magic and format version, the whole key
 // (not only the name), the chunk count against the size, each frame's
 // type and length, and the address inside each chunk frame; an entry
-// that fails is removed and reported (ErrCacheEntryRefused), and the
-// caller stores the file from its bytes. StoreEntry then copies the
+// that fails is reported (ErrCacheEntryRefused), and the caller stores
+// the file from its bytes. StoreEntry then copies the
 // frames into the trace as they are (a chunk the trace holds is not
 // written twice) and takes the size and hash from the entry, so a
 // repeated recording reads, hashes and compresses nothing of a file it
 // stored before. Trim keeps the cache within its bound, least recently
-// used entries first (Get marks a hit as a use). The checksums find
+// used entries first (MarkUsed marks a hit as a use). Reading and
+// writing are apart: OpenContentCache and Get create, remove and touch
+// nothing, and the changes (Put, MarkUsed, Drop, Trim;
+// contentcache_write.go) are the caller's to make when it chooses, so
+// that a recorder leaves a cache in the command's view as it is while the
+// command runs. The checksums find
 // damage, not forgery: whoever can write the cache directory can put
 // wrong content under a right key, as they could change the files.
 //

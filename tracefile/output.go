@@ -120,3 +120,14 @@ func (o output) discard() {
 		os.Remove(o.partial)
 	}
 }
+
+// frameSource returns the file to read frames the Writer wrote back
+// from: the partial file Create made (read-write), or nil for a trace
+// written in place (a device, a pipe: write-only) or to an io.Writer.
+// dest does not change after Create returns.
+func (w *Writer) frameSource() io.ReaderAt {
+	if w.f == nil || w.dest.partial == "" {
+		return nil
+	}
+	return w.f
+}

@@ -87,7 +87,8 @@ from the recording), or with --format json (--json) or --format markdown
 (for a CI job's $GITHUB_STEP_SUMMARY). --report FILE writes the JSON
 report to FILE as well, so one locate gives both. CMD's own output goes
 to stderr, or with --logs DIR to one file per run in DIR
-(run-003-search.log, run-012-confirm.log: the run's number and role).
+(run-003-search.log, run-012-confirm.log: the run's number and role;
+each is made as its run starts, so keep DIR outside the trees CMD reads).
 Progress goes to stderr (unless -q): on a terminal one line that each run
 updates, elsewhere (a CI log) one line per finished run.
 

@@ -16,6 +16,7 @@ import (
 	"github.com/envbisect/envbisect/record"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracefile"
 	"github.com/envbisect/envbisect/verdict"
 )
 
@@ -58,7 +59,9 @@ The trace is written beside FILE (as .FILE.RANDOM.partial) and renamed to FILE
 when the recording ends, so FILE is never half-written and a symbolic link is
 never followed: a link at FILE is refused, and an existing FILE is replaced
 only when it is an envbisect trace, or with --force. If record itself is
-killed (SIGKILL), the trace up to then stays at the partial name.
+killed (SIGKILL), the trace up to then stays at the partial name. The
+partial file is there while CMD runs: put FILE outside the trees CMD
+reads (not in a directory it archives or lists).
 
 CMD's standard input, output and error pass through. Address randomisation
 is turned off for CMD (recorded in the trace) unless --aslr is given.
@@ -88,7 +91,11 @@ mode 0700), keyed by the file's device, inode, size, mtime and ctime, so that
 recording again costs nothing for the files stored before (a changed file
 misses). --content-cache puts it elsewhere, --content-cache-size bounds it
 (least recently used go first); --no-content-cache neither reads nor
-writes it.
+writes it. The cache is only read while CMD runs: it is created and
+written after CMD has exited (and --check has run), so CMD never sees it
+change; record warns when CMD reaches a cache that an earlier recording
+left in a tree it reads (a HOME it archives), which is then part of what
+CMD saw: keep the cache outside such trees.
 
 --backend ebpf records the same trace from raw tracepoints without stopping
 CMD (near-zero overhead; root, or CAP_BPF and CAP_PERFMON). Its data travels
@@ -229,7 +236,9 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if !opts.noCache && cacheDir == "" && maxContent > 0 {
 		// The default cache where it can be: a home that cannot hold one
 		// (read-only, another user's) records without it, silently.
-		if dir, err := record.DefaultContentCacheDir(); err == nil && os.MkdirAll(dir, 0o700) == nil {
+		// Nothing is made now: the cache is written after the command
+		// has exited (launch/places.go).
+		if dir, err := launch.ContentCacheDir(); err == nil && tracefile.CheckContentCacheDir(dir) == nil {
 			cacheDir = dir
 		}
 	}
