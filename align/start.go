@@ -20,7 +20,10 @@ var volatileAuxv = map[string]bool{
 
 // CompareStart compares the start events of two runs, matched by kind and
 // name. The result follows A's order, then B's events that A lacks.
-// Address-like auxv entries are left out unless o.AllFields.
+// Address-like auxv entries are left out unless o.AllFields, and the
+// descriptors the command started with are compared by the kind of
+// object they are (trace.FDObjectKind: a pipe's inode differs between
+// any two runs).
 func CompareStart(a, b []trace.StartEvent, o Options) []StartDiff {
 	type id struct {
 		kind trace.StartKind
@@ -52,7 +55,7 @@ func CompareStart(a, b []trace.StartEvent, o Options) []StartDiff {
 			continue
 		}
 		ea, eb := byA[k], byB[k]
-		if eb != nil && ea.Value == eb.Value {
+		if eb != nil && sameStartValue(k.kind, ea.Value, eb.Value, o) {
 			continue
 		}
 		out = append(out, StartDiff{Kind: k.kind, Name: k.name, A: ea, B: eb})
@@ -64,4 +67,14 @@ func CompareStart(a, b []trace.StartEvent, o Options) []StartDiff {
 		out = append(out, StartDiff{Kind: k.kind, Name: k.name, B: byB[k]})
 	}
 	return out
+}
+
+// sameStartValue reports whether two values of a start event of kind
+// are the same, leaving out what differs between any two runs unless
+// o.AllFields.
+func sameStartValue(kind trace.StartKind, a, b string, o Options) bool {
+	if kind == trace.StartFD && !o.AllFields {
+		return trace.FDObjectKind(a) == trace.FDObjectKind(b)
+	}
+	return a == b
 }
