@@ -3,20 +3,25 @@ package ebpfrec
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
 
-// readFDTable reads a live process's fds from /proc. From then on the
-// table (a systable.FDTable of names) is kept from the calls' effects:
-// the ptrace backend asks /proc at each stop, but here the process has
-// moved on by the time a record is read.
-func readFDTable(pid int) *systable.FDTable[string] {
+// readFDTable reads a live process's fds from /proc, those of only (nil:
+// all): the helper's table is read before its exec, which leaves the
+// command fds 0, 1, 2 and the kept ones only (launch.CommandFDs). From
+// then on the table (a systable.FDTable of names) is kept from the
+// calls' effects: the ptrace backend asks /proc at each stop, but here
+// the process has moved on by the time a record is read.
+func readFDTable(pid int, only []int) *systable.FDTable[string] {
 	t := systable.NewFDTable[string]()
 	for fd, name := range launch.ProcFDs(pid) {
-		t.Open(fd, name, false)
+		if only == nil || slices.Contains(only, int(fd)) {
+			t.Open(fd, name, false)
+		}
 	}
 	return t
 }

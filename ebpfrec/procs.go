@@ -52,7 +52,7 @@ func (a *assembler) threadFor(tid, tgid uint32) *thread {
 	if p == nil {
 		p = &process{pid: int32(tgid), fds: systable.NewFDTable[string](), execd: a.attached}
 		if a.attached {
-			p.fds = readFDTable(int(tgid))
+			p.fds = readFDTable(int(tgid), nil)
 			p.cwd = readCwd(int(tgid))
 		}
 		a.procs[p.pid] = p

@@ -66,9 +66,7 @@ func Run(cfg launch.Config, o Options) (*trace.RunResult, *trace.Losses, error) 
 	}
 	began := time.Now()
 	asm := newAssembler(cfg.Table, cfg.Observer, filter, monotonic())
-	fds := readFDTable(u.PID)
-	fds.Close(3) // the helper's pipes, gone at its exec
-	fds.Close(4)
+	fds := readFDTable(u.PID, launch.CommandFDs(cfg.KeepFDs)) // the helper's own are gone at its exec
 	asm.helperExe = u.HelperExe()
 	asm.command(int32(u.PID), fds, readCwd(u.PID), u.StartEvents(&cfg))
 

@@ -32,6 +32,11 @@ type Config struct {
 	CPU int
 
 	Stdin, Stdout, Stderr *os.File // nil: envbisect's own
+	// KeepFDs are descriptors of envbisect's own that the command gets
+	// too, at the same numbers (--keep-fds). Every other descriptor but
+	// 0, 1 and 2 stays out of the command, like docker exec, whatever
+	// envbisect inherited (fds_linux.go).
+	KeepFDs []int
 
 	// Sandbox, when set, runs the command in a throwaway view of the file
 	// system (package sandbox): the helper enters it before the exec, so

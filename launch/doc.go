@@ -25,6 +25,19 @@
 // one traps, nativeOnly), and execs the command. An exec that
 // fails is reported on a second, close-on-exec pipe ("127 exec ...":
 // ExecError); a successful exec closes it, so the caller reads EOF.
+//
+// The command gets descriptors 0, 1 and 2 only, like docker exec, and
+// those Config.KeepFDs names (--keep-fds), at the same numbers: Go's
+// ForkExec closes nothing its caller inherited without close-on-exec, so
+// spawnHelper lays the helper's descriptors out itself (the kept ones at
+// their numbers, the numbers between closed, the helper's own pipes
+// after the highest, their number in ENVBISECT_HELPER_FD), and the
+// helper marks every other descriptor close-on-exec with
+// close_range(CLOSE_RANGE_CLOEXEC) just before it installs its filters
+// and execs (fds_linux.go). Nothing the helper or a recorder passes the
+// command is a descriptor: replay's stand-ins are made in the command by
+// the tracer after the exec.
+//
 // ExecRefused tells an exec the kernel refused (the environment does not
 // let the command start; a search counts it as a failing run) from a
 // step before it that the helper could not take. OwnBounding is the
@@ -35,7 +48,8 @@
 //
 // ReadStartEvents reads what a command inherits and no system call
 // shows (argv, environment, auxv, cwd, umask, credentials, limits, uname,
-// host name, personality) from /proc, at the command's first exec stop
+// host name, personality, the descriptors it starts with) from /proc, at
+// the command's first exec stop
 // (ptrace) or from the helper before its exec (Command.StartEvents, which
 // adds what the helper will set). InheritedStart gives the items a run
 // can set as envbisect would pass them on, to compare with a trace's. Its

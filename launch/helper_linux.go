@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 
 	seccomp "github.com/elastic/go-seccomp-bpf"
@@ -26,11 +27,26 @@ const helperProtocol = "1"
 // own exec of envbisect, not the command's.
 const HelperMarker = helperEnv + "=" + helperProtocol
 
-// Helper file descriptors, as passed in SysProcAttr.Files.
-const (
-	helperConfigFD = 3 // read: the helperConfig, written by the tracer after the seize
-	helperErrorFD  = 4 // write, close-on-exec: why the exec failed
-)
+// helperFDEnv carries the number of the helper's first own descriptor:
+// the configuration pipe (read: the helperConfig, written by the tracer
+// after the seize); the error pipe (write, close-on-exec: why the exec
+// failed) is the next. They come after the descriptors the command is
+// given (helperFiles): 3 and 4 unless Config.KeepFDs names 3 or more.
+const helperFDEnv = "ENVBISECT_HELPER_FD"
+
+// defaultHelperFD is the helper's first own descriptor when no kept
+// descriptor is in the way.
+const defaultHelperFD = 3
+
+// helperFDs returns the helper's configuration and error descriptors,
+// as helperFDEnv names them.
+func helperFDs() (cfgFD, errFD int) {
+	cfgFD = defaultHelperFD
+	if n, err := strconv.Atoi(os.Getenv(helperFDEnv)); err == nil && n >= 3 {
+		cfgFD = n
+	}
+	return cfgFD, cfgFD + 1
+}
 
 // addrNoRandomize is personality(2)'s ADDR_NO_RANDOMIZE (not in x/sys).
 const addrNoRandomize = 0x0040000
@@ -45,6 +61,10 @@ type helperConfig struct {
 	ASLR    bool     `json:"aslr"`    // leave address randomisation on
 	NoPrivs bool     `json:"noprivs"` // set no_new_privs (needed without CAP_SYS_ADMIN)
 	CPU     int      `json:"cpu"`     // pin the target to this CPU; -1: leave it
+	// KeepFDs are descriptors the command gets besides 0, 1 and 2, at
+	// their numbers (Config.KeepFDs); every other one is closed at the
+	// exec.
+	KeepFDs []int `json:"keepfds,omitempty"`
 	// Umask and Limits set the state the command starts with (replay
 	// of start items); Umask -1 leaves it.
 	Umask  int           `json:"umask"`
@@ -72,8 +92,9 @@ func MaybeRunHelper() {
 	if os.Getenv(helperEnv) != helperProtocol {
 		return
 	}
-	unix.CloseOnExec(helperErrorFD) // a successful exec closes it: the tracer reads EOF
-	errw := os.NewFile(helperErrorFD, "helper-errors")
+	cfgFD, errFD := helperFDs()
+	unix.CloseOnExec(errFD) // a successful exec closes it: the tracer reads EOF
+	errw := os.NewFile(uintptr(errFD), "helper-errors")
 	fail := func(code int, err error) {
 		fmt.Fprintf(errw, "%d %v", code, err)
 		os.Exit(code)
@@ -86,7 +107,7 @@ func MaybeRunHelper() {
 		}
 		errw.WriteString(helperJoined)
 	}
-	cfgFile := os.NewFile(helperConfigFD, "helper-config")
+	cfgFile := os.NewFile(uintptr(cfgFD), "helper-config")
 	raw, err := io.ReadAll(cfgFile)
 	if err != nil || len(raw) == 0 {
 		// The tracer went away before seizing us.
@@ -130,6 +151,11 @@ func MaybeRunHelper() {
 		if _, _, e := unix.RawSyscall(unix.SYS_PERSONALITY, addrNoRandomize, 0, 0); e != 0 {
 			fail(126, fmt.Errorf("personality(ADDR_NO_RANDOMIZE): %w", e))
 		}
+	}
+	// Only 0, 1, 2 and the kept descriptors reach the command, like docker
+	// exec; before the filters, which would send close_range to the tracer.
+	if err := closeOthersOnExec(cfg.KeepFDs); err != nil {
+		fail(126, err)
 	}
 	if err := becomeTarget(&cfg); err != nil {
 		fail(126, err)

@@ -21,9 +21,6 @@ const helperJoinEnv = "ENVBISECT_HELPER_JOIN"
 // inside the target.
 const helperJoined = "joined\n"
 
-// joinFirstFD is the helper's fd of the first file joinFiles passes.
-const joinFirstFD = helperErrorFD + 1
-
 // joinSpec tells the helper what to enter, by the fds it inherited.
 type joinSpec struct {
 	NS   []joinNS `json:"ns"`   // in the order to enter them
@@ -57,15 +54,13 @@ func helperNamespaces() []nsKind {
 }
 
 // prepare adds to the helper's attributes what it needs to enter the
-// target: the descriptors after its own, the joinSpec naming them, and
-// the cgroup to be born in. The working directory is the target's, which
-// the helper changes to once inside: it stays out of attr.
+// target: the descriptors after its own (the last of attr.Files), the
+// joinSpec naming them, and the cgroup to be born in. The working
+// directory is the target's, which the helper changes to once inside:
+// it stays out of attr.
 func (jf *joinFiles) prepare(attr *syscall.ProcAttr) error {
 	spec := joinSpec{Dir: jf.dir}
-	fd := joinFirstFD
-	if len(attr.Files) != fd {
-		return fmt.Errorf("tracer: helper has %d files, want %d before the join's", len(attr.Files), fd)
-	}
+	fd := len(attr.Files)
 	for _, n := range jf.ns {
 		attr.Files = append(attr.Files, n.f.Fd())
 		spec.NS = append(spec.NS, joinNS{Name: n.name, FD: fd, Type: n.flag})

@@ -181,6 +181,7 @@ func ReadStartEvents(cfg *Config, pid int) []trace.StartEvent {
 			add(trace.StartPersonality, "", "0x"+strconv.FormatUint(v, 16))
 		}
 	}
+	ev = append(ev, fdStart(pid, CommandFDs(cfg.KeepFDs))...)
 	ev = append(ev, placementStart(cfg, pid))
 	return append(ev, identityStart(pid, cfg.Join)...)
 }

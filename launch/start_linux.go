@@ -64,13 +64,13 @@ func spawnHelper(cfg *Config) (*helperProc, error) {
 		}
 		return def.Fd()
 	}
+	// The command's descriptors at their numbers, then the helper's own
+	// (fds_linux.go).
+	files := helperFiles([3]uintptr{std(cfg.Stdin, os.Stdin), std(cfg.Stdout, os.Stdout), std(cfg.Stderr, os.Stderr)}, cfg.KeepFDs)
 	attr := &syscall.ProcAttr{
-		Dir: cfg.Dir,
-		Env: append(withoutHelperMarker(cfg.Env), helperEnv+"="+helperProtocol),
-		Files: []uintptr{
-			std(cfg.Stdin, os.Stdin), std(cfg.Stdout, os.Stdout), std(cfg.Stderr, os.Stderr),
-			cfgR.Fd(), errW.Fd(),
-		},
+		Dir:   cfg.Dir,
+		Env:   append(withoutHelperMarker(cfg.Env), helperEnv+"="+helperProtocol, helperFDEnv+"="+strconv.Itoa(len(files))),
+		Files: append(files, cfgR.Fd(), errW.Fd()),
 	}
 	var jf *joinFiles
 	if cfg.Join != nil {
@@ -117,7 +117,7 @@ func spawnHelper(cfg *Config) (*helperProc, error) {
 // not nil, installs the filter that lets those calls through.
 func helperConfigFor(cfg *Config, seccompAllow []string) helperConfig {
 	hc := helperConfig{Path: cfg.Path, Argv: cfg.Argv, Env: withoutHelperMarker(cfg.Env), ASLR: cfg.ASLR, NoPrivs: os.Geteuid() != 0, CPU: cfg.CPU,
-		Umask: -1, Limits: cfg.Limits, Sandbox: cfg.Sandbox}
+		Umask: -1, Limits: cfg.Limits, Sandbox: cfg.Sandbox, KeepFDs: cfg.KeepFDs}
 	if cfg.Umask != nil {
 		hc.Umask = int(*cfg.Umask)
 	}
@@ -198,6 +198,9 @@ func Start(cfg *Config) (*Command, error) {
 	}
 	if err := cfg.withinBound(); err != nil {
 		return nil, err
+	}
+	if err := CheckKeepFDs(cfg.KeepFDs); err != nil {
+		return nil, fmt.Errorf("keep descriptors for the command: %w", err)
 	}
 	h, err := spawnHelper(cfg)
 	if err != nil {
