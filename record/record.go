@@ -80,8 +80,12 @@ type Options struct {
 	Judge *verdict.Spec
 
 	Stdin, Stdout, Stderr *os.File
-	Interrupt             <-chan os.Signal
-	Warn                  func(string)
+	// KeepFDs are descriptors of envbisect's own the command gets too, at
+	// the same numbers (launch.Config.KeepFDs); the trace's start events
+	// name every descriptor it started with.
+	KeepFDs   []int
+	Interrupt <-chan os.Signal
+	Warn      func(string)
 }
 
 // Summary describes a finished recording.
@@ -234,7 +238,7 @@ func Run(opts Options) (*Summary, error) {
 			Path:  path, Argv: opts.Argv, Env: env, Dir: opts.Dir, Join: opts.Join,
 			Table: table, ASLR: opts.ASLR, Sandbox: opts.Sandbox,
 			MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, CPU: opts.CPU,
-			Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr,
+			Stdin: opts.Stdin, Stdout: opts.Stdout, Stderr: opts.Stderr, KeepFDs: opts.KeepFDs,
 			Observer: observer, Interrupt: opts.Interrupt, Warn: opts.Warn,
 		},
 		NoSeccomp: opts.NoSeccomp, NoVDSO: opts.NoVDSO,

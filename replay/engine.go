@@ -18,12 +18,12 @@ const maxExtraReports = 3
 // engine is the ptrace.Replayer and launch.Observer of one run: it
 // matches each live call to a recorded one and applies the plan.
 type engine struct {
-	rec   *Recording
-	plan  *depgraph.Plan
-	tab   *systable.Table
-	keyer *align.Keyer // keys live calls as if they ran in the recorded working directory
-	stdio [3]string    // what the command's fds 0, 1, 2 refer to
-	bind  *binder
+	rec       *Recording
+	plan      *depgraph.Plan
+	tab       *systable.Table
+	keyer     *align.Keyer  // keys live calls as if they ran in the recorded working directory
+	inherited []inheritedFD // what the command's fds 0, 1, 2 and the kept ones refer to
+	bind      *binder
 
 	res     *Result
 	listAll bool            // keep every call's record in res.Calls
@@ -57,7 +57,7 @@ func (e *engine) Event(ev trace.Event) {
 // Enter decides about a live call.
 func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 	row := e.tab.ByNr(int(c.Nr))
-	key := liveKey(e.keyer, row, &e.stdio, c)
+	key := liveKey(e.keyer, row, e.inherited, c)
 	like := e.keyer.Like(c, key)
 	lt, f, fed := e.bind.thread(c, key, like)
 	if lt.rec == nil {

@@ -8,16 +8,15 @@ import (
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
 
-// Calls on the fds the command inherits (stdin, stdout, stderr) are keyed
-// by fd number, not by what the fd refers to: the recording may have
-// written to a terminal and the live run to a pipe or a CI log file.
-
-// stdioNames name the inherited fds a live run can recognise.
-var stdioNames = [3]string{"stdin", "stdout", "stderr"}
+// Calls on the fds the command inherits (stdin, stdout, stderr, and the
+// descriptors kept with --keep-fds) are keyed by fd number, not by what
+// the fd refers to: the recording may have written to a terminal and the
+// live run to a pipe or a CI log file.
 
 // inheritedToken is the key path of a call on the inherited fd named
 // name ("stderr", "fd 5"), or on a copy of it (bash's fcntl(2, F_DUPFD,
@@ -87,36 +86,49 @@ func namesResource(row *systable.Syscall, c *trace.Call) bool {
 	return false
 }
 
-// stdioTargets returns what the live command's fds 0, 1 and 2 refer to:
-// the files given, or envbisect's own.
-func stdioTargets(files [3]*os.File) [3]string {
-	var out [3]string
-	for i, f := range files {
-		fd := i
-		if f != nil {
-			fd = int(f.Fd())
+// inheritedFD is a descriptor the live command starts with and what it
+// refers to.
+type inheritedFD struct {
+	fd     int32
+	target string
+}
+
+// inheritedTargets returns what the live command's descriptors refer to
+// when it starts: 0, 1 and 2, the files given or envbisect's own, and the
+// kept ones (launch.Config.KeepFDs), envbisect's own at the same numbers.
+func inheritedTargets(files [3]*os.File, keep []int) []inheritedFD {
+	var out []inheritedFD
+	for _, fd := range launch.CommandFDs(keep) {
+		own := fd
+		if fd < len(files) && files[fd] != nil {
+			own = int(files[fd].Fd())
 		}
-		out[i], _ = os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
+		target, _ := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", own))
+		out = append(out, inheritedFD{fd: int32(fd), target: target})
 	}
 	return out
 }
 
-// liveKey is the key of a live call, whose inherited fds 0, 1 and 2
-// refer to stdio. A call on fd 0, 1 or 2 that still refers to what it
-// did at the start is on that inherited fd; so is a call on a higher fd
-// that refers to one of them (a copy), unless that is /dev/null, which a
-// program also opens by name.
-func liveKey(k *align.Keyer, row *systable.Syscall, stdio *[3]string, c *trace.Call) align.Key {
+// liveKey is the key of a live call, whose inherited descriptors refer
+// to what inh says. A call on an inherited fd that still refers to what
+// it did at the start is on that inherited fd; so is a call on a higher
+// fd that refers to one of them (a copy), unless that is /dev/null,
+// which a program also opens by name.
+func liveKey(k *align.Keyer, row *systable.Syscall, inh []inheritedFD, c *trace.Call) align.Key {
 	fd, ok := firstFDArg(row, c)
 	if !ok || fd < 0 || c.Path == "" {
 		return k.Key(c)
 	}
 	which := -1
-	if fd < 3 && c.Path == stdio[fd] {
-		which = int(fd)
-	} else if fd >= 3 && c.Path != os.DevNull {
-		for i := range stdio {
-			if c.Path == stdio[i] {
+	for i, in := range inh {
+		if in.fd == fd && c.Path == in.target {
+			which = i
+			break
+		}
+	}
+	if which < 0 && fd >= 3 && c.Path != os.DevNull {
+		for i, in := range inh {
+			if c.Path == in.target {
 				which = i
 				break
 			}
@@ -126,6 +138,6 @@ func liveKey(k *align.Keyer, row *systable.Syscall, stdio *[3]string, c *trace.C
 		return k.Key(c)
 	}
 	cp := *c
-	cp.Path = inheritedToken(stdioNames[which])
+	cp.Path = inheritedToken(depgraph.InheritedName(inh[which].fd))
 	return k.Key(&cp)
 }

@@ -13,9 +13,9 @@ const (
 	nrSocket = 41
 )
 
-// TestInheritedStdioKeys: calls on the command's stdout and stderr, and on
-// copies of them, are keyed alike whatever they refer to in each run; a
-// file the program opens is keyed by its path.
+// TestInheritedStdioKeys: calls on the command's stdout and stderr, on
+// copies of them and on a kept descriptor, are keyed alike whatever they
+// refer to in each run; a file the program opens is keyed by its path.
 func TestInheritedStdioKeys(t *testing.T) {
 	var e evs
 	e.proc(&trace.ProcEvent{Kind: trace.Spawn, Proc: 1, Thread: 1, Index: 1})
@@ -27,8 +27,10 @@ func TestInheritedStdioKeys(t *testing.T) {
 	w3 := e.call(1, 1, nrWrite, "/ci/log.txt")
 	w3.Args[0] = 10 // the copy
 	p := e.call(1, 1, nrPipe2, "pipe:[77]")
+	w4 := e.call(1, 1, nrWrite, "pipe:[5]")
+	w4.Args[0] = 251 // kept with --keep-fds 251
 	rec := synth(t, e.list)
-	stdio := [3]string{"/dev/null", "/dev/pts/3", "/dev/pts/3"}
+	inh := []inheritedFD{{0, "/dev/null"}, {1, "/dev/pts/3"}, {2, "/dev/pts/3"}, {251, "pipe:[9]"}}
 	live := func(nr uint32, fd uint64, path string) *trace.Call {
 		return &trace.Call{Proc: 1, Thread: 1, Nr: nr, Path: path, Args: [6]uint64{fd}}
 	}
@@ -42,14 +44,15 @@ func TestInheritedStdioKeys(t *testing.T) {
 		{"fcntl of stderr", live(nrFcntl, 2, "/dev/pts/3"), 1},
 		{"write to a copy of stderr", live(nrWrite, 10, "/dev/pts/3"), 2},
 		{"pipe2, whose pipe is not known at entry", live(nrPipe2, 0, ""), 3},
+		{"write to a kept fd, another pipe here", live(nrWrite, 251, "pipe:[9]"), 4},
 	}
 	for _, c := range cases {
-		if got := liveKey(rec.keyer, rec.Table.ByNr(int(c.c.Nr)), &stdio, c.c); got != th.keys[c.want] {
+		if got := liveKey(rec.keyer, rec.Table.ByNr(int(c.c.Nr)), inh, c.c); got != th.keys[c.want] {
 			t.Errorf("%s: live key %+v, recorded %+v", c.name, got, th.keys[c.want])
 		}
 	}
 	// /dev/null opened by name on fd 3 is a file, not stdin.
-	if k := liveKey(rec.keyer, rec.Table.ByNr(nrWrite), &stdio, live(nrWrite, 3, "/dev/null")); k.Res != "/dev/null" {
+	if k := liveKey(rec.keyer, rec.Table.ByNr(nrWrite), inh, live(nrWrite, 3, "/dev/null")); k.Res != "/dev/null" {
 		t.Errorf("write to /dev/null on fd 3 keyed %q, want the path", k.Res)
 	}
 	if p.Path == "" || th.keys[3].Res != "" {

@@ -53,8 +53,12 @@ type Options struct {
 	Serve *serve.Store
 
 	Stdin, Stdout, Stderr *os.File
-	Interrupt             <-chan os.Signal
-	Warn                  func(string)
+	// KeepFDs are descriptors of envbisect's own the command gets too, at
+	// the same numbers (launch.Config.KeepFDs); calls on them are matched
+	// as calls on an inherited fd, like stdout's.
+	KeepFDs   []int
+	Interrupt <-chan os.Signal
+	Warn      func(string)
 }
 
 // Run makes one semi-replay run of the command: the recorded calls the
@@ -118,7 +122,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}()
 	e := newEngine(r, o.Plan, cwd, window, o.ListCalls)
-	e.stdio = stdioTargets([3]*os.File{o.Stdin, o.Stdout, o.Stderr})
+	e.inherited = inheritedTargets([3]*os.File{o.Stdin, o.Stdout, o.Stderr}, o.KeepFDs)
 	start := time.Now()
 	res, err := ptrace.Run(ptrace.Config{
 		Config: launch.Config{
@@ -126,7 +130,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 			Umask: sc.umask, Limits: sc.limits, Bound: &bound,
 			Table: r.Table,
 			CPU:   o.CPU,
-			Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr,
+			Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr, KeepFDs: o.KeepFDs,
 			Sandbox:   box,
 			View:      keepView,
 			Observer:  e,
