@@ -45,6 +45,9 @@ type locateOptions struct {
 	box           sandboxFlags
 	jobs          int
 	worker        bool // hidden: serve runs for a parallel locate (locate_workers.go)
+	workerFD      int  // hidden: a worker's request pipe; its reply pipe is the next
+	keep          keepFDsFlag
+	kept          []int // --keep-fds, resolved
 }
 
 func newLocateCommand(s streams) *cobra.Command {
@@ -61,6 +64,11 @@ The state CMD starts with and no system call shows (environment
 variables, the umask, resource limits) is compared with the recording's;
 each item that differs is a candidate too, tried before every call: a run
 that replays it starts CMD with the recorded value.
+
+CMD gets descriptors 0, 1 and 2 only, like under docker exec, whatever
+envbisect inherited; --keep-fds N passes envbisect's descriptor N too, at
+the same number. A recording whose command started with other descriptors
+is warned about; they are never candidates.
 
 CMD runs on the CPUs as the recording placed it (--cpu auto): pinned to one
 CPU when it was recorded so (record's default), on every CPU it inherits
@@ -134,6 +142,9 @@ Exit status:
 		"the ends together (runs are isolated by the sandbox, but share the network: not for commands that listen on a fixed port); 1: one run at a time")
 	f.BoolVar(&o.worker, "worker", false, "")
 	f.MarkHidden("worker")
+	f.IntVar(&o.workerFD, "worker-fd", workerRequestFD, "")
+	f.MarkHidden("worker-fd")
+	o.keep.add(f)
 	f.IntVar(&o.repeat, "repeat", 1, "run each step `N` times and take the majority verdict (for flaky commands)")
 	f.BoolVar(&o.json, "json", false, "print the report as one JSON object on stdout (the command's own output then goes to stderr); the same as --format json")
 	f.StringVar(&o.format, "format", "", formatHelp)
@@ -166,6 +177,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	}
 	if o.jobs < 1 || o.jobs > maxJobs {
 		return usageError("--jobs %d: give 1 to %d runs at once", o.jobs, maxJobs)
+	}
+	if o.kept, err = o.keep.resolve(); err != nil {
+		return err
 	}
 	if err := o.logs.prepare(); err != nil {
 		return withCode(exitError, err)
@@ -206,7 +220,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		// The tracer makes one run per process at a time: parallel runs go
 		// to worker processes, one per slot, each on its CPU. They start
 		// now, to read the trace while this process does.
-		p, err := startWorkers(cpus)
+		p, err := startWorkers(cpus, o.kept)
 		if err != nil {
 			return withCode(exitError, err)
 		}
@@ -218,6 +232,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if err != nil {
 		return err
 	}
+	warnOtherFDs(s, t.Start, o.kept)
 	site.cpu = cpu
 	box, isolation, err := o.box.spec(s, site, false)
 	if err != nil {
@@ -263,7 +278,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		Start:   startList,
 		Repeat:  o.repeat, Unapplied: notApplied, Progress: progress, CheckRepeatable: true, Isolation: isolation, Jobs: o.jobs,
 		Header: &t.Header, Events: t.Events, Files: t.File, TracePath: path, Lost: lostOf(t),
-		RunFlags: append(append(o.where.args(), o.box.args()...), o.verdict.args()...), RanAs: o.where.describe(),
+		RunFlags: append(append(append(o.where.args(), o.box.args()...), o.verdict.args()...), keepFDsArgs(o.kept)...), RanAs: o.where.describe(),
 		Recorded: t.Start, Here: launch.CommandCreds(site.join), AddressHolder: addressHolderIn(site.join),
 		PackageOwner: pkgdb.Open(site.join.Root()).Owner, StatHere: statHereIn(site.join),
 		ContentHere: newContentHere(site.join.Root()).hash, ResolveHere: resolveHereIn(site.join),
@@ -310,7 +325,7 @@ func (o locateOptions) runCPU(s streams, path string) (int, error) {
 // and the sandbox from the parent's setup, and serves the parent's runs
 // (locate_workers.go).
 func runWorker(ctx context.Context, s streams, o locateOptions, path string, argv []string, cpu int, sigs *runInterrupts) error {
-	conn := openWorkerConn()
+	conn := openWorkerConn(o.workerFD)
 	defer conn.close()
 	t, rec, loadErr := loadRecording(path, s)
 	ws, ok, err := conn.setup()
@@ -353,7 +368,7 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 		res, err := rec.Run(ctx, replay.Options{
 			Sandbox: box,
 			Argv:    argv, Plan: plan, Start: bisect.StartOf(r, start), Judge: o.verdict.spec, Window: o.window, CPU: cpu,
-			Join: site.join, Env: site.env, Dir: site.dir, Serve: store,
+			Join: site.join, Env: site.env, Dir: site.dir, Serve: store, KeepFDs: o.kept,
 			Stdout: output, Stderr: output, // never stdout: it holds the report alone
 			Interrupt: interrupt,
 			Warn:      warned.add,

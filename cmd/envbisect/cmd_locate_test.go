@@ -154,8 +154,13 @@ printf 'key value\n' > config.txt
 }
 
 func TestWorkerArgs(t *testing.T) {
-	got := strings.Join(workerArgs([]string{"locate", "--jobs", "2", "t.envb", "--", "sh", "-c", "x --"}, 1), " ")
+	got := strings.Join(workerArgs([]string{"locate", "--jobs", "2", "t.envb", "--", "sh", "-c", "x --"}, 1, workerRequestFD), " ")
 	if want := "locate --jobs 2 t.envb --jobs=1 --worker -q --cpu=1 -- sh -c x --"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	// --keep-fds 3,4: the worker's pipes come after the kept descriptors.
+	got = strings.Join(workerArgs([]string{"locate", "--keep-fds", "3,4", "--jobs", "2", "t.envb", "--", "sh"}, 1, 5), " ")
+	if want := "locate --keep-fds 3,4 --jobs 2 t.envb --jobs=1 --worker -q --cpu=1 --worker-fd=5 -- sh"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

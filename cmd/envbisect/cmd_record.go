@@ -43,6 +43,7 @@ type recordOptions struct {
 	duration  time.Duration
 	where     containerFlags
 	box       sandboxFlags
+	keep      keepFDsFlag
 }
 
 func newRecordCommand(s streams) *cobra.Command {
@@ -63,7 +64,10 @@ killed (SIGKILL), the trace up to then stays at the partial name. The
 partial file is there while CMD runs: put FILE outside the trees CMD
 reads (not in a directory it archives or lists).
 
-CMD's standard input, output and error pass through. Address randomisation
+CMD's standard input, output and error pass through; they are the only
+descriptors CMD gets, like under docker exec, whatever envbisect inherited,
+unless --keep-fds passes more (the trace names every descriptor CMD started
+with). Address randomisation
 is turned off for CMD (recorded in the trace) unless --aslr is given.
 Ctrl-C reaches CMD as usual; the trace is complete up to its exit. A CMD
 still running 3 s later gets SIGTERM, and 3 s after that CMD and everything it
@@ -174,6 +178,7 @@ Exit status:
 	opts.verdict.add(f)
 	opts.where.add(f)
 	opts.box.add(f, false, false)
+	opts.keep.add(f)
 	return cmd
 }
 
@@ -257,6 +262,10 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if err != nil {
 		return err
 	}
+	keep, err := opts.keep.resolve()
+	if err != nil {
+		return err
+	}
 	join, env, dir, err := opts.where.resolve()
 	if err != nil {
 		return err
@@ -267,6 +276,9 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if opts.attach {
 		if opts.box.mode != "off" {
 			return usageError("--sandbox runs a command in a throwaway file system; --attach starts none")
+		}
+		if len(keep) > 0 {
+			return usageError("--keep-fds passes descriptors to a command; --attach starts none")
 		}
 		return runObserve(s, opts, traceOwner, join, ringSize, maxCapture, sigs)
 	}
@@ -293,6 +305,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		NoVDSO:    opts.noVDSO,
 		Judge:     judge,
 		Sandbox:   box,
+		KeepFDs:   keep,
 		Interrupt: sigs,
 		Warn:      s.warn,
 	})

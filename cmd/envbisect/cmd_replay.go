@@ -28,6 +28,7 @@ type replayOptions struct {
 	quiet   bool
 	where   containerFlags
 	box     sandboxFlags
+	keep    keepFDsFlag
 	force   bool // run a trace of another command line or directory
 }
 
@@ -49,6 +50,10 @@ variables, umask and limits that differ here (locate's start items).
 --cpu auto places CMD on the CPUs as the recording did (see 'envbisect
 locate --help'); where envbisect pinned CMD on either side, its calls that
 ask for its CPUs (sched_getaffinity) are replayed whatever K is.
+
+CMD gets descriptors 0, 1 and 2 only, like under docker exec, unless
+--keep-fds passes more; a recording whose command had others is warned
+about.
 
 Calls that always execute (memory, processes, signals), calls between the
 traced processes, and the command's input are never replayed; a replayed
@@ -81,6 +86,7 @@ Exit status:
 	o.verdict.add(f)
 	o.where.add(f)
 	o.box.add(f, true, true)
+	o.keep.add(f)
 	return cmd
 }
 
@@ -113,10 +119,15 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	if _, err := parseCPU(o.cpu); err != nil {
 		return err
 	}
+	keep, err := o.keep.resolve()
+	if err != nil {
+		return err
+	}
 	t, rec, site, err := prepareReplay(path, s, &o.where)
 	if err != nil {
 		return err
 	}
+	warnOtherFDs(s, t.Start, keep)
 	cpu, warning, err := runCPU(o.cpu, trace.PlacementOf(t.Start))
 	if err != nil {
 		return err
@@ -160,7 +171,7 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	}
 	res, err := rec.Run(ctx, replay.Options{
 		Argv: argv, Plan: plan, Start: start, Stdout: cmdStdout(o.json), Judge: o.verdict.spec, ListCalls: !o.quiet, CPU: site.cpu,
-		Join: site.join, Env: site.env, Dir: site.dir, Sandbox: box, Serve: store,
+		Join: site.join, Env: site.env, Dir: site.dir, Sandbox: box, Serve: store, KeepFDs: keep,
 		Interrupt: sigs,
 		Warn:      s.warn,
 	})

@@ -59,11 +59,11 @@ type workerReply struct {
 	Err     string         `json:"err,omitempty"`
 }
 
-// Descriptors of a worker: requests in, replies out.
-const (
-	workerRequestFD = 3
-	workerReplyFD   = 4
-)
+// workerRequestFD is a worker's descriptor of requests in, unless
+// --keep-fds passes descriptors from 3 up (startWorker: the worker gets
+// them at their numbers, and its pipes after them, named by the hidden
+// --worker-fd); replies go out on the next.
+const workerRequestFD = 3
 
 // workerConn is a worker's end of its pipes.
 type workerConn struct {
@@ -72,9 +72,9 @@ type workerConn struct {
 	enc     *json.Encoder
 }
 
-func openWorkerConn() *workerConn {
-	in := os.NewFile(workerRequestFD, "requests")
-	out := os.NewFile(workerReplyFD, "replies")
+func openWorkerConn(requestFD int) *workerConn {
+	in := os.NewFile(uintptr(requestFD), "requests")
+	out := os.NewFile(uintptr(requestFD+1), "replies")
 	return &workerConn{in: in, out: out, dec: json.NewDecoder(in), enc: json.NewEncoder(out)}
 }
 
@@ -135,10 +135,11 @@ type worker struct {
 
 // startWorkers starts one worker per CPU of cpus (-1: not pinned). The
 // workers get this process's arguments with --jobs=1 --worker and their
-// --cpu (and the same sandbox flags: each probes the sandbox too). They
-// are started from a thread that stays until close, so that their
-// parent-death signal (SIGKILL) fires only if envbisect dies.
-func startWorkers(cpus []int) (*workerPool, error) {
+// --cpu (and the same sandbox flags: each probes the sandbox too), and
+// the descriptors keep at their numbers. They are started from a thread
+// that stays until close, so that their parent-death signal (SIGKILL)
+// fires only if envbisect dies.
+func startWorkers(cpus, keep []int) (*workerPool, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("parallel runs: %w", err)
@@ -148,7 +149,7 @@ func startWorkers(cpus []int) (*workerPool, error) {
 	go func() {
 		runtime.LockOSThread() // the workers' parent thread: it lives until close
 		for _, cpu := range cpus {
-			w, err := startWorker(self, cpu)
+			w, err := startWorker(self, cpu, keep)
 			if err != nil {
 				errc <- err
 				return
@@ -166,8 +167,13 @@ func startWorkers(cpus []int) (*workerPool, error) {
 	return p, nil
 }
 
-func startWorker(self string, cpu int) (*worker, error) {
-	args := workerArgs(os.Args[1:], cpu)
+func startWorker(self string, cpu int, keep []int) (*worker, error) {
+	kept, closeKept, err := keptFiles(keep)
+	if err != nil {
+		return nil, fmt.Errorf("parallel runs: %w", err)
+	}
+	defer closeKept()
+	args := workerArgs(os.Args[1:], cpu, workerRequestFD+len(kept))
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("parallel runs: %w", err)
@@ -180,7 +186,7 @@ func startWorker(self string, cpu int) (*worker, error) {
 	}
 	cmd := exec.Command(self, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	cmd.ExtraFiles = []*os.File{reqR, repW} // fds 3 and 4
+	cmd.ExtraFiles = append(kept, reqR, repW) // fds 3 and 4, or after the kept ones
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	err = cmd.Start()
 	reqR.Close()
@@ -195,9 +201,13 @@ func startWorker(self string, cpu int) (*worker, error) {
 
 // workerArgs are a worker's arguments: args (this locate's, after the
 // program name) with the worker's flags put in before the "--" that
-// starts the command, where they override the user's.
-func workerArgs(args []string, cpu int) []string {
+// starts the command, where they override the user's; requestFD is the
+// worker's request pipe.
+func workerArgs(args []string, cpu, requestFD int) []string {
 	extra := []string{"--jobs=1", "--worker", "-q", "--cpu=" + cpuFlag(cpu)}
+	if requestFD != workerRequestFD {
+		extra = append(extra, "--worker-fd="+strconv.Itoa(requestFD))
+	}
 	for i, a := range args {
 		if a == "--" {
 			out := append(append(append([]string{}, args[:i]...), extra...), args[i:]...)
