@@ -1,6 +1,8 @@
 package containers
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -67,5 +69,53 @@ func TestHostTraceNeverRaisesContainer(t *testing.T) {
 				t.Errorf("replay did not say the uid would grant root:\n%s", stderr)
 			}
 		})
+	}
+}
+
+// TestHostTraceLocatesInContainer: the main use, a recording made on the
+// host as root (a laptop) located in a CI container that runs as user
+// 1000 without capabilities. fig79 (static) is bound into the container
+// at its host path, and its configuration sits at the same path on both
+// sides, well formed on the host only. locate names the configuration
+// and lists the recorded uid and capability sets as not applied, saying
+// they would grant root and the capabilities the container lacks: the
+// identity a run may not take never stops the rest from being located.
+func TestHostTraceLocatesInContainer(t *testing.T) {
+	requireDockerTracing(t)
+	app := testutil.BuildC(t, "fig79.c", true)
+	conf := t.TempDir() + "/app.conf"
+	if err := os.WriteFile(conf, []byte(goodConf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := identityRoot(t)
+	root.Files[strings.TrimPrefix(conf, "/")] = []byte(badConf)
+	image := testutil.ImportImage(t, root, "/")
+	bad := startWith(t, image, "bad", "--user", "1000:1000", "--cap-drop", "ALL", "-v", app+":"+app+":ro")
+	cmd := []string{"--", app, conf}
+	if code := dockerExitCode("exec", bad, app, conf); code == 0 {
+		t.Fatalf("fig79 passes in %s: the container is not bad", bad)
+	}
+	trace := t.TempDir() + "/host.envb"
+	mustExit(t, 0, append([]string{"record", "-q", "-o", trace}, cmd...)...)
+	r := mustExit(t, 0, append([]string{"locate", "--json", "-q", "--container", bad, trace}, cmd...)...)
+	var rep identityReport
+	if err := json.Unmarshal(r.Stdout, &rep); err != nil {
+		t.Fatalf("locate --json: %v\n%s", err, r)
+	}
+	if c := rep.Culprit; rep.Status != "located" || c == nil || !servedOrRead(c.Syscall) || c.Path != conf {
+		t.Fatalf("locate: status %q (%s), culprit %+v; want the open or read of %s", rep.Status, rep.Message, rep.Culprit, conf)
+	}
+	for _, want := range []struct{ kind, name, grants string }{
+		{"creds", "uid", "uid 0 (root)"}, {"caps", "bounding", "CAP_SYS_ADMIN"},
+	} {
+		found := false
+		for _, it := range rep.Unapplied {
+			if it.Kind == want.kind && it.Name == want.name {
+				found = strings.Contains(it.Why, "it would grant") && strings.Contains(it.Why, want.grants)
+			}
+		}
+		if !found {
+			t.Errorf("unapplied %+v: want %s %s not applied because it would grant %s", rep.Unapplied, want.kind, want.name, want.grants)
+		}
 	}
 }
