@@ -52,7 +52,7 @@ func TestObjectsSingleCause(t *testing.T) {
 		t.Errorf("%d runs, want at most %d", rep.Runs, limit)
 	}
 	noRepeatedRequests(t, f, rep)
-	t.Logf("single cause among 16: %d runs + %d confirming", rep.Runs, rep.ConfirmRuns)
+	t.Logf("single cause among 16: %d candidates, %d runs + %d confirming", rep.Candidates, rep.Runs, rep.ConfirmRuns)
 }
 
 // A package missing here whose 41 files are needed together is named as
@@ -98,7 +98,7 @@ func TestObjectsWholePackage(t *testing.T) {
 		t.Errorf("%d runs: want about log2 of the candidates, not one per file", rep.Runs)
 	}
 	noRepeatedRequests(t, f, rep)
-	t.Logf("whole package of 41 files among 9 candidates: %d runs + %d confirming", rep.Runs, rep.ConfirmRuns)
+	t.Logf("whole package of 41 files among 49 objects: %d candidates, %d runs + %d confirming", rep.Candidates, rep.Runs, rep.ConfirmRuns)
 }
 
 // When one file of a package alone makes the run pass, that file is
@@ -122,7 +122,7 @@ func TestObjectsOneFileOfPackage(t *testing.T) {
 	if rep.Fix.Steps[0].Path != "/etc/ssl/f13" {
 		t.Errorf("the restore step names no path for the diff: %+v", rep.Fix.Steps[0])
 	}
-	t.Logf("one file of a package of 20 among 4 candidates: %d runs + %d confirming", rep.Runs, rep.ConfirmRuns)
+	t.Logf("one file of a package of 20, among 23 objects: %d candidates, %d runs + %d confirming", rep.Candidates, rep.Runs, rep.ConfirmRuns)
 }
 
 // Two independent causes, both needed: a 1-minimal set of two, each
@@ -162,7 +162,7 @@ func TestObjectsTwoCauses(t *testing.T) {
 		t.Errorf("confirming runs %q", confirm)
 	}
 	noRepeatedRequests(t, f, rep)
-	t.Logf("two causes among 10 candidates: %d runs + %d confirming", rep.Runs, rep.ConfirmRuns)
+	t.Logf("two causes among 10 objects: %d candidates, %d runs + %d confirming", rep.Candidates, rep.Runs, rep.ConfirmRuns)
 }
 
 // Two causes under one directory, among others there: the directory is
@@ -180,7 +180,7 @@ func TestObjectsInsideDirectory(t *testing.T) {
 	if got := causeNames(rep); rep.Status != envobj.Located || !slices.Equal(got, []string{"/etc/app.d/01.conf", "/etc/app.d/04.conf"}) {
 		t.Fatalf("status %s, causes %q", rep.Status, got)
 	}
-	t.Logf("two of 6 entries of a directory: %d runs + %d confirming", rep.Runs, rep.ConfirmRuns)
+	t.Logf("two of 6 entries of a directory: %d candidates, %d runs + %d confirming", rep.Candidates, rep.Runs, rep.ConfirmRuns)
 
 	f = &fakeObjects{passes: allOf(entries...)}
 	rep = locateObjects(t, w, f, ObjectOptions{})
@@ -193,7 +193,7 @@ func TestObjectsInsideDirectory(t *testing.T) {
 	if got := fixLines(rep.Fix); len(got) != 6 || got[0] != "rm /etc/app.d/00.conf" {
 		t.Errorf("fix %q", got)
 	}
-	t.Logf("all 6 entries of a directory: %d runs + %d confirming", rep.Runs, rep.ConfirmRuns)
+	t.Logf("all 6 entries of a directory: %d candidates, %d runs + %d confirming", rep.Candidates, rep.Runs, rep.ConfirmRuns)
 }
 
 // An object whose modification time alone differs is searched last, in
