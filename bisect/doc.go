@@ -1,5 +1,7 @@
-// Package bisect is the search behind `envbisect locate`: given the
-// dependency graph of a trace recorded where the command works and a
+// Package bisect is the search behind `envbisect locate`, over the
+// objects that differ here (LocateObjects, materialized runs: "The object
+// search" below) and, as its fallback, over recorded calls (Locate). Given
+// the dependency graph of a trace recorded where the command works and a
 // Runner that makes one semi-replay run here, it finds the start item or
 // the resource that differs here whose replay makes the run pass, named
 // by its first differing call (or, falling back, the first recorded call
@@ -140,12 +142,95 @@
 // calls that ran for real while their thread realigned, which cost no
 // re-run.
 //
+// # The object search (objects*.go)
+//
+// LocateObjects searches over objects of the environment instead of
+// recorded calls (issue 27): its candidates are the objects that differ
+// here (envobj.Object: a file's content or metadata, a directory, a
+// symbolic link, a path present on one side only; found by inspecting
+// this environment against the trace, package envdiff) and the start
+// items that differ, and each run is a materialized run: an ObjectRunner
+// puts the good state of the objects a request names in place in the
+// run's throwaway sandbox (ObjectRequest.Ops), starts the command with the
+// request's start items at their good values, and lets it run live. A
+// verdict is the exit status or check, as for call-level runs; nothing is
+// replayed, so nothing can diverge or be tainted.
+//
+//  1. Candidates (envobj.Build): every start item, then one group per
+//     package that owned objects in the good run, then the tree of the
+//     other objects' directories, whose first level (the nodes under
+//     their nearest common directory, a directory that holds one node
+//     collapsed into it) are candidates of their own, and last the
+//     objects whose modification time alone differs, as one group. An
+//     object no run can put in place (Materializable: content the trace
+//     does not keep, a device) is not a candidate; the report lists it
+//     (Unplaced) for the call-level search.
+//
+//  2. The ends: nothing in place must fail (a pass is NoFailure), and
+//     everything in place must pass. When everything fails (or nothing is
+//     a candidate) the report is StillFails, names nothing, and
+//     Result.Fallback tells the caller to search at the call level (Locate).
+//     An end skipped twice is Inconclusive; with CheckRepeatable a second
+//     run with nothing in place that passes is NotRepeatable.
+//
+//  3. Delta debugging (Zeller's ddmin) over the first level finds a set of
+//     candidates that passes and from which no single one can be removed.
+//     Each is then refined, with the others in place, level by level
+//     (Misherghi and Su's hierarchical delta debugging), only as far as
+//     the report needs: the highest object that is a cause is named. A
+//     package is named whole unless one of its files alone passes (then
+//     that file; found by halving, about 2·log2 n runs for n files, so a
+//     package whose 41 files are needed together costs two runs, not 41).
+//     A directory is descended into: ddmin over its children finds the
+//     ones needed, each refined in turn, and when all are needed the
+//     directory is named (one of more than maxGroupDD children is named
+//     whole when no single child passes).
+//
+//  4. Confirmation (role confirm): the causes alone in place must pass, in
+//     a run made afresh, the run that validates the fix; and for each
+//     cause, everything else in place but it must fail. A check that does
+//     not hold ends the search as Unconfirmed, with the suspects, and no
+//     fix.
+//
+// Each cause is reported (envobj.ResultCause) with what differs in words
+// ("/tmp is drwxr-xr-x here, drwxrwxrwt in the good run", "python3-yaml
+// 6.0-3 is not installed here (41 files)"), its objects, the first
+// recorded call that met it (FirstSeq; the caller adds the call's text,
+// FirstCall) and its fix: the commands a user runs here to get the state
+// the confirming run put in place ("mkdir -p /run/mpd", "chmod 1777 /tmp",
+// "rm /etc/app.d/extra.conf", "export TZ=UTC", "apt-get install
+// python3-yaml=6.0-3"; "restore /etc/app.conf from the good environment",
+// to which the caller may add the diff). The report's Fix gathers them,
+// Validated by that run (Fix.ValidatedBy is its step).
+//
+// Steps, repeats and the flaky guard follow the call-level search: a step
+// runs ObjectOptions.Repeat times and takes the majority (a tie runs once
+// more, then is Skip); a step skipped is decided once more and then
+// counts as not passing. Every decided request is kept (memo) and never
+// run again, except the confirming run of the causes alone. A verdict
+// that contradicts one taken before, assuming that putting more good
+// objects in place never undoes what others did (a pass where a request
+// putting more in place failed, a fail where one putting less passed),
+// is run once more, and when the re-run disagrees the step is Skip
+// (noted "contradicts step N"). A flaky command can thus end a search
+// Unconfirmed or Inconclusive, never with a cause the confirming runs did
+// not bear out. With one run per step, a single cause among C candidates
+// costs about 2 + 2·log2 C runs, plus one or two confirming; each further
+// cause about as much again.
+//
+// The result is plain data of package envobj (Result; ObjectReport here),
+// since bisect imports render and render presents it: MaterializedReport
+// makes locate's report of it (Mechanism "materialized"), and AfterObjects
+// adds it to the call-level report made when it fell back (Mechanism
+// "call-level").
+//
 // # Errors
 //
 // Locate returns an error, and no report, when a run could not be made
 // (the runner's error, wrapped with the run: "run with calls up to 21
 // replayed: ...") or when ctx is done (wrapping ctx.Err()); a command that
-// fails is a verdict, never an error.
+// fails is a verdict, never an error. LocateObjects likewise ("run with
+// /tmp + env TZ in place: ...").
 //
 // # Explanations (explain.go)
 //

@@ -8,11 +8,43 @@
 // command starts.
 //
 // It is plain data: no file system, no kernel. envdiff fills it, the
-// search (package bisect) groups and searches it (Hierarchy), a run spec
-// carries its operations, and the report names its objects and their
-// fixes (Fix). One notion of "what differs" for every stage: the
-// call-level resources of package depgraph remain the unit of call-level
-// replay, the fallback.
+// search (package bisect, LocateObjects) groups it (Build) and searches
+// it, a run spec carries its operations, and the report names its
+// objects and their fixes (Fix). One notion of "what differs" for every
+// stage: the call-level resources of package depgraph remain the unit of
+// call-level replay, the fallback.
+//
+// # Groups (hierarchy.go)
+//
+// Build turns the objects into the hierarchy the object search runs over
+// (Misherghi and Su's hierarchical delta debugging): one Group per package
+// that owned objects in the good run (Object.Package), then the objects no
+// package owned as the tree of their directories, collapsed where a
+// directory holds one node, whose first level (the nodes under the
+// objects' nearest common directory) are candidates of their own, and
+// last one group of the objects whose modification time alone differs
+// (rarely a cause). An object a run cannot put in place (Materializable),
+// or for which it would do nothing, is not in the hierarchy: it is listed
+// (Unplaced), for the report and the call-level fallback.
+//
+// # Words and fixes (words.go, fix.go, start.go)
+//
+// Object.Says and Group.Says say what differs with both states ("/tmp is
+// drwxr-xr-x here, drwxrwxrwt in the good run", "python3-yaml 6.0-3 is not
+// installed here (41 files)"); Object.Fix, Group.Fix, PackageFix and
+// StartValue.Fix what a user runs here to get the state a run puts in
+// place ("chmod 1777 /tmp", "apt-get install python3-yaml=6.0-3", "export
+// TZ=UTC"; a file's good content is "restore PATH from the good
+// environment", to which the caller may add the diff). Every fix step
+// corresponds to an Op of the same object, so that the run that confirmed
+// a cause validates its fix.
+//
+// # The search's result (result.go)
+//
+// Result, ResultCause, ResultStep and Fix are the object search's
+// report: bisect fills them, render presents them (locate's report holds
+// one as "objects"). They live here rather than in bisect because bisect
+// imports render, which could then not read them.
 //
 // # Why a package of its own
 //

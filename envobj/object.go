@@ -2,7 +2,6 @@ package envobj
 
 import (
 	"fmt"
-	"io/fs"
 	"sort"
 	"strings"
 
@@ -165,25 +164,36 @@ func (o *Object) Materializable() (bool, string) {
 	return true, ""
 }
 
-// ModeString is ls's form of a mode: "drwxrwxrwt".
+// ModeString is ls's form of a mode: "drwxrwxrwt", "-rwsr-xr-x".
 func ModeString(t Type, mode uint32) string {
-	m := fs.FileMode(mode & 0o777)
-	if mode&0o4000 != 0 {
-		m |= fs.ModeSetuid
-	}
-	if mode&0o2000 != 0 {
-		m |= fs.ModeSetgid
-	}
-	if mode&0o1000 != 0 {
-		m |= fs.ModeSticky
-	}
+	b := []byte("-rwxrwxrwx")
 	switch t {
 	case TypeDir:
-		m |= fs.ModeDir
+		b[0] = 'd'
 	case TypeSymlink:
-		m |= fs.ModeSymlink
+		b[0] = 'l'
+	case TypeOther:
+		b[0] = '?'
 	}
-	return m.String()
+	for i := range 9 {
+		if mode&(1<<(8-i)) == 0 {
+			b[1+i] = '-'
+		}
+	}
+	special := func(bit uint32, at int, set, unset byte) {
+		if mode&bit == 0 {
+			return
+		}
+		if b[at] == '-' {
+			b[at] = unset
+		} else {
+			b[at] = set
+		}
+	}
+	special(0o4000, 3, 's', 'S')
+	special(0o2000, 6, 's', 'S')
+	special(0o1000, 9, 't', 'T')
+	return string(b)
 }
 
 // SortedEntries returns names sorted, for a State's Entries.

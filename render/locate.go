@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/envobj"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/verdict"
 )
@@ -101,6 +102,16 @@ type LocateReport struct {
 	// system (locate's sandbox) and what it did not isolate; "" when not
 	// told.
 	Isolation string `json:"isolation,omitempty"`
+	// Mechanism says how the answer was found when locate searched over
+	// the objects that differ here first: "materialized" (runs put the
+	// good environment's objects in place and ran the command live;
+	// Objects holds the causes, each with its fix) or "call-level" (runs
+	// replayed recorded calls, because the object search could not make
+	// the command pass; Objects says why, and which objects no run could
+	// put in place). "" when locate searched over calls only.
+	Mechanism string `json:"mechanism,omitempty"`
+	// Objects is the object search's result (bisect.LocateObjects).
+	Objects *envobj.Result `json:"objects,omitempty"`
 
 	// For the text form: the candidates as show prints them, and the
 	// trace's name for suggested commands. Not in JSON.

@@ -44,6 +44,8 @@ func reportLaidOut(key string) bool {
 		return true // counted by runsAndTime, with the runs of the search
 	case "schema_version":
 		return true // for programs
+	case "mechanism", "objects":
+		return true // the object search's (locate_objects_markdown.go)
 	}
 	return false
 }
@@ -86,6 +88,11 @@ func writeMarkdown(w io.Writer, r *LocateReport, raw []byte) error {
 	if err != nil {
 		return err
 	}
+	if r.materialized() {
+		m := &mdWriter{w: w}
+		m.objectsMarkdown(r, fields)
+		return m.err
+	}
 	causes, err := reportCauses(fields)
 	if err != nil {
 		return err
@@ -126,6 +133,7 @@ func writeMarkdown(w io.Writer, r *LocateReport, raw []byte) error {
 		// step is the same as for any answer runs left open.
 		m.command("With more runs per step:", repeatCommand(r))
 	}
+	m.fellBackObjects(r)
 	if r.Lost.Any() {
 		m.para(lostText(r))
 	}

@@ -18,9 +18,14 @@ const (
 // WriteText writes the report for people: what was found, what it means
 // and, for the statuses other than located, what to do next; then every
 // run of the search. A report read back from JSON prints too, without
-// the candidates' calls.
+// the candidates' calls. The object search's report (Mechanism
+// "materialized") has a form of its own (locate_objects_text.go).
 func (r *LocateReport) WriteText(w io.Writer) error {
 	t := &textWriter{w: w}
+	if r.materialized() {
+		t.objects(r)
+		return t.err
+	}
 	switch r.Status {
 	case Located:
 		t.located(r)
@@ -40,6 +45,7 @@ func (r *LocateReport) WriteText(w io.Writer) error {
 	default:
 		t.heading(r, string(r.Status))
 	}
+	t.fellBackObjects(r)
 	if r.Lost.Any() {
 		t.para(lostText(r))
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/envbisect/envbisect/envobj"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/verdict"
 )
@@ -43,6 +44,20 @@ func TestValidate(t *testing.T) {
 		"start item": {SchemaVersion: render.LocateSchemaVersion, Status: render.Located,
 			Culprit: &render.Culprit{Start: &render.StartItem{Kind: "umask", Good: &good}}},
 		"no steps": {SchemaVersion: render.LocateSchemaVersion, Status: render.NoFailure},
+		"materialized": {SchemaVersion: render.LocateSchemaVersion, Status: render.Located, Mechanism: envobj.Materialized, Steps: []render.LocateStep{},
+			Objects: &envobj.Result{Status: envobj.Located, Message: "m", Candidates: 2, Objects: 3, Runs: 4, ConfirmRuns: 1,
+				Causes: []envobj.ResultCause{
+					{Kind: "object", Name: "/tmp", Says: "/tmp is drwxr-xr-x here, drwxrwxrwt in the good run", Path: "/tmp", FirstSeq: 9,
+						Objects: []envobj.Object{{Path: "/tmp", Good: envobj.State{Exists: true, Type: envobj.TypeDir, Mode: 0o1777},
+							Here: envobj.State{Exists: true, Type: envobj.TypeDir, Mode: 0o755}, Differs: envobj.Aspects{envobj.AspectMode}}},
+						Fix: []envobj.FixStep{{Command: "chmod 1777 /tmp"}}},
+					{Kind: envobj.KindStart, Name: "env TZ", Says: "s", Start: &envobj.StartValue{Kind: "env", Name: "TZ", Good: &good}, Fix: []envobj.FixStep{{Command: "export TZ=022"}}},
+				},
+				Fix:      &envobj.Fix{Steps: []envobj.FixStep{{Command: "chmod 1777 /tmp"}, {Text: "restore /a", Path: "/a", Diff: []string{"--- good"}}}, Validated: true, ValidatedBy: 5},
+				Unplaced: []envobj.Unplaced{{Index: 2, Path: "/dev/x", What: "w", Why: "y"}},
+				Steps:    []envobj.ResultStep{{Step: 1, InPlace: "nothing", Verdict: "fail", Detail: "exit status 1", Taken: "fail"}}}},
+		"call-level after objects": {SchemaVersion: render.LocateSchemaVersion, Status: render.NoFailure, Mechanism: envobj.CallLevel,
+			Objects: &envobj.Result{Status: envobj.StillFails, Message: "m", Steps: []envobj.ResultStep{}}},
 	}
 	for name, r := range reports {
 		b, err := json.Marshal(r)

@@ -1,0 +1,34 @@
+package bisect
+
+import (
+	"github.com/envbisect/envbisect/envobj"
+	"github.com/envbisect/envbisect/render"
+)
+
+// MaterializedReport is locate's report of an object search that the
+// caller did not fall back from (res.Fallback is false): its status, its
+// message and runs, the mechanism "materialized" and the search's result
+// in Objects (its causes, each with its fix, and its steps). command is
+// the command the runs ran.
+func MaterializedReport(res *ObjectReport, command []string) *Report {
+	status := map[envobj.Status]Status{
+		envobj.Located: Located, envobj.NoFailure: NoFailure, envobj.StillFails: ReplayStillFails,
+		envobj.Inconclusive: Inconclusive, envobj.Unconfirmed: Unconfirmed, envobj.NotRepeatable: NotRepeatable,
+	}[res.Status]
+	if status == "" {
+		status = Inconclusive
+	}
+	return &Report{SchemaVersion: render.LocateSchemaVersion, Status: status, Message: res.Message, Command: command,
+		Mechanism: envobj.Materialized, Objects: res, Runs: res.Runs, ConfirmRuns: res.ConfirmRuns,
+		StartItems: res.StartItems, Steps: []Step{}, Seconds: res.Seconds, Warnings: res.Warnings}
+}
+
+// AfterObjects completes rep, the report of the call-level search (Locate)
+// that the caller made because the object search fell back (res), with
+// that search's result: the mechanism "call-level", and in Objects why
+// the object search named nothing and the objects no run could put in
+// place. The runs of the object search are in Objects, not in rep.Runs.
+func AfterObjects(rep *Report, res *ObjectReport) {
+	rep.Mechanism = envobj.CallLevel
+	rep.Objects = res
+}

@@ -1,0 +1,130 @@
+package bisect
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/envbisect/envbisect/envobj"
+	"github.com/envbisect/envbisect/render"
+)
+
+// objSearch is the state of one LocateObjects.
+type objSearch struct {
+	objs  []envobj.Object
+	items []StartItem
+	run   ObjectRunner
+	o     ObjectOptions
+	top   []*objUnit
+	// memo is every decided request, by key: a request already decided
+	// is not run again. known are those decided Pass or Fail, for the
+	// flaky guard (objects_decide.go).
+	memo  map[string]objDecided
+	known []objKnown
+
+	steps    []ObjectStep
+	step     int // search steps begun
+	started  int // runs begun
+	warnings []string
+	warned   map[string]bool
+}
+
+// LocateObjects finds what, among the objects that differ here (objs,
+// from inspecting this environment against the trace) and the start
+// items that differ (items), makes the command fail: it asks run for
+// materialized runs, each putting the good state of some of them in
+// place, checks the ends (nothing in place must fail, everything in
+// place must pass), finds a 1-minimal set of causes over the hierarchy's
+// first level (delta debugging), refines each inside its group as far as
+// the report needs, confirms the set, and gives each cause its fix. See
+// the package documentation, "The object search".
+//
+// Objects that cannot be materialized are not candidates; the report
+// lists them (Unplaced). When even everything in place fails, the report
+// says so (StillFails; Fallback is true) and names nothing: the caller
+// searches at the call level. An error means a run could not be made
+// (wrapped with what it put in place) or ctx was done; no report is
+// returned then.
+func LocateObjects(ctx context.Context, objs []envobj.Object, items []StartItem, run ObjectRunner, o ObjectOptions) (*ObjectReport, error) {
+	if run == nil {
+		return nil, errors.New("locate objects: no runner")
+	}
+	begin := time.Now()
+	h := envobj.Build(objs)
+	s := &objSearch{objs: objs, items: items, run: run, o: o, top: topUnits(items, h),
+		memo: map[string]objDecided{}, warned: map[string]bool{}}
+	rep, err := s.locate(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rep.Candidates = len(s.top)
+	rep.Objects = len(objs) - len(h.Unplaced)
+	rep.StartItems = len(items)
+	rep.Unplaced = h.Unplaced
+	rep.Steps = s.steps
+	if rep.Steps == nil {
+		rep.Steps = []ObjectStep{}
+	}
+	for _, st := range s.steps {
+		if st.Role == render.RoleConfirm {
+			rep.ConfirmRuns++
+		} else {
+			rep.Runs++
+		}
+	}
+	rep.Warnings = s.warnings
+	rep.Seconds = time.Since(begin).Seconds()
+	return rep, nil
+}
+
+// locate is the search: the ends, delta debugging over the first level,
+// refinement, confirmation.
+func (s *objSearch) locate(ctx context.Context) (*ObjectReport, error) {
+	fail, err := s.decide(ctx, request(nil), "", false)
+	if err != nil {
+		return nil, err
+	}
+	switch fail.v {
+	case Pass:
+		return &ObjectReport{Status: envobj.NoFailure, Message: "the command passed here with nothing put in place: there is nothing to locate"}, nil
+	case Skip:
+		return &ObjectReport{Status: envobj.Inconclusive, Message: "the run with nothing put in place could not be judged (skipped twice)"}, nil
+	}
+	if s.o.CheckRepeatable {
+		again, err := s.decide(ctx, request(nil), "", true)
+		if err != nil {
+			return nil, err
+		}
+		if again.v == Pass {
+			return &ObjectReport{Status: envobj.NotRepeatable, Message: "with nothing put in place the command failed once and then passed: it is flaky here, or depends on state outside the sandbox"}, nil
+		}
+	}
+	if len(s.top) == 0 {
+		return &ObjectReport{Status: envobj.StillFails, Message: "nothing that differs here can be put in place by a run: the call-level search is the fallback"}, nil
+	}
+	all := request(s.top)
+	all.InPlace = "everything"
+	pass, err := s.decide(ctx, all, "", false)
+	if err != nil {
+		return nil, err
+	}
+	switch pass.v {
+	case Fail:
+		return &ObjectReport{Status: envobj.StillFails, Message: "with every object that differs here put in place the command still failed: what makes the difference is not an object a run can put in place, and the call-level search is the fallback"}, nil
+	case Skip:
+		return &ObjectReport{Status: envobj.Inconclusive, Message: "the run with everything put in place could not be judged (skipped twice)"}, nil
+	}
+	minimal, err := s.ddmin(ctx, s.top, nil)
+	if err != nil {
+		return nil, err
+	}
+	var causes []*objUnit
+	for i, c := range minimal {
+		r, err := s.refine(ctx, c, joined(causes, minimal[i+1:]))
+		if err != nil {
+			return nil, err
+		}
+		causes = append(causes, r...)
+	}
+	return s.confirm(ctx, causes)
+}

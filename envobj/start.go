@@ -1,0 +1,83 @@
+package envobj
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/envbisect/envbisect/trace"
+)
+
+// StartValue is a start item that differs here (an environment variable,
+// the umask, a resource limit, the working directory: what the command
+// starts with rather than finds), as the object search's report names
+// it. Kind is the start event's kind ("env", "umask", "rlimit"), Name the
+// variable or limit; Good and Here are the values, nil where unset.
+type StartValue struct {
+	Kind string  `json:"kind"`
+	Name string  `json:"name,omitempty"`
+	Good *string `json:"good"`
+	Here *string `json:"here"`
+}
+
+// Label names the item: "env TZ", "umask".
+func (s StartValue) Label() string {
+	if s.Name == "" {
+		return s.Kind
+	}
+	return s.Kind + " " + s.Name
+}
+
+// Says is how the item differs: `env TZ is "Europe/Paris" here, "UTC" in
+// the good run`, `env LANG is not set here, "C.UTF-8" in the good run`.
+func (s StartValue) Says() string {
+	return fmt.Sprintf("%s is %s here, %s in the good run", s.Label(), startWords(s.Here), startWords(s.Good))
+}
+
+func startWords(v *string) string {
+	if v == nil {
+		return "not set"
+	}
+	return fmt.Sprintf("%q", *v)
+}
+
+// ulimitFlags are the ulimit options of the limits the shell sets.
+var ulimitFlags = map[string]string{
+	"RLIMIT_CORE": "-c", "RLIMIT_DATA": "-d", "RLIMIT_FSIZE": "-f", "RLIMIT_NOFILE": "-n",
+	"RLIMIT_STACK": "-s", "RLIMIT_CPU": "-t", "RLIMIT_AS": "-v", "RLIMIT_NPROC": "-u",
+	"RLIMIT_MEMLOCK": "-l", "RLIMIT_LOCKS": "-x", "RLIMIT_SIGPENDING": "-i", "RLIMIT_MSGQUEUE": "-q",
+	"RLIMIT_NICE": "-e", "RLIMIT_RTPRIO": "-r", "RLIMIT_RSS": "-m", "RLIMIT_RTTIME": "-R",
+}
+
+// Fix returns the commands that start the command with the good value,
+// run in the shell that starts it: "export TZ=UTC", "unset LANG", "umask
+// 022", "ulimit -n 1024", "cd /src"; for the kinds no shell command sets
+// (credentials, capabilities), what to do in words.
+func (s StartValue) Fix() []FixStep {
+	cmd := func(format string, args ...any) []FixStep { return []FixStep{{Command: fmt.Sprintf(format, args...)}} }
+	if s.Good == nil {
+		if trace.StartKind(s.Kind) == trace.StartEnv {
+			return cmd("unset %s", shellQuote(s.Name))
+		}
+		return []FixStep{{Text: fmt.Sprintf("start the command without %s, as in the good run", s.Label())}}
+	}
+	good := *s.Good
+	switch trace.StartKind(s.Kind) {
+	case trace.StartEnv:
+		return cmd("export %s=%s", s.Name, shellQuote(good))
+	case trace.StartUmask:
+		return cmd("umask %s", good)
+	case trace.StartCwd:
+		return cmd("cd %s", shellQuote(good))
+	case trace.StartRlimit:
+		if flag, ok := ulimitFlags[s.Name]; ok {
+			f := strings.Fields(good)
+			if len(f) == 2 && f[0] == f[1] {
+				return cmd("ulimit %s %s", flag, f[0])
+			}
+			if len(f) == 2 {
+				return []FixStep{{Command: fmt.Sprintf("ulimit -H %s %s", flag, f[1])}, {Command: fmt.Sprintf("ulimit -S %s %s", flag, f[0])}}
+			}
+		}
+	}
+	return []FixStep{{Text: fmt.Sprintf("start the command with %s %s, as in the good run", s.Label(), startWords(s.Good))}}
+}
