@@ -314,8 +314,8 @@ func (s *search) statHere(dir string) *render.FileStat {
 }
 
 // packageOwners is, for a culprit on a file the good run opened or ran
-// whose owner record looked up (an executable or a shared library in an
-// environment with a package database), that owner and the one here.
+// whose owner record looked up (in an environment with a package
+// database), that owner and the one here.
 func (s *search) packageOwners(cu *Culprit) *render.PackageOwners {
 	obj := s.goodObject(cu)
 	if obj == nil || obj.Package == nil {
