@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/envbisect/envbisect/envobj"
+	"github.com/envbisect/envbisect/tracefile"
 )
 
 // comparer compares the paths a walk recorded with their state here.
@@ -365,8 +366,13 @@ func (c *comparer) contentDiffers(p string, g *good, h *envobj.State) bool {
 	return sum != g.st.SHA256
 }
 
-// ignored reports whether p is one of Options.Ignore or under one.
+// ignored reports whether p is envbisect's own: one of Options.Ignore or
+// under one, or a trace a recording was writing (the good run's listing
+// of the directory it recorded to may show it).
 func (c *comparer) ignored(p string) bool {
+	if tracefile.IsPartialName(path.Base(p)) {
+		return true
+	}
 	for _, i := range c.opts.Ignore {
 		if p == i || strings.HasPrefix(p, strings.TrimSuffix(i, "/")+"/") {
 			return true

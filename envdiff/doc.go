@@ -67,7 +67,10 @@
 // and leads elsewhere here, or nowhere, is an object too: a link to
 // where it led, Target being that resolved path. Objects that differ by
 // their mtime alone are listed apart (Diff.MtimeOnly): they are rarely
-// a cause.
+// a cause. envbisect's own files (the trace being read, its logs:
+// Options.Ignore; the trace a recording was writing, which the good run
+// may have listed: tracefile.IsPartialName) are never objects, nor
+// entries.
 //
 // # Limits
 //

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/envbisect/envbisect/envobj"
+	"github.com/envbisect/envbisect/trace"
 )
 
 // script is what the recorded shell does in its directory: it reads
@@ -108,6 +109,9 @@ func TestInspectFindsWhatDiffers(t *testing.T) {
 	}
 	if ops, err := o.Ops(); err != nil || len(ops) != 1 || ops[0].Kind != envobj.OpWrite {
 		t.Errorf("app.conf: ops %v, %v; want one write", ops, err)
+	}
+	if _, err := os.Stat("/var/lib/dpkg/status"); err == nil && (o.Package == nil || o.Package.Manager != trace.PackageDpkg || o.Package.Name != "") {
+		t.Errorf("app.conf: package %v; want the one record looked up: none of dpkg's", o.Package)
 	}
 	if o := object(t, d, filepath.Join(dir, "conf/mode.conf")); o.Good.Mode != 0o644 || o.Here.Mode != 0o600 {
 		t.Errorf("mode.conf: good %04o here %04o", o.Good.Mode, o.Here.Mode)
