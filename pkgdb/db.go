@@ -200,6 +200,17 @@ func aliases(p string) []string {
 	return []string{p}
 }
 
+// ProgramOrLibrary reports whether a file is an executable (a regular
+// file with an execute bit in mode) or a shared library (a name with
+// ".so" at its end or before a version, "libz.so.1"): a file that no
+// package owning it says something ("installed by hand or built").
+func ProgramOrLibrary(path string, mode uint32) bool {
+	if mode&0o170000 == 0o100000 && mode&0o111 != 0 {
+		return true
+	}
+	return sharedObjectName(filepath.Base(path))
+}
+
 // sharedObjectName reports whether base ends in ".so" or in ".so" and a
 // version ("libz.so.1.2.13").
 func sharedObjectName(base string) bool {

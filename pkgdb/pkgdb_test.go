@@ -187,6 +187,25 @@ func TestRPMNotRead(t *testing.T) {
 	}
 }
 
+func TestProgramOrLibrary(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		mode uint32
+		want bool
+	}{
+		{"/usr/lib/x86_64-linux-gnu/libz.so.1", 0o100644, true},
+		{"/usr/lib/x86_64-linux-gnu/libz.so", 0o100644, true},
+		{"/usr/bin/cat", 0o100755, true},
+		{"/etc/ld.so.cache", 0o100644, false},
+		{"/etc/app.conf", 0o100644, false},
+		{"/usr/lib/python3/x.sock", 0o100644, false},
+	} {
+		if got := ProgramOrLibrary(c.path, c.mode); got != c.want {
+			t.Errorf("ProgramOrLibrary(%s, %o) = %v; want %v", c.path, c.mode, got, c.want)
+		}
+	}
+}
+
 // BenchmarkDpkgIndex builds the first index of this machine's dpkg
 // database (libraries and programs in bin directories) and looks a
 // library up: what a recording pays once (docs/performance.md).
