@@ -2,13 +2,11 @@ package envdiff
 
 import (
 	"fmt"
-	"math"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/envbisect/envbisect/envobj"
-	"github.com/envbisect/envbisect/tracefile"
 )
 
 // comparer compares the paths a walk recorded with their state here.
@@ -68,81 +66,6 @@ func (c *comparer) compareAll() {
 			c.compare(r)
 		}
 	}
-}
-
-// isOwn reports whether r's path is the command's own work: it changed
-// the path and the recording saw nothing of it before, or it made a
-// directory above it before the path was first named.
-func (c *comparer) isOwn(r *pathRec) bool {
-	if r.changed != 0 && !r.hasObs() {
-		return true
-	}
-	first := r.first
-	if first == 0 {
-		first = math.MaxUint64
-	}
-	for a := r.path; a != "/"; {
-		a = path.Dir(a)
-		if ar := c.recs[a]; ar != nil && ar.created != 0 && ar.created < first {
-			return true
-		}
-	}
-	return false
-}
-
-// linkOf is where r's path led in the good run when the recording shows
-// it is a symbolic link (a readlink, an lstat) or led elsewhere (a file
-// object's Resolved); "" otherwise.
-func (c *comparer) linkOf(r *pathRec) string {
-	self := fold(r.obs[viewSelf])
-	switch {
-	case self.st.Exists && self.st.Type == envobj.TypeSymlink && self.st.Known.Has(envobj.AspectTarget):
-		return linkTarget(r.path, self.st.Target)
-	case self.known():
-		return "" // the path itself, not a link
-	}
-	return r.leadsTo
-}
-
-// redirect moves the observations of what r's path led to (its stats,
-// opens, listing) to the path it led to, following links up to the
-// kernel's limit of 40: they are that object's state.
-func (c *comparer) redirect(r *pathRec) {
-	to := c.linkOf(r)
-	if to == "" || (len(r.obs[viewFollow]) == 0 && !r.listed) {
-		return
-	}
-	for range 40 {
-		next := c.recs[to]
-		if next == nil {
-			break
-		}
-		n := c.linkOf(next)
-		if n == "" || n == to || n == r.path {
-			break
-		}
-		to = n
-	}
-	t := c.recs[to]
-	if t == nil {
-		t = &pathRec{path: to}
-		c.recs[to] = t
-	}
-	met := func(seq uint64) {
-		if seq != 0 && seq != math.MaxUint64 && (t.first == 0 || seq < t.first) {
-			t.first = seq
-		}
-	}
-	for _, o := range r.obs[viewFollow] {
-		met(o.seq)
-	}
-	t.obs[viewFollow] = append(t.obs[viewFollow], r.obs[viewFollow]...)
-	r.obs[viewFollow] = nil
-	if r.listed && !t.listed {
-		t.entries, t.listed, t.listedAt = r.entries, true, r.listedAt
-	}
-	r.entries, r.listed = nil, false
-	t.named = t.named || r.named
 }
 
 // compare compares r's path: the path itself when the recording saw it
@@ -215,20 +138,6 @@ func (c *comparer) compareState(r *pathRec, g good, v view) {
 	}
 }
 
-// notOwn are names of directory dir without those the command created,
-// removed or changed: its own work, not the directory's entries.
-func (c *comparer) notOwn(dir string, names []string) []string {
-	out := []string{}
-	for _, n := range names {
-		q := path.Join(dir, n)
-		if r := c.recs[q]; r != nil && (r.changed != 0 || c.own[q]) || c.ignored(q) {
-			continue
-		}
-		out = append(out, n)
-	}
-	return out
-}
-
 // extraEntries makes an object of each entry of r's directory that is
 // here and was not in the good run, unless the recording observed that
 // path itself (then it is compared as such).
@@ -255,41 +164,6 @@ func (c *comparer) extraEntries(r *pathRec, good, here []string) {
 			Differs: envobj.Aspects{envobj.AspectExists}, FirstSeq: r.listedAt,
 		})
 	}
-}
-
-// compareLeads compares where r's path leads here with where it led in
-// the good run (a file object's Resolved): a link retargeted, or one
-// missing here. The object is the path as a link to where it led.
-func (c *comparer) compareLeads(r *pathRec) {
-	p := r.path
-	c.counted++
-	res, ok, err := c.fs.resolve(p)
-	if err != nil {
-		c.skip(p, err.Error())
-		return
-	}
-	if ok && res == r.leadsTo {
-		return
-	}
-	h, err := c.fs.lstat(p)
-	if err != nil {
-		c.skip(p, err.Error())
-		return
-	}
-	d := envobj.Aspects{envobj.AspectExists}
-	if h.Exists {
-		d = envobj.Aspects{envobj.AspectTarget}
-		if ok {
-			h.Target = res
-			h.Known = ordered(append(h.Known, envobj.AspectTarget))
-		}
-	}
-	c.emit(envobj.Object{
-		Path: p,
-		Good: envobj.State{Exists: true, Type: envobj.TypeSymlink, Target: r.leadsTo,
-			Known: envobj.Aspects{envobj.AspectExists, envobj.AspectTarget}},
-		Here: h, Differs: d, FirstSeq: r.first,
-	})
 }
 
 // differs are the aspects known on both sides that differ: for a path on
@@ -364,21 +238,6 @@ func (c *comparer) contentDiffers(p string, g *good, h *envobj.State) bool {
 	h.SHA256 = sum
 	h.Known = ordered(append(h.Known, envobj.AspectContent))
 	return sum != g.st.SHA256
-}
-
-// ignored reports whether p is envbisect's own: one of Options.Ignore or
-// under one, or a trace a recording was writing (the good run's listing
-// of the directory it recorded to may show it).
-func (c *comparer) ignored(p string) bool {
-	if tracefile.IsPartialName(path.Base(p)) {
-		return true
-	}
-	for _, i := range c.opts.Ignore {
-		if p == i || strings.HasPrefix(p, strings.TrimSuffix(i, "/")+"/") {
-			return true
-		}
-	}
-	return false
 }
 
 func (c *comparer) emit(o envobj.Object) {
