@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/envbisect/envbisect/pkgdb"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
@@ -314,8 +315,11 @@ func (s *search) statHere(dir string) *render.FileStat {
 }
 
 // packageOwners is, for a culprit on a file the good run opened or ran
-// whose owner record looked up (an executable or a shared library in an
-// environment with a package database), that owner and the one here.
+// whose owner record looked up (in an environment with a package
+// database), that owner and the one here. That no package owns it on
+// either side is said of a program or a library only (installed by hand
+// or built): record looks up every file, and of a configuration or data
+// file it says nothing.
 func (s *search) packageOwners(cu *Culprit) *render.PackageOwners {
 	obj := s.goodObject(cu)
 	if obj == nil || obj.Package == nil {
@@ -331,6 +335,9 @@ func (s *search) packageOwners(cu *Culprit) *render.PackageOwners {
 		po.HereWhy = err.Error()
 	}
 	po.Here = here
+	if here != nil && here.Name == "" && obj.Package.Name == "" && !pkgdb.ProgramOrLibrary(obj.Path, obj.Mode) {
+		return nil
+	}
 	return po
 }
 

@@ -120,3 +120,54 @@ func TestExplainLibraryOwners(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainUnownedFiles: record names the owner of every file, but
+// that no package owns a file on either side is said of a program
+// (installed by hand or built), not of a configuration file.
+func TestExplainUnownedFiles(t *testing.T) {
+	none := &trace.Package{Manager: "dpkg"}
+	for _, tc := range []struct {
+		path string
+		mode uint32
+		want string // "": no package facts
+	}{
+		{"/srv/app/app.conf", 0o100644, ""},
+		{"/opt/tool/bin/tool", 0o100755, "/opt/tool/bin/tool belongs to no dpkg package, here or in the good run (installed by hand or built)."},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			b := newTB(t)
+			b.file("f.", tc.path, "good")
+			b.always(1)
+			open := b.l("f.open")
+			for _, ev := range b.Events {
+				if ev.Call != nil && ev.Call.Seq == open {
+					ev.Call.Obj = 1
+				}
+			}
+			g := b.graph()
+			read := b.l("f.read")
+			hereRead := *call(t, g, read)
+			hereRead.Mem = []trace.Mem{{Arg: 1, Dir: trace.Out, Len: 4, Data: []byte("badd")}}
+			obj := &trace.FileObject{ID: 1, Path: tc.path, Mode: tc.mode, Package: none}
+			rep, err := Locate(context.Background(), g, &fake{g: g, culprit: open, here: map[uint64]*trace.Call{read: &hereRead}}, Options{
+				Events:       b.Events,
+				Files:        func(id uint32) *trace.FileObject { return obj },
+				PackageOwner: func(string, string) (*trace.Package, error) { return none, nil },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cu := rep.Culprit
+			if cu == nil || cu.Path != tc.path {
+				t.Fatalf("%s, culprit %+v; want a call on %s", rep.Status, cu, tc.path)
+			}
+			got := ""
+			if cu.Facts != nil && cu.Facts.Package != nil {
+				got = render.Explain(cu)
+			}
+			if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+				t.Errorf("explanation with package facts %q; want %q", got, tc.want)
+			}
+		})
+	}
+}

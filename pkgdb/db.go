@@ -20,6 +20,8 @@ var ErrRPM = errors.New("rpm database (/var/lib/rpm) not read: it takes an SQLit
 // program (Usual), then, at the first lookup of another path, all.
 type DB struct {
 	root string
+	// whole: index every owned path at the first lookup (OpenWhole).
+	whole bool
 
 	once sync.Once
 	idx  *index
@@ -46,11 +48,25 @@ func Open(root string) *DB {
 	return &DB{root: root}
 }
 
+// OpenWhole is Open for a caller that looks up files of every kind (a
+// recording names the owner of every file it keeps): the first lookup
+// indexes every owned path at once, instead of the paths with a usual
+// name first and the rest at the first other path, which such a caller
+// meets at once (a configuration file, a module).
+func OpenWhole(root string) *DB {
+	d := Open(root)
+	d.whole = true
+	return d
+}
+
 // Owner returns the package that owns path (absolute, as seen inside the
 // root), trying resolved too when it is not "" (path with its symbolic
 // links followed): nil, nil when the root has no package database; a
 // Package with no Name when the database holds no owner of it.
 func (d *DB) Owner(path, resolved string) (*trace.Package, error) {
+	if d.whole {
+		return d.ownerWhole(path, resolved)
+	}
 	d.once.Do(func() { d.idx, d.err = load(d.root, Usual) })
 	if d.err != nil {
 		return nil, d.err
@@ -58,23 +74,57 @@ func (d *DB) Owner(path, resolved string) (*trace.Package, error) {
 	if d.idx == nil {
 		return nil, nil
 	}
-	var names []string
 	usual := true
 	for _, p := range []string{path, resolved} {
-		if p != "" {
-			names = append(names, aliases(filepath.Clean(p))...)
-			usual = usual && Usual(p)
-		}
+		usual = usual && (p == "" || Usual(p))
 	}
-	if pk, ok := d.idx.lookup(names); ok || usual {
+	if pk, ok := d.idx.lookup(names(path, resolved)); ok || usual {
 		return pk, nil
 	}
+	return d.ownerWhole(path, resolved)
+}
+
+// ownerWhole is Owner from the whole index.
+func (d *DB) ownerWhole(path, resolved string) (*trace.Package, error) {
 	d.allOnce.Do(func() { d.all, d.allErr = load(d.root, nil) })
-	if d.allErr != nil {
+	if d.allErr != nil || d.all == nil {
 		return nil, d.allErr
 	}
-	pk, _ := d.all.lookup(names)
+	pk, _ := d.all.lookup(names(path, resolved))
 	return pk, nil
+}
+
+// names are the paths a lookup of path (and resolved, when not "")
+// tries: each and its /usr-merge alias, then the source of a compiled
+// Python module (pycSource).
+func names(path, resolved string) []string {
+	var out, src []string
+	for _, p := range []string{path, resolved} {
+		if p == "" {
+			continue
+		}
+		p = filepath.Clean(p)
+		out = append(out, aliases(p)...)
+		if s := pycSource(p); s != "" {
+			src = append(src, aliases(s)...)
+		}
+	}
+	return append(out, src...)
+}
+
+// pycSource is the module a compiled Python file in a __pycache__
+// directory was compiled from (PEP 3147: dir/__pycache__/NAME.TAG.pyc
+// from dir/NAME.py), "" for another path. Debian's packages list the
+// source and compile it when installed (py3compile): the package that
+// owns the source owns the compiled file.
+func pycSource(p string) string {
+	dir, base := filepath.Split(p)
+	dir = filepath.Clean(dir)
+	if filepath.Base(dir) != "__pycache__" || !strings.HasSuffix(base, ".pyc") {
+		return ""
+	}
+	name, _, _ := strings.Cut(base, ".")
+	return filepath.Join(filepath.Dir(dir), name+".py")
 }
 
 // lookup returns the owner of the first of names idx holds; ok false
@@ -90,7 +140,8 @@ func (idx *index) lookup(names []string) (pk *trace.Package, ok bool) {
 }
 
 // Usual reports whether path has the usual name of a shared library
-// (Wants) or is in a bin or sbin directory: the paths the first index
+// (".so" at its end or before a version: "libz.so.1") or is in a bin or
+// sbin directory: the paths the first index
 // holds (a tenth of a Debian system's: the rest are documentation,
 // headers, data and modules).
 func Usual(path string) bool {
@@ -149,10 +200,11 @@ func aliases(p string) []string {
 	return []string{p}
 }
 
-// Wants reports whether record looks up the owner of a file: an
-// executable (a mode with an execute bit) or a shared library (a name
-// with ".so" at its end or before a version, "libz.so.1").
-func Wants(path string, mode uint32) bool {
+// ProgramOrLibrary reports whether a file is an executable (a regular
+// file with an execute bit in mode) or a shared library (a name with
+// ".so" at its end or before a version, "libz.so.1"): a file that no
+// package owning it says something ("installed by hand or built").
+func ProgramOrLibrary(path string, mode uint32) bool {
 	if mode&0o170000 == 0o100000 && mode&0o111 != 0 {
 		return true
 	}

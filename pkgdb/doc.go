@@ -11,7 +11,9 @@
 // recording). That first index holds only the paths with the usual name
 // of a library or program (Usual: ".so", ".so.N", or in a bin or sbin
 // directory; a tenth of a Debian system's); the first lookup of another
-// path builds the whole index, once. Directories are not indexed.
+// path builds the whole index, once. A DB of OpenWhole builds the whole
+// index at its first lookup (a recording looks up every file it keeps,
+// configuration and modules among them). Directories are not indexed.
 //
 //   - dpkg: every /var/lib/dpkg/info/*.list (one owned path a line; the
 //     file's name is the package, "zlib1g:amd64" for a Multi-Arch one)
@@ -30,7 +32,10 @@
 // A lookup tries the path as given, then its /usr-merge alias (/lib/x
 // for /usr/lib/x and back, likewise bin, sbin and the lib32/lib64/libx32
 // directories), then the same for the path with its symbolic links
-// followed when the caller gives one. A path the database does not list
+// followed when the caller gives one, and last, for a compiled Python
+// module (dir/__pycache__/NAME.TAG.pyc, which Debian's packages do not
+// list: py3compile makes it when the package is installed), its source
+// dir/NAME.py. A path the database does not list
 // has an Owner with no Name ("not owned by a package"); a root with no
 // database has none (nil).
 //

@@ -2,6 +2,7 @@ package pkgdb
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -51,10 +52,19 @@ func TestDpkgOwner(t *testing.T) {
 	write(t, root, map[string]string{
 		"var/lib/dpkg/status":                    dpkgStatusText,
 		"var/lib/dpkg/info/zlib1g:amd64.list":    "/.\n/lib\n/lib/x86_64-linux-gnu\n/lib/x86_64-linux-gnu/libz.so.1.2.13\n/lib/x86_64-linux-gnu/libz.so.1\n",
-		"var/lib/dpkg/info/coreutils.list":       "/.\n/usr/bin/cat\n/bin/ls\n/usr/lib/coreutils\n/usr/lib/coreutils/helper\n",
+		"var/lib/dpkg/info/coreutils.list":       "/.\n/usr/bin/cat\n/bin/ls\n/usr/lib/coreutils\n/usr/lib/coreutils/helper\n/usr/lib/coreutils/mod.py\n",
 		"var/lib/dpkg/info/zlib1g:amd64.md5sums": "0123 lib/x86_64-linux-gnu/libz.so.1.2.13\n",
 	})
-	db := Open(root)
+	for _, db := range []*DB{Open(root), OpenWhole(root)} {
+		testOwners(t, db)
+	}
+	if got, err := OpenWhole(t.TempDir()).Owner("/usr/bin/cat", ""); got != nil || err != nil {
+		t.Errorf("OpenWhole of a root without a database: %+v, %v; want nil, nil", got, err)
+	}
+}
+
+// testOwners checks db's answers on TestDpkgOwner's database.
+func testOwners(t *testing.T, db *DB) {
 	zlib := trace.Package{Manager: "dpkg", Name: "zlib1g", Version: "1:1.2.13.dfsg-1", Arch: "amd64"}
 	core := trace.Package{Manager: "dpkg", Name: "coreutils", Version: "9.1-1", Arch: "amd64"}
 	for _, c := range []struct {
@@ -68,8 +78,10 @@ func TestDpkgOwner(t *testing.T) {
 		{"not owned", "/usr/local/lib/libz.so.1", "", trace.Package{Manager: "dpkg"}},
 		{"an unusual path, from the whole index", "/usr/lib/coreutils/helper", "", core},
 		{"a directory is owned by none", "/usr/lib/coreutils", "", trace.Package{Manager: "dpkg"}},
+		{"a compiled Python module, by its source", "/usr/lib/coreutils/__pycache__/mod.cpython-311.pyc", "", core},
+		{"a compiled module whose source no package has", "/usr/lib/coreutils/__pycache__/other.cpython-311.opt-1.pyc", "", trace.Package{Manager: "dpkg"}},
 	} {
-		t.Run(c.name, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/whole=%v", c.name, db.whole), func(t *testing.T) {
 			got, err := db.Owner(c.path, c.resolved)
 			if err != nil {
 				t.Fatal(err)
@@ -175,7 +187,7 @@ func TestRPMNotRead(t *testing.T) {
 	}
 }
 
-func TestWants(t *testing.T) {
+func TestProgramOrLibrary(t *testing.T) {
 	for _, c := range []struct {
 		path string
 		mode uint32
@@ -188,8 +200,8 @@ func TestWants(t *testing.T) {
 		{"/etc/app.conf", 0o100644, false},
 		{"/usr/lib/python3/x.sock", 0o100644, false},
 	} {
-		if got := Wants(c.path, c.mode); got != c.want {
-			t.Errorf("Wants(%s, %o) = %v; want %v", c.path, c.mode, got, c.want)
+		if got := ProgramOrLibrary(c.path, c.mode); got != c.want {
+			t.Errorf("ProgramOrLibrary(%s, %o) = %v; want %v", c.path, c.mode, got, c.want)
 		}
 	}
 }
@@ -207,12 +219,20 @@ func BenchmarkDpkgIndexAll(b *testing.B) {
 	benchOwner(b, "/usr/lib/gcc/x86_64-linux-gnu/12/cc1")
 }
 
-func benchOwner(b *testing.B, path string) {
+// BenchmarkDpkgIndexWhole builds the whole index at once, as a
+// recording does (OpenWhole): it looks up every file it keeps.
+func BenchmarkDpkgIndexWhole(b *testing.B) {
+	benchOwnerIn(b, OpenWhole, "/usr/lib/x86_64-linux-gnu/libc.so.6")
+}
+
+func benchOwner(b *testing.B, path string) { benchOwnerIn(b, Open, path) }
+
+func benchOwnerIn(b *testing.B, open func(string) *DB, path string) {
 	if _, err := os.Stat(dpkgStatus); err != nil {
 		b.Skip("no dpkg database here")
 	}
 	for b.Loop() {
-		if _, err := Open("/").Owner(path, ""); err != nil {
+		if _, err := open("/").Owner(path, ""); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -58,8 +58,8 @@ type contentStore struct {
 	refused atomic.Int64
 
 	// owners, when set, is the package database of the root the command
-	// sees: the file objects of executables and shared libraries name
-	// the package that owns them (FileObject.Package).
+	// sees: every file object names the package that owns it
+	// (FileObject.Package), so that a search can group files by package.
 	owners *pkgdb.DB
 
 	mu       sync.Mutex
@@ -187,11 +187,11 @@ func (c *contentStore) store(cw *tracefile.ContentWriter, k keptFile) error {
 	return nil
 }
 
-// lookUpOwner names the package that owns obj, an executable or a
-// shared library, in the database of the root the command sees; the
-// first lookup builds the database's index (pkgdb), on this goroutine.
+// lookUpOwner names the package that owns obj in the database of the
+// root the command sees; the first lookup builds the database's whole
+// index (pkgdb.OpenWhole), on this goroutine.
 func (c *contentStore) lookUpOwner(obj *trace.FileObject) {
-	if c.owners == nil || !pkgdb.Wants(obj.Path, obj.Mode) {
+	if c.owners == nil {
 		return
 	}
 	pk, err := c.owners.Owner(obj.Path, obj.Resolved)

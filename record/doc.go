@@ -77,11 +77,12 @@
 //
 // # Owners and parents
 //
-// Before storing the file object of an executable or a shared library
-// (pkgdb.Wants), a content goroutine looks up the package that owns it
-// in the database of the root the command sees (pkgdb, on "/" or the
-// joined process's /proc/PID/root; FileObject.Package); the first lookup
-// builds the database's index, once per recording. A database that
+// Before storing a file object, a content goroutine looks up the package
+// that owns the file in the database of the root the command sees
+// (pkgdb.OpenWhole, on "/" or the joined process's /proc/PID/root;
+// FileObject.Package), every file alike, so that a search can group the
+// files that differ by package; the first lookup builds the database's
+// whole index, once per recording (docs/performance.md). A database that
 // cannot be read is warned about at the end, and the trace has no owners.
 //
 // The batcher's observer is parentStats (parents.go): for each call with

@@ -32,7 +32,7 @@ func dpkgOwner(t *testing.T, path string) (name, version string) {
 
 // A recording of xz names the packages of the program and of its
 // libraries as this machine's dpkg database says (dpkg-query), and of
-// its input, a data file, none; and the parent directories of the input
+// its input, a file of no package, that none owns it; and the parent directories of the input
 // are stored once, with the first call that named a path under them,
 // with the mode they have.
 func TestOwnersAndParents(t *testing.T) {
@@ -68,8 +68,8 @@ func TestOwnersAndParents(t *testing.T) {
 			t.Errorf("%s: package %+v; want dpkg's %s %s", f.Path, p, name, version)
 		}
 	}
-	if f := objectOf(tr, in); f == nil || f.Package != nil {
-		t.Errorf("the input %s: object %+v; want one with no package looked up", in, f)
+	if f := objectOf(tr, in); f == nil || f.Package == nil || f.Package.Manager != trace.PackageDpkg || f.Package.Name != "" {
+		t.Errorf("the input %s: object %+v; want one looked up and owned by no package", in, f)
 	}
 	found := 0
 	for _, c := range calls(t, tr, "") {
@@ -85,5 +85,26 @@ func TestOwnersAndParents(t *testing.T) {
 	}
 	if found != 1 {
 		t.Errorf("%d calls carry the stat of %s; want 1 (each directory once)", found, dir)
+	}
+}
+
+// Every file a recording keeps names its owner, not only programs and
+// libraries (issue 27: a search groups the files that differ by
+// package): a configuration file, and a compiled Python module, which
+// dpkg does not list, by the package of its source.
+func TestOwnersOfEveryFile(t *testing.T) {
+	const conf, pyc = "/etc/debian_version", "/usr/lib/python3.11/json/__pycache__/__init__.cpython-311.pyc"
+	testutil.Require(t, testutil.Binary("dpkg-query"), testutil.File("/var/lib/dpkg/status"), testutil.File(conf), testutil.File(pyc))
+	_, tr := recordIn(t, Options{}, "/bin/cat", conf, pyc)
+	for path, owned := range map[string]string{conf: conf, pyc: "/usr/lib/python3.11/json/__init__.py"} {
+		f := objectOf(tr, path)
+		if f == nil {
+			t.Errorf("no file object of %s", path)
+			continue
+		}
+		name, version := dpkgOwner(t, owned)
+		if p := f.Package; p == nil || p.Manager != trace.PackageDpkg || p.Name != name || p.Version != version {
+			t.Errorf("%s: package %+v; want dpkg's %s %s", path, p, name, version)
+		}
 	}
 }

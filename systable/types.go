@@ -237,6 +237,12 @@ type Syscall struct {
 	// got an answer is a matter of timing, and the retry is the call the
 	// recorded one is compared with (package replay).
 	TriesAgain bool
+	// OnLink: when the path the call names ends in a symbolic link, the
+	// call acts on the link itself, not on what it leads to (lstat,
+	// readlink, lchown, the l*xattr calls, unlink, rmdir, rename). The
+	// *at calls say so with AT_SYMLINK_NOFOLLOW in their flags instead:
+	// FollowsLink combines both.
+	OnLink bool
 	// Placement: the call's answer is the set of CPUs the process may
 	// run on (sched_getaffinity), which envbisect decides when it pins
 	// the command (record, replay and locate --cpu). Where it pinned the

@@ -29,10 +29,10 @@ type FileObject struct {
 	// ContentOverBudget, ContentUnreadable.
 	Why string `cbor:"13,keyasint,omitempty" json:"not_stored,omitempty"`
 	// Package is the package that owns the file in the good
-	// environment's package database, for an executable or a shared
-	// library: nil when record looked nothing up (another kind of
-	// file, no database, traces written before it); Name "" when the
-	// database holds no package owning it.
+	// environment's package database: nil when record looked nothing up
+	// (no database, the eBPF backend, traces written before it; traces
+	// before issue 27 looked up only executables and shared libraries);
+	// Name "" when the database holds no package owning it.
 	Package *Package `cbor:"14,keyasint,omitempty" json:"package,omitempty"`
 }
 

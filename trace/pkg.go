@@ -2,9 +2,9 @@ package trace
 
 // Package is the package that owns a file in the package database of the
 // environment it was found in (dpkg's, apk's), read from the database's
-// files: record sets it on the file objects of executables and shared
-// libraries (FileObject.Package), locate looks the same path up in the
-// database of the environment its runs saw.
+// files: record sets it on every file object (FileObject.Package), locate
+// looks the same path up in the database of the environment its runs
+// saw, and the search groups the files that differ by it.
 type Package struct {
 	// Manager is the database: PackageDpkg or PackageApk.
 	Manager string `cbor:"1,keyasint" json:"manager"`

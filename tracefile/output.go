@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 )
 
@@ -66,7 +67,7 @@ func openOutput(path string, replace bool) (output, error) {
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+".*.partial")
+	f, err := os.CreateTemp(dir, "."+base+".*"+partialSuffix)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -130,4 +131,29 @@ func (w *Writer) frameSource() io.ReaderAt {
 		return nil
 	}
 	return w.f
+}
+
+// partialSuffix ends the name of a trace being written.
+const partialSuffix = ".partial"
+
+// IsPartialName reports whether name (a file name without its
+// directory) is one a recording gives the trace it is writing,
+// ".FILE.RANDOM.partial" beside FILE: the command may see it in a
+// listing of that directory while it runs (docs/security.md), and a
+// comparison of environments leaves it out.
+func IsPartialName(name string) bool {
+	rest, ok := strings.CutSuffix(name, partialSuffix)
+	if !ok || !strings.HasPrefix(rest, ".") {
+		return false
+	}
+	i := strings.LastIndexByte(rest, '.')
+	if i <= 1 || i == len(rest)-1 {
+		return false
+	}
+	for _, r := range rest[i+1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

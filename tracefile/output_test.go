@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/envbisect/envbisect/trace"
 )
 
 // TestCreateRefusesWhatItMustNotReplace: a file that is not a trace is
@@ -82,6 +84,31 @@ func TestCreateWritesToDevice(t *testing.T) {
 		}
 		if fi, err := os.Stat("/dev/null"); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 			t.Fatalf("/dev/null is no longer a device: %v %v", fi, err)
+		}
+	}
+}
+
+// IsPartialName knows the name the trace being written has, and no
+// other.
+func TestIsPartialName(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(filepath.Join(dir, "good.envb"), &trace.Header{Arch: "amd64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 1 || !IsPartialName(ents[0].Name()) {
+		t.Errorf("the trace being written is %v; want one name IsPartialName knows", ents)
+	}
+	if err := w.Close(&trace.End{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"good.envb", ".good.envb.partial", ".good.envb.12x.partial", "good.envb.123.partial", "..123.partial"} {
+		if IsPartialName(name) {
+			t.Errorf("IsPartialName(%q) = true", name)
 		}
 	}
 }

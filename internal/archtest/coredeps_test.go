@@ -18,7 +18,7 @@ const module = "github.com/envbisect/envbisect"
 
 // corePackages are the packages that must not link a tracing engine.
 func corePackages() []string {
-	return []string{"trace", "systable", "tracefile", "dnsmsg", "depgraph", "align", "render", "verdict", "bisect", "container", "pkgdb", "envobj"}
+	return []string{"trace", "systable", "tracefile", "dnsmsg", "depgraph", "align", "render", "verdict", "bisect", "container", "pkgdb", "envobj", "envdiff"}
 }
 
 // forbidden reports whether a core package may not depend on path: the
