@@ -129,7 +129,7 @@ func MaybeRunHelper() {
 	if cfg.Sandbox != nil {
 		// On the main thread, which init locked and which execs: the
 		// namespace becomes the command's.
-		if _, err := sandbox.Enter(*cfg.Sandbox); err != nil {
+		if _, err := sandbox.Enter(*cfg.Sandbox, nil); err != nil {
 			fail(126, err)
 		}
 	}
