@@ -20,6 +20,9 @@ import (
 // knows its processes from their stops instead.
 type Tree struct {
 	root int
+	// before are the children envbisect had when the tree was made:
+	// never orphans of the command's, they and theirs are left out.
+	before map[int]bool
 	// NotOurs, when set, returns a child of envbisect that is not the
 	// command's (the check command the Watcher runs), or 0: it and its
 	// descendants are left out.
@@ -30,8 +33,19 @@ type Tree struct {
 	killed atomic.Bool
 }
 
-// NewTree returns the tree of the command whose process is root.
-func NewTree(root int) *Tree { return &Tree{root: root} }
+// NewTree returns the tree of the command whose process is root. Call
+// it once the command's process exists and before it can leave orphans:
+// the other children envbisect has then are not the command's.
+func NewTree(root int) *Tree {
+	t := &Tree{root: root, before: map[int]bool{}}
+	self := os.Getpid()
+	for pid, ppid := range procParents() {
+		if ppid == self && pid != root {
+			t.before[pid] = true
+		}
+	}
+	return t
+}
 
 // Kill SIGKILLs every process of the command.
 func (t *Tree) Kill() {
@@ -68,7 +82,7 @@ func (t *Tree) Members() []int {
 	for pid := range parent {
 		// Walk up to the root, or to a child of envbisect.
 		for p, hops := pid, 0; p > 1 && hops < 1<<12; p, hops = parent[p], hops+1 {
-			if p == skip {
+			if p == skip || t.before[p] {
 				break
 			}
 			if p == t.root || parent[p] == self {

@@ -30,9 +30,9 @@ import (
 // not be put in place). cfg.Table, Observer, MaxCapture and Exclude are
 // not used.
 //
-// It reaps every child of this process while it runs (wait4 on any
-// child): one run at a time per process, with no other children of the
-// caller's then.
+// It reaps every child of this process that ends while it runs (wait4
+// on any child), so one run at a time per process; children the caller
+// had before are left out of the run (Tree) and may live on.
 func RunUntraced(cfg *Config) (*trace.RunResult, error) {
 	if cfg.Path == "" && cfg.Join == nil {
 		return nil, errors.New("launch: RunUntraced needs Path (see LookPath) or Join")
@@ -59,7 +59,14 @@ func RunUntraced(cfg *Config) (*trace.RunResult, error) {
 
 	res := &trace.RunResult{CheckStatus: -1}
 	var rootWS unix.WaitStatus
+	rootDone := false
 	for {
+		// The run ends when the command's processes are gone (children
+		// of the caller's that were there before are not its own, and
+		// may live on), and no check is under way.
+		if rootDone && len(tree.Members()) == 0 && watch.Settle() {
+			break
+		}
 		var ws unix.WaitStatus
 		pid, err := unix.Wait4(-1, &ws, 0, nil)
 		if err == unix.EINTR {
@@ -70,7 +77,7 @@ func RunUntraced(cfg *Config) (*trace.RunResult, error) {
 		}
 		switch {
 		case pid == u.PID:
-			rootWS = ws
+			rootWS, rootDone = ws, true
 			watch.Remove(pid)
 			if cfg.Watch.EndWithRoot && !tree.Killed() {
 				res.LeftRunning = tree.Executables()

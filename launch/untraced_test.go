@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -137,5 +139,35 @@ func TestRunUntracedEnds(t *testing.T) {
 	var ee *ExecError
 	if !errors.As(err, &ee) || !strings.Contains(ee.Msg, "/proc/envbisect-test") || !bytes.Contains([]byte(ee.Msg), []byte("kernel file system")) {
 		t.Errorf("an object that cannot be placed: %v, want an ExecError naming it", err)
+	}
+}
+
+// TestRunUntracedOthersChildren: a child this process had before the run
+// is not the command's: the run neither waits for it nor ends it, and it
+// waits for what the command left running when told to
+// (no EndWithRoot: --wait-children).
+func TestRunUntracedOthersChildren(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.File("/bin/sh"), testutil.Binary("sleep"))
+	other := exec.Command("sleep", "100")
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		other.Process.Kill()
+		other.Wait()
+	}()
+	begin := time.Now()
+	res, _, err := runShell(t, Config{}, `sleep 0.3 & exit 0`)
+	if err != nil || res.ExitCode != 0 || len(res.LeftRunning) != 0 {
+		t.Fatalf("run: %v, %+v", err, res)
+	}
+	if d := time.Since(begin); d < 300*time.Millisecond || d > 20*time.Second {
+		t.Errorf("the run took %s: want it to wait for the command's sleep 0.3, and only for it", d)
+	}
+	if _, _, err := runShell(t, Config{Watch: trace.Watch{EndWithRoot: true}}, `exit 0`); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("the other child is gone: %v", err)
 	}
 }
