@@ -53,7 +53,7 @@ func Observe(ob Observation, o Options) (*trace.RunResult, *trace.Losses, error)
 	if ob.PID != 0 {
 		// The process and the descendants it has now; the probe follows
 		// the ones it makes.
-		for _, pid := range (&tree{root: ob.PID}).members() {
+		for _, pid := range launch.NewTree(ob.PID).Members() {
 			if err := probe.Track(uint32(pid)); err != nil {
 				return nil, nil, fmt.Errorf("track process %d: %w", pid, err)
 			}

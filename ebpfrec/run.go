@@ -1,15 +1,9 @@
 package ebpfrec
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
-	"slices"
-	"sort"
-	"strconv"
-	"strings"
-	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -48,7 +42,7 @@ func Run(cfg launch.Config, o Options) (*trace.RunResult, *trace.Losses, error) 
 		return nil, nil, err
 	}
 	defer probe.Close()
-	restore, err := becomeSubreaper()
+	restore, err := launch.BecomeSubreaper()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -70,11 +64,11 @@ func Run(cfg launch.Config, o Options) (*trace.RunResult, *trace.Losses, error) 
 	asm.helperExe = u.HelperExe()
 	asm.command(int32(u.PID), fds, readCwd(u.PID), u.StartEvents(&cfg))
 
-	tree := &tree{root: u.PID}
-	asm.refuse = tree.kill // an i386 call: the run cannot be recorded
+	tree := launch.NewTree(u.PID)
+	asm.refuse = tree.Kill // an i386 call: the run cannot be recorded
 	reading := startReading(probe, asm)
-	watch := launch.NewWatcher(cfg.Watch, tree.kill)
-	tree.notOurs = watch.CheckPID
+	watch := launch.NewWatcher(cfg.Watch, tree.Kill)
+	tree.NotOurs = watch.CheckPID
 	watch.Add(u.PID)
 	if err := u.Release(); err != nil {
 		unix.Kill(u.PID, unix.SIGKILL)
@@ -97,12 +91,12 @@ func Run(cfg launch.Config, o Options) (*trace.RunResult, *trace.Losses, error) 
 		case pid == u.PID:
 			rootWS = ws
 			watch.Remove(pid)
-			if cfg.Watch.EndWithRoot && !tree.killed.Load() {
+			if cfg.Watch.EndWithRoot && !tree.Killed() {
 				// Background processes the command left behind end
 				// with it, in record as in locate's runs; the user
 				// hears which.
-				res.LeftRunning = tree.executables()
-				tree.kill()
+				res.LeftRunning = tree.Executables()
+				tree.Kill()
 				if len(res.LeftRunning) > 0 && cfg.Warn != nil {
 					cfg.Warn(launch.LeftRunningMessage(res.LeftRunning))
 				}
@@ -195,104 +189,6 @@ func monotonic() time.Duration {
 	var ts unix.Timespec
 	unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts)
 	return time.Duration(ts.Nano())
-}
-
-// becomeSubreaper makes processes orphaned in the command's tree come
-// back to envbisect, which waits for them as the ptrace backend does.
-func becomeSubreaper() (restore func(), err error) {
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		return nil, fmt.Errorf("become a child subreaper: %w", err)
-	}
-	return func() { unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0) }, nil
-}
-
-// tree is the command's process tree as /proc shows it: the root and its
-// descendants, and the orphans reparented to envbisect, which is their
-// subreaper, with theirs.
-type tree struct {
-	root    int
-	notOurs func() int // a child of envbisect that is not the command's (the check), or 0
-	// killed is set once kill has run: the run was ended (a timeout, an
-	// interrupt, a refusal), and what it ended was not left running by
-	// the command.
-	killed atomic.Bool
-}
-
-// kill SIGKILLs every process of the command.
-func (t *tree) kill() {
-	t.killed.Store(true)
-	for _, pid := range t.members() {
-		unix.Kill(pid, unix.SIGKILL)
-	}
-}
-
-// executables lists the executables of the command's processes alive
-// now (sorted, each once), what the run ends when the command exits.
-func (t *tree) executables() []string {
-	var out []string
-	for _, pid := range t.members() {
-		if exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); err == nil && !slices.Contains(out, exe) {
-			out = append(out, exe)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// members returns the pids of the command's processes alive now.
-func (t *tree) members() []int {
-	parent := procParents()
-	self, skip := os.Getpid(), 0
-	if t.notOurs != nil {
-		skip = t.notOurs()
-	}
-	var out []int
-	for pid := range parent {
-		// Walk up to the root, or to a child of envbisect.
-		for p, hops := pid, 0; p > 1 && hops < 1<<12; p, hops = parent[p], hops+1 {
-			if p == skip {
-				break
-			}
-			if p == t.root || parent[p] == self {
-				out = append(out, pid)
-				break
-			}
-		}
-	}
-	sort.Ints(out)
-	return out
-}
-
-// procParents maps every pid in /proc to its parent.
-func procParents() map[int]int {
-	out := make(map[int]int)
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		return out
-	}
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
-		i := bytes.LastIndexByte(b, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 2 {
-			continue
-		}
-		if ppid, err := strconv.Atoi(f[1]); err == nil {
-			out[pid] = ppid
-		}
-	}
-	return out
 }
 
 // RingSize returns the ring buffer size a recording asking for size (0:

@@ -13,7 +13,7 @@ import (
 // and its process group InterruptGrace after the first, SIGKILL to every
 // process as long again after), as the ptrace backend does. stop ends the
 // forwarding and reports whether any signal came.
-func forwardSignals(sigs <-chan os.Signal, root int, t *tree) (stop func() bool) {
+func forwardSignals(sigs <-chan os.Signal, root int, t *launch.Tree) (stop func() bool) {
 	if sigs == nil {
 		return func() bool { return false }
 	}
@@ -22,7 +22,7 @@ func forwardSignals(sigs <-chan os.Signal, root int, t *tree) (stop func() bool)
 		Signals: sigs,
 		Root:    root,
 		Got:     func() { got.Store(true) },
-		KillAll: t.kill,
+		KillAll: t.Kill,
 	})
 	return func() bool {
 		end()

@@ -42,6 +42,11 @@ type Config struct {
 	// system (package sandbox): the helper enters it before the exec, so
 	// nothing the command writes outside Sandbox.Persist survives it.
 	Sandbox *sandbox.Spec
+	// Bundle, with Sandbox.Objects, holds the contents their writes name
+	// (sandbox.NewBundle): the helper gets it as a descriptor, reads
+	// what it writes into the view, and closes it before the exec. The
+	// caller closes it after the run.
+	Bundle *sandbox.Bundle
 	// View, with Sandbox, is handed the run's mount namespace (the
 	// command's /proc/PID/ns/mnt, opened at its exec): while the receiver
 	// keeps it open, the run's view of the file system outlives the

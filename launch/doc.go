@@ -38,6 +38,12 @@
 // command is a descriptor: replay's stand-ins are made in the command by
 // the tracer after the exec.
 //
+// A sandbox's objects (sandbox.Spec.Objects, a materialized run) take
+// their content from Config.Bundle, a sealed memfd that spawnHelper
+// passes after the helper's pipes (helperConfig.BundleFD, with its
+// index): the helper reads it while it puts the objects in place, then
+// closes it, before it takes the command's identity and execs.
+//
 // ExecRefused tells an exec the kernel refused (the environment does not
 // let the command start; a search counts it as a failing run) from a
 // step before it that the helper could not take. OwnBounding is the
@@ -95,9 +101,16 @@
 // (trace.Watch.EndWithRoot); CompatError refuses a run that makes system
 // calls through another ABI (i386), which neither recorder can decode.
 //
+// RunUntraced is that loop without a recorder (untraced_linux.go): the
+// command of a materialized run runs without ptrace and without
+// envbisect's seccomp filter, and the Tree (tree_linux.go), which the
+// eBPF recorder shares, finds its processes in /proc.
+//
 // A check made after the command exits is its caller's (package
 // verdict, from replay). For a sandboxed run, Config.View receives the
-// command's mount namespace, opened at its exec, which keeps the run's
+// command's mount namespace, opened at its exec (in an untraced run,
+// which has no exec stop, the helper sends it over a socket once it is in
+// its sandbox), which keeps the run's
 // view of the file system after its last process is gone, and InView
 // runs the check from a thread that entered it (view_linux.go), so the
 // check reads what the command wrote in its sandbox.

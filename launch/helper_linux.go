@@ -75,6 +75,15 @@ type helperConfig struct {
 	// Sandbox, when set, gives the command a throwaway view of the file
 	// system (package sandbox), entered before the exec.
 	Sandbox *sandbox.Spec `json:"sandbox,omitempty"`
+	// BundleFD, when not 0, is the helper's descriptor of the contents
+	// Sandbox.Objects write (Config.Bundle), indexed by BundleIndex.
+	BundleFD    int                 `json:"bundlefd,omitempty"`
+	BundleIndex sandbox.BundleIndex `json:"bundleindex,omitempty"`
+	// ViewFD, when not 0, is the helper's end of a unix socket on which
+	// it sends its mount namespace once it has entered the sandbox: an
+	// untraced run keeps the view for a check after the command exits
+	// (RunUntraced), as the ptrace engine does at the exec stop.
+	ViewFD int `json:"viewfd,omitempty"`
 }
 
 func init() {
@@ -129,9 +138,11 @@ func MaybeRunHelper() {
 	if cfg.Sandbox != nil {
 		// On the main thread, which init locked and which execs: the
 		// namespace becomes the command's.
-		if _, err := sandbox.Enter(*cfg.Sandbox); err != nil {
+		if err := enterSandbox(&cfg); err != nil {
 			fail(126, err)
 		}
+	} else if cfg.BundleFD > 0 {
+		unix.Close(cfg.BundleFD)
 	}
 	if cfg.CPU >= 0 {
 		var set unix.CPUSet
@@ -195,6 +206,31 @@ func CheckSeccompFilter(allow []string) error {
 	f := seccompFilter(allow, false)
 	if _, err := f.Policy.Assemble(); err != nil {
 		return fmt.Errorf("seccomp filter for %s: %w", strings.Join(allow, ","), err)
+	}
+	return nil
+}
+
+// enterSandbox enters the helper's sandbox with its objects in place,
+// their contents read from the bundle, which it then closes: the command
+// never gets it. With a view socket it sends the sandbox's mount
+// namespace on it; a view that cannot be sent is none (the check then
+// runs outside, with a warning), not a failed run.
+func enterSandbox(cfg *helperConfig) error {
+	var contents sandbox.Contents
+	if cfg.BundleFD > 0 {
+		c, closer := sandbox.BundleAt(cfg.BundleFD, cfg.BundleIndex)
+		defer closer.Close()
+		contents = c
+	}
+	if _, err := sandbox.Enter(*cfg.Sandbox, contents); err != nil {
+		return err
+	}
+	if cfg.ViewFD > 0 {
+		if ns, err := unix.Open("/proc/thread-self/ns/mnt", unix.O_RDONLY|unix.O_CLOEXEC, 0); err == nil {
+			unix.Sendmsg(cfg.ViewFD, []byte{1}, unix.UnixRights(ns), nil, 0)
+			unix.Close(ns)
+		}
+		unix.Close(cfg.ViewFD)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/envbisect/envbisect/sandbox"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -39,11 +40,24 @@ type helperProc struct {
 	exe  string   // the helper's own executable, as its execve named it
 	cfgW *os.File // the tracer writes the helperConfig here
 	errR *os.File // EOF after a successful exec, else "<code> <message>"
+	// bundleFD and viewFD are the helper's numbers of Config.Bundle and
+	// of its end of the view socket; 0: none.
+	bundleFD, viewFD int
+	// view is our end of the view socket, nil without one.
+	view *os.File
+}
+
+// spawnOptions are what a caller of spawnHelper inside this package
+// asks for besides cfg.
+type spawnOptions struct {
+	// viewSocket: the helper sends its sandbox's mount namespace on a
+	// socket (helperConfig.ViewFD).
+	viewSocket bool
 }
 
 // spawnHelper starts envbisect's own binary as the helper, stopped on a
 // read of its configuration pipe.
-func spawnHelper(cfg *Config) (*helperProc, error) {
+func spawnHelper(cfg *Config, opts spawnOptions) (*helperProc, error) {
 	cfgR, cfgW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("helper pipe: %w", err)
@@ -72,6 +86,31 @@ func spawnHelper(cfg *Config) (*helperProc, error) {
 		Env:   append(withoutHelperMarker(cfg.Env), helperEnv+"="+helperProtocol, helperFDEnv+"="+strconv.Itoa(len(files))),
 		Files: append(files, cfgR.Fd(), errW.Fd()),
 	}
+	// The helper's other descriptors follow its pipes: the objects'
+	// contents, our view socket's other end.
+	h := &helperProc{exe: self, cfgW: cfgW, errR: errR}
+	var viewTheirs *os.File
+	closeOurs := func() {
+		for _, f := range []*os.File{cfgR, cfgW, errR, errW, h.view, viewTheirs} {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}
+	if cfg.Bundle != nil {
+		h.bundleFD = len(attr.Files)
+		attr.Files = append(attr.Files, cfg.Bundle.File().Fd())
+	}
+	if opts.viewSocket {
+		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			closeOurs()
+			return nil, fmt.Errorf("helper view socket: %w", err)
+		}
+		h.view, viewTheirs = os.NewFile(uintptr(fds[0]), "view"), os.NewFile(uintptr(fds[1]), "view-helper")
+		h.viewFD = len(attr.Files)
+		attr.Files = append(attr.Files, viewTheirs.Fd())
+	}
 	var jf *joinFiles
 	if cfg.Join != nil {
 		// Into a container (joinspawn_linux.go): the helper is born in its pid
@@ -81,9 +120,7 @@ func spawnHelper(cfg *Config) (*helperProc, error) {
 			err = jf.prepare(attr)
 		}
 		if err != nil {
-			for _, f := range []*os.File{cfgR, cfgW, errR, errW} {
-				f.Close()
-			}
+			closeOurs()
 			return nil, err
 		}
 	}
@@ -95,16 +132,21 @@ func spawnHelper(cfg *Config) (*helperProc, error) {
 	}
 	cfgR.Close()
 	errW.Close()
+	if viewTheirs != nil {
+		viewTheirs.Close()
+	}
 	if err != nil {
 		cfgW.Close()
 		errR.Close()
+		h.closeView()
 		return nil, fmt.Errorf("start helper %s: %w", self, err)
 	}
-	h := &helperProc{pid: pid, exe: self, cfgW: cfgW, errR: errR}
+	h.pid = pid
 	if jf != nil {
 		if err := h.awaitJoined(cfg.Join); err != nil {
 			cfgW.Close()
 			errR.Close()
+			h.closeView()
 			var ws syscall.WaitStatus
 			syscall.Wait4(pid, &ws, 0, nil)
 			return nil, err
@@ -113,11 +155,51 @@ func spawnHelper(cfg *Config) (*helperProc, error) {
 	return h, nil
 }
 
+// closeView closes our end of the view socket, if any.
+func (h *helperProc) closeView() {
+	if h.view != nil {
+		h.view.Close()
+		h.view = nil
+	}
+}
+
+// receiveView returns the mount namespace the helper sent on the view
+// socket once it entered its sandbox, or nil when it sent none (it never
+// got that far); either way it closes the socket. The namespace waits in
+// the socket, held by the kernel, also after the helper and the command
+// are gone.
+func (h *helperProc) receiveView() *os.File {
+	if h.view == nil {
+		return nil
+	}
+	defer h.closeView()
+	buf, oob := make([]byte, 1), make([]byte, unix.CmsgSpace(4))
+	_, oobn, _, _, err := unix.Recvmsg(int(h.view.Fd()), buf, oob, unix.MSG_DONTWAIT|unix.MSG_CMSG_CLOEXEC)
+	if err != nil {
+		return nil
+	}
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil || len(msgs) == 0 {
+		return nil
+	}
+	fds, err := unix.ParseUnixRights(&msgs[0])
+	if err != nil || len(fds) == 0 {
+		return nil
+	}
+	for _, fd := range fds[1:] {
+		unix.Close(fd)
+	}
+	return os.NewFile(uintptr(fds[0]), "mnt-namespace")
+}
+
 // helperConfigFor is what the helper is told for cfg; seccompAllow, when
 // not nil, installs the filter that lets those calls through.
-func helperConfigFor(cfg *Config, seccompAllow []string) helperConfig {
+func helperConfigFor(cfg *Config, h *helperProc, seccompAllow []string) helperConfig {
 	hc := helperConfig{Path: cfg.Path, Argv: cfg.Argv, Env: withoutHelperMarker(cfg.Env), ASLR: cfg.ASLR, NoPrivs: os.Geteuid() != 0, CPU: cfg.CPU,
-		Umask: -1, Limits: cfg.Limits, Sandbox: cfg.Sandbox, KeepFDs: cfg.KeepFDs}
+		Umask: -1, Limits: cfg.Limits, Sandbox: cfg.Sandbox, KeepFDs: cfg.KeepFDs, BundleFD: h.bundleFD, ViewFD: h.viewFD}
+	if cfg.Bundle != nil {
+		hc.BundleIndex = cfg.Bundle.Index()
+	}
 	if cfg.Umask != nil {
 		hc.Umask = int(*cfg.Umask)
 	}
@@ -193,6 +275,11 @@ type Command struct {
 // cfg.Path empty the helper looks Argv[0] up in the PATH of cfg.Env
 // (inside the target with Join).
 func Start(cfg *Config) (*Command, error) {
+	return start(cfg, spawnOptions{})
+}
+
+// start is Start with this package's options.
+func start(cfg *Config, opts spawnOptions) (*Command, error) {
 	if len(cfg.Argv) == 0 {
 		return nil, errors.New("launch: Start needs Argv")
 	}
@@ -202,11 +289,30 @@ func Start(cfg *Config) (*Command, error) {
 	if err := CheckKeepFDs(cfg.KeepFDs); err != nil {
 		return nil, fmt.Errorf("keep descriptors for the command: %w", err)
 	}
-	h, err := spawnHelper(cfg)
+	if err := cfg.checkObjects(); err != nil {
+		return nil, err
+	}
+	h, err := spawnHelper(cfg, opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Command{PID: h.pid, h: h, hc: helperConfigFor(cfg, nil)}, nil
+	return &Command{PID: h.pid, h: h, hc: helperConfigFor(cfg, h, nil)}, nil
+}
+
+// checkObjects refuses a run whose objects write content the bundle
+// does not hold, before anything starts.
+func (cfg *Config) checkObjects() error {
+	if cfg.Sandbox == nil {
+		if cfg.Bundle != nil {
+			return errors.New("launch: a bundle of objects' contents without a sandbox to put them in")
+		}
+		return nil
+	}
+	hashes := sandbox.ContentHashes(cfg.Sandbox.Objects)
+	if len(hashes) > 0 && (cfg.Bundle == nil || !cfg.Bundle.Has(hashes)) {
+		return errors.New("launch: the run's objects write contents its bundle does not hold (sandbox.NewBundle)")
+	}
+	return nil
 }
 
 // TraceAllBut makes the helper install, on the thread that execs, a
@@ -262,7 +368,10 @@ func (u *Command) Release() error { return u.h.release(u.hc) }
 
 // Abort makes a helper that was not released exit without running
 // anything; the caller still reaps it.
-func (u *Command) Abort() { u.h.cfgW.Close() }
+func (u *Command) Abort() {
+	u.h.cfgW.Close()
+	u.h.closeView()
+}
 
 // ExecError returns why the command could not be exec'd, once the helper
 // has exited with status (as a shell reports it), or nil if it was. It

@@ -36,6 +36,10 @@ type watcher struct {
 	kill func()
 	// checkPID is the check command's pid while it runs, else 0.
 	checkPID int
+	// checking is set from the moment the check is decided on until it
+	// has been reaped; settled, once a loop that does not end at ECHILD
+	// has decided to end: no check starts after it (settle).
+	checking, settled bool
 }
 
 func newWatcher(w trace.Watch) *watcher {
@@ -122,14 +126,19 @@ func (wt *watcher) start(began time.Time) {
 			return
 		case <-alive:
 		}
-		if !wt.alive() {
+		wt.mu.Lock()
+		if len(wt.pids) == 0 || wt.settled {
+			wt.mu.Unlock()
 			return
 		}
-		wt.mu.Lock()
 		wt.aliveAt = true
+		wt.checking = len(wt.w.Check) > 0
 		wt.mu.Unlock()
-		if len(wt.w.Check) > 0 {
+		if wt.checking {
 			wt.runCheck(timeout)
+			wt.mu.Lock()
+			wt.checking = false
+			wt.mu.Unlock()
 		}
 		wt.killAll()
 	}()
@@ -261,6 +270,20 @@ func (w *Watcher) CheckPID() int {
 // waited for (the check): SIGCHLD must then not be ignored, or the
 // kernel reaps it itself.
 func (w *Watcher) NeedsSIGCHLD() bool { return w.w.needsSIGCHLD() }
+
+// Settle reports whether no check is running or about to, and if so
+// makes sure none starts from now on: a wait loop that ends when the
+// command's processes are gone, rather than at ECHILD, calls it before
+// it ends, so that it never leaves a check unreaped.
+func (w *Watcher) Settle() bool {
+	w.w.mu.Lock()
+	defer w.w.mu.Unlock()
+	if w.w.checking {
+		return false
+	}
+	w.w.settled = true
+	return true
+}
 
 // Start begins the watch; the run began at began.
 func (w *Watcher) Start(began time.Time) { w.w.start(began) }

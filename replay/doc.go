@@ -1,6 +1,8 @@
-// Package replay makes one semi-replay run: the command runs under the
-// tracer core that record uses, and each of its calls is matched, as it
-// enters, to a call of the recording and treated as a depgraph.Plan says:
+// Package replay makes one run of the command against the recording:
+// a semi-replay run (Run) or a materialized run (Execute, see Materialized
+// runs below). In a semi-replay run the command runs under the tracer
+// core that record uses, and each of its calls is matched, as it enters,
+// to a call of the recording and treated as a depgraph.Plan says:
 // replayed (skipped, with the recorded return value and out-memory
 // written into the process), executed, or executed and then overwritten
 // with the recorded results. A verdict (package verdict) comes out.
@@ -151,6 +153,38 @@
 // ends when the command's own process exits and any process it left
 // running is killed; with it, every traced process is killed after the
 // check. No traced process outlives Run.
+//
+// # Materialized runs
+//
+// A materialized run (materialized.go, execute.go) puts the good
+// environment's objects in place and lets the command run as it is: no
+// matching, no stand-ins, no taint, no tracer. Its plan is data, a Spec:
+// the environment (a trace.Join, or nil for this machine), the command,
+// the start items to apply, the objects (envobj.Op, in the sandbox spec:
+// the sandbox applies them, package sandbox), the verdict spec and the
+// CPU placement; it encodes as JSON, with the objects' contents named by
+// SHA-256 and handed over apart (sandbox.Contents; TraceContents serves a
+// trace's file objects by hash, and a sandbox.Bundle made once serves
+// many runs). Execute runs one: the start items go through the same
+// applyStart and specJoin as a semi-replay run's, bounded by the
+// environment's identity (launch.Bound: an item that would grant more is
+// refused by launch.Start, and an identity item without an exec spec to
+// apply it to is refused here); the contents become a sealed memfd the
+// helper reads while it puts the objects in place in the run's throwaway
+// view and closes before the exec; launch.RunUntraced starts the command
+// without ptrace or envbisect's seccomp filter (a container's own filters
+// apply) and waits for it and what it leaves, as the eBPF recorder does;
+// verdict judges the exit status or the check, the check after the exit
+// running in the run's view (its mount namespace comes back from the
+// helper over a socket).
+//
+// It lives here, beside Run, because it shares what a run of the
+// command is apart from the tracer: the start items and their bounds
+// (start*.go), the judging in the run's view (judge), the same launcher
+// and sandbox; a package of its own would have to export those or keep a
+// second copy. What it does not take is the Recording: a Spec needs no
+// trace at all, only contents by hash, so an executor elsewhere can run
+// one.
 //
 // # CPU placement
 //

@@ -147,7 +147,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	out := e.res
-	j := judge(ctx, o, res, view, judgeCwd, judgeEnv)
+	j := judge(ctx, o.Judge, o.Warn, res, view, judgeCwd, judgeEnv)
 	out.Verdict, out.Detail, out.CheckOutput, out.Abortive = j.Verdict, j.Detail, j.CheckOutput, j.Abortive
 	e.skippedWork(out.Verdict)
 	e.unreached(out.Verdict)
@@ -164,16 +164,16 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 // replayed; in the run's file system view when one was kept (a sandboxed
 // run), so that it sees what the command wrote there; where the view
 // cannot be entered, on the real file system, with a warning.
-func judge(ctx context.Context, o Options, res *trace.RunResult, view *os.File, dir string, env []string) verdict.Outcome {
+func judge(ctx context.Context, spec verdict.Spec, warn func(string), res *trace.RunResult, view *os.File, dir string, env []string) verdict.Outcome {
 	if view == nil {
-		return o.Judge.Judge(ctx, res, dir, env)
+		return spec.Judge(ctx, res, dir, env)
 	}
 	var j verdict.Outcome
-	if err := launch.InView(view, func() { j = o.Judge.Judge(ctx, res, dir, env) }); err != nil {
-		if o.Warn != nil {
-			o.Warn(err.Error() + "; the check runs on the real file system")
+	if err := launch.InView(view, func() { j = spec.Judge(ctx, res, dir, env) }); err != nil {
+		if warn != nil {
+			warn(err.Error() + "; the check runs on the real file system")
 		}
-		return o.Judge.Judge(ctx, res, dir, env)
+		return spec.Judge(ctx, res, dir, env)
 	}
 	return j
 }

@@ -151,6 +151,9 @@ type credsStart struct {
 	setGroup bool
 }
 
+// any reports whether some id or the groups are set.
+func (c *credsStart) any() bool { return c.uid != nil || c.gid != nil || c.setGroup }
+
 // add takes the recorded value of a creds item ("uid" "1000 1000 1000
 // 1000", "groups" "1000 1600").
 func (c *credsStart) add(name, value string) error {

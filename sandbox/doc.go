@@ -41,6 +41,42 @@
 //     link on the way resolved inside the sandbox; a parent on a read-only
 //     mount fails with EROFS rather than touch the real file system.
 //
+// # Objects (a materialized run)
+//
+// Spec.Objects are the good environment's objects a run puts in place
+// (package envobj: write a file, make a directory or a symbolic link,
+// remove a path, chmod, chown, set a modification time), applied in
+// order by the thread that execs the command, as root, before the
+// command's identity is taken (package launch), in the view only:
+//
+//   - Before anything is built, each op's path (or, when it is not there
+//     yet, its nearest existing ancestor) is opened to learn the mount its
+//     change lands on. A mount step 4 would bind as it is (read-only, or
+//     in /dev) gets an overlay instead when an object lands there, with
+//     the real mount's flags; a read-only one is remounted read-only once
+//     the objects are in place, so the command still meets EROFS there,
+//     with the good object in it.
+//   - A kernel file system (/proc, /sys) cannot hold an overlay: an
+//     OpWrite of a file that is there (a tunable) writes the good content
+//     to a file of the scratch tmpfs and binds it over the path, with the
+//     mount's flags; any other op there fails the run, naming the path.
+//   - After the pivot, so that paths and symbolic links resolve as the
+//     command's will, the ops run in order. Each is refused, with the
+//     mount named, unless the mount its change lands on is one the run
+//     made and throws away (an overlay, a copy, a bound good content):
+//     never a --persist path, a mount the kernel refused an overlay, or
+//     one bound as it is. Missing parents of a write, a directory or a
+//     link are made as the OpMkdir for them says, else root's 0755. A
+//     removal (or a replaced path) is unlinked in the merged view, where
+//     overlayfs leaves a whiteout that hides the lower file; it refuses a
+//     tree that holds a mount point. A chown keeps a file's set-id bits.
+//   - Content comes from Contents, checked against its SHA-256 as it is
+//     written. The helper gets it as a Bundle: one sealed memfd with the
+//     contents back to back and an index (hash, offset, size), passed as
+//     a descriptor and closed before the exec, so it needs no path
+//     (in a container it has already entered the container's root).
+//   - Then the working directory is bound (step 7).
+//
 // Nothing is left behind on the host: the namespace, its mounts and the
 // scratch tmpfs exist only as long as a process of the run is in the
 // namespace, so they go away with the run, also after SIGKILL.

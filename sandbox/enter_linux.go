@@ -23,14 +23,16 @@ var ErrUnsupported = errors.New("sandbox not supported here")
 func scratchPoints() []string { return []string{"/tmp", "/mnt", "/run", "/var/tmp", "/dev"} }
 
 // Enter moves the calling thread into a sandbox built as spec says (see
-// the package documentation) and returns what it isolates.
+// the package documentation), with spec.Objects in place (their writes'
+// content from contents, which may be nil when no op writes a file), and
+// returns what it isolates.
 //
 // Enter must run on a locked OS thread (runtime.LockOSThread) that is
 // then used for nothing else: it changes the thread's mount namespace,
 // root and working directory, and on error leaves it in a half-built
 // namespace. The caller execs the command (the namespace is the
 // command's) or lets the thread end with its goroutine.
-func Enter(spec Spec) (*Report, error) {
+func Enter(spec Spec, contents Contents) (*Report, error) {
 	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
@@ -58,6 +60,16 @@ func Enter(spec Spec) (*Report, error) {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
 	defer closeAll(rs)
+	var objects *objectState
+	if len(spec.Objects) > 0 {
+		// Where the objects go, found in the tree as it is: those
+		// mounts need a throwaway copy even where the view would share
+		// them.
+		if objects, err = planObjects(spec.Objects); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		defer objects.close()
+	}
 	persist := make([]int, 0, len(spec.Persist))
 	defer func() {
 		for _, fd := range persist {
@@ -77,6 +89,7 @@ func Enter(spec Spec) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.objects = objects
 	sortReachable(rs)
 	for i, r := range rs {
 		if err := b.replicate(i, r); err != nil {
@@ -86,15 +99,29 @@ func Enter(spec Spec) (*Report, error) {
 	if err := b.bindSockets(socks, b.overlaid); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
+	if objects != nil {
+		if err := b.placeKernelFiles(rs, contents); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
 	for i, p := range spec.Persist {
 		src := "/proc/self/fd/" + strconv.Itoa(persist[i])
 		if err := unix.Mount(src, b.inRoot(p), "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 			return nil, fmt.Errorf("sandbox: share --persist %s: %w", p, err)
 		}
 		b.rep.Persisted = append(b.rep.Persisted, p)
+		if err := b.track(b.inRoot(p), false, "shared on purpose (--persist "+p+")"); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
 	}
 	if err := b.pivot(cwd); err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
+	}
+	if objects != nil {
+		// In the new tree, where paths resolve as the command's will.
+		if err := objects.applyObjects(contents); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
 	}
 	if spec.Cwd != "" && spec.Cwd != cwd {
 		if err := bindCwd(cwd, spec.Cwd); err != nil {
@@ -125,6 +152,9 @@ type builder struct {
 	rep     Report
 	// overlaid are the ids of the real mounts that got an overlay.
 	overlaid map[int]bool
+	// objects, for a materialized run: where its objects go, and the
+	// mounts of the new tree they may change.
+	objects *objectState
 }
 
 // newBuilder mounts the scratch tmpfs.
@@ -158,22 +188,30 @@ func (b *builder) replicate(i int, r reachable) error {
 		return nil
 	}
 	if ActionFor(r.Mount) == Bind {
+		why := "bound as it is"
+		if b.objects != nil && b.objects.on[r.ID] && overlayable(r.Mount) {
+			ok, err := b.objectOverlay(i, r, target)
+			if ok || err != nil {
+				return err
+			}
+			why = "bound as it is: the kernel refused it an overlay"
+		}
 		if err := unix.Mount(r.fdPath(), target, "", unix.MS_BIND, ""); err != nil {
 			return fmt.Errorf("bind %s (%s): %w", r.Point, r.FSType, err)
 		}
 		b.rep.Shared = append(b.rep.Shared, r.Point)
-		return nil
+		return b.track(target, false, boundAsIs(r, why))
 	}
 	var err error
 	if r.isDir {
 		err = b.overlay(i, r, target)
 	} else {
-		err = b.copyFile(i, r, target)
+		err = b.copyFile(i, r, target, mountFlags(r.Options))
 	}
 	if err == nil {
 		b.rep.Overlaid = append(b.rep.Overlaid, r.Point)
 		b.overlaid[r.ID] = true
-		return nil
+		return b.track(target, true, fmt.Sprintf("an overlay of %s (%s)", r.Point, r.FSType))
 	}
 	if r.Point == "/" && errors.Is(err, unix.ENODEV) {
 		return fmt.Errorf("%w: overlayfs is missing (modprobe overlay): %w", ErrUnsupported, err)
@@ -183,7 +221,15 @@ func (b *builder) replicate(i int, r reachable) error {
 		return fmt.Errorf("%s: %w; binding it instead: %w", r.Point, err, berr)
 	}
 	b.rep.NotIsolated = append(b.rep.NotIsolated, fmt.Sprintf("%s (%s): %v", r.Point, r.FSType, err))
-	return nil
+	return b.track(target, false, boundAsIs(r, fmt.Sprintf("not isolated (%v)", err)))
+}
+
+// track records, for a run with objects, the mount just made on target.
+func (b *builder) track(target string, throwaway bool, what string) error {
+	if b.objects == nil {
+		return nil
+	}
+	return b.objects.track(target, viewMount{throwaway: throwaway, what: what})
 }
 
 // overlay mounts an overlay of directory mount r on target, its upper
@@ -217,9 +263,9 @@ func (b *builder) overlay(i int, r reachable, target string) error {
 }
 
 // copyFile isolates a writable mount of a single file: a copy on the
-// scratch, with the file's mode and owner, bound on target with the real
-// mount's flags.
-func (b *builder) copyFile(i int, r reachable, target string) error {
+// scratch, with the file's mode and owner, bound on target with flags
+// (the real mount's).
+func (b *builder) copyFile(i int, r reachable, target string, flags uintptr) error {
 	src, err := os.Open(r.fdPath())
 	if err != nil {
 		return fmt.Errorf("copy of %s: %w", r.Point, err)
@@ -255,8 +301,8 @@ func (b *builder) copyFile(i int, r reachable, target string) error {
 	if err := unix.Mount(cp, target, "", unix.MS_BIND, ""); err != nil {
 		return fmt.Errorf("bind the copy of %s: %w", r.Point, err)
 	}
-	if f := mountFlags(r.Options); f != 0 {
-		if err := unix.Mount("", target, "", unix.MS_BIND|unix.MS_REMOUNT|f, ""); err != nil {
+	if flags != 0 {
+		if err := unix.Mount("", target, "", unix.MS_BIND|unix.MS_REMOUNT|flags, ""); err != nil {
 			return fmt.Errorf("flags of the copy of %s: %w", r.Point, err)
 		}
 	}

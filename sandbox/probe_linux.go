@@ -7,7 +7,8 @@ import (
 )
 
 // Probe builds a sandbox as Enter does, on a throwaway thread of this
-// process, and reports whether it works here and what it would isolate.
+// process, and reports whether it works here and what it would isolate
+// (without spec.Objects).
 // No process is started; the namespace ends with the thread. An error
 // wrapping ErrUnsupported means this machine cannot isolate runs.
 func Probe(spec Spec) (*Report, error) {
@@ -38,6 +39,7 @@ func probeOnThread(spec Spec, ch chan<- probeResult) {
 	}
 	// Never unlocked: the thread, its namespace and root end with this
 	// goroutine.
-	rep, err := Enter(spec)
+	spec.Objects = nil
+	rep, err := Enter(spec, nil)
 	ch <- probeResult{rep, err}
 }

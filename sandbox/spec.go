@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/envbisect/envbisect/envobj"
 )
 
 // Spec says how to build a run's sandbox. The zero Spec isolates every
@@ -20,6 +22,15 @@ type Spec struct {
 	// moves there. A replayed working directory (package replay): the
 	// program sees the recorded path, and this environment's files in it.
 	Cwd string `json:"cwd,omitempty"`
+	// Objects are the good environment's objects to put in place, in
+	// order, once the view is built and before the command starts (a
+	// materialized run, objects_linux.go): each changes the run's
+	// throwaway view only. A path on a read-only mount, or on a mount
+	// otherwise bound as it is, gets an overlay of its own for them (made
+	// read-only again afterwards); where that cannot be, Enter fails
+	// naming the path. Paths are absolute, as the command sees them (in
+	// a container: inside it).
+	Objects []envobj.Op `json:"objects,omitempty"`
 }
 
 // Validate checks that every Persist path, and Cwd, is absolute and
@@ -31,6 +42,16 @@ func (s Spec) Validate() error {
 	for _, p := range s.Persist {
 		if !filepath.IsAbs(p) || filepath.Clean(p) != p {
 			return fmt.Errorf("sandbox: persist path %q is not an absolute, clean path", p)
+		}
+	}
+	for _, op := range s.Objects {
+		if err := op.Validate(); err != nil {
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		for _, p := range s.Persist {
+			if within(op.Path, p) {
+				return fmt.Errorf("sandbox: object %s: %s is shared on purpose (--persist %s), and an object is put in place only in the run's throwaway view", op, op.Path, p)
+			}
 		}
 	}
 	return nil
@@ -50,6 +71,11 @@ type Report struct {
 	NotIsolated []string
 	// Persisted are the Spec.Persist paths, shared on purpose.
 	Persisted []string
+	// ForObjects are the read-only mounts and mounts of the kernel's
+	// trees (/dev, ...) that got an overlay only because Spec.Objects
+	// puts an object there; a read-only one is read-only again for the
+	// command.
+	ForObjects []string
 }
 
 // Summary is one line for the user: what is isolated, and what is not.
@@ -62,4 +88,9 @@ func (r *Report) Summary() string {
 		s += "; NOT isolated: " + strings.Join(r.NotIsolated, "; ")
 	}
 	return s
+}
+
+// within reports whether path p is dir or below it.
+func within(p, dir string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
 }

@@ -18,15 +18,15 @@ import (
 type Spec struct {
 	// Check is a shell command (run with sh -c) whose exit status is the
 	// verdict: after the command exits, or with Alive while it runs.
-	Check string
+	Check string `json:"check,omitempty"`
 	// Alive: the command must still be running after this long (a
 	// daemon that came up); it is then stopped.
-	Alive time.Duration
+	Alive time.Duration `json:"alive_ns,omitempty"`
 	// Timeout ends a run that lasts longer; it fails.
-	Timeout time.Duration
+	Timeout time.Duration `json:"timeout_ns,omitempty"`
 	// WaitChildren: the run lasts until every process the command
 	// started has exited, not only its own (--wait-children).
-	WaitChildren bool
+	WaitChildren bool `json:"wait_children,omitempty"`
 }
 
 // Validate reports a Spec that cannot work, naming the flag.
