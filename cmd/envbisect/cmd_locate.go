@@ -48,6 +48,9 @@ type locateOptions struct {
 	workerFD      int  // hidden: a worker's request pipe; its reply pipe is the next
 	keep          keepFDsFlag
 	kept          []int // --keep-fds, resolved
+	// materialize: search the objects that differ here first, with
+	// untraced runs that put the good ones in place (locate_objects.go).
+	materialize bool
 }
 
 func newLocateCommand(s streams) *cobra.Command {
@@ -138,6 +141,9 @@ Exit status:
 	o.verdict.add(f)
 	o.where.add(f)
 	o.box.add(f, true, true)
+	f.BoolVar(&o.materialize, "materialize", false, "first search the objects of the environment that differ here (files, directories, links, "+
+		"packages, start items) with untraced runs that put the good ones in place in the run's sandbox; fall back to "+
+		"call-level replay when that cannot make CMD pass")
 	f.IntVar(&o.jobs, "jobs", 1, "make up to `N` runs at once, each on a CPU of its own while there are enough: a (N+1)-ary search in rounds, "+
 		"the ends together (runs are isolated by the sandbox, but share the network: not for commands that listen on a fixed port); 1: one run at a time")
 	f.BoolVar(&o.worker, "worker", false, "")
@@ -271,6 +277,33 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if o.abortOnSignal {
 		runner = abortOnSignal(runner)
 	}
+	var objRep *bisect.ObjectReport
+	if o.materialize {
+		search := &objectSearch{o: o, s: s, t: t, rec: rec, site: site, box: box, start: start, items: startList, argv: argv, path: path, sigs: &runSigs}
+		res, diff, err := search.run(ctx)
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return withCode(exitError, errors.New("interrupted: no culprit"))
+			}
+			return runError(err)
+		}
+		if res != nil && !res.Fallback() {
+			search.complete(res, diff)
+			rep := bisect.MaterializedReport(res, argv)
+			rep.Verbose = o.verbose
+			if err := writeReportFile(o.report, rep); err != nil {
+				return withCode(exitError, err)
+			}
+			if err := format.writeReport(s.out, rep); err != nil {
+				return withCode(exitError, err)
+			}
+			return withCode(rep.ExitCode(), nil)
+		}
+		if res != nil {
+			objRep = res
+			fmt.Fprintf(s.err, "envbisect: the object search named nothing (%s): searching the recorded calls\n", res.Message)
+		}
+	}
 	pp := newProgressPrinter(s.err, o.quiet, o.logs.dir == "") // without --logs the command writes to stderr too
 	progress := pp.progress()
 	rep, err := bisect.Locate(ctx, rec.Graph, runner, bisect.Options{
@@ -297,6 +330,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		rep.Unseen = render.UnseenIn(tab, t.Events) // io_uring, nested ptrace
 	}
 	rep.Verbose = o.verbose
+	if objRep != nil {
+		bisect.AfterObjects(rep, objRep)
+	}
 	if err := writeReportFile(o.report, rep); err != nil {
 		return withCode(exitError, err)
 	}

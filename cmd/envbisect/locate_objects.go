@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/bisect"
+	"github.com/envbisect/envbisect/envdiff"
+	"github.com/envbisect/envbisect/envobj"
+	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/render"
+	"github.com/envbisect/envbisect/replay"
+	"github.com/envbisect/envbisect/sandbox"
+	"github.com/envbisect/envbisect/tracefile"
+	"github.com/envbisect/envbisect/verdict"
+)
+
+// The object search of locate --materialize (issue 27): before any
+// call-level run, this environment is inspected against the recording
+// (envdiff: every path the recording observed, stat'ed, read, listed
+// and resolved here), and the objects that differ, with the start items,
+// are searched by runs that put the good objects in place in the run's
+// sandbox and run the command live, without the tracer
+// (replay.Execute). When that search cannot make the command pass, or
+// names nothing, locate falls back to the call-level search and says so.
+
+// objectSearch is what the object search needs of locate's setup.
+type objectSearch struct {
+	o     locateOptions
+	s     streams
+	t     *tracefile.Trace
+	rec   *replay.Recording
+	site  runSite
+	box   *sandbox.Spec
+	start []align.StartDiff  // the start items a run can apply
+	items []render.StartItem // the same, as the report's items
+	argv  []string
+	path  string // the trace
+	sigs  *runInterrupts
+}
+
+// run makes the object search; its result is nil (with a note on
+// stderr) when it cannot be made here: no sandbox, or nothing in the
+// trace to inspect.
+func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.Diff, error) {
+	s := m.s
+	if m.box == nil {
+		fmt.Fprintf(s.err, "envbisect: --materialize needs the runs' sandbox (it puts the good objects in place there): "+
+			"searching recorded calls only\n")
+		return nil, nil, nil
+	}
+	ignore := []string{}
+	if abs, err := filepath.Abs(m.path); err == nil {
+		ignore = append(ignore, abs)
+	}
+	if m.o.logs.dir != "" {
+		if abs, err := filepath.Abs(m.o.logs.dir); err == nil {
+			ignore = append(ignore, abs)
+		}
+	}
+	diff, err := envdiff.Inspect(m.t, m.rec.Table, m.site.join.Root(), envdiff.Options{Ignore: ignore})
+	if err != nil {
+		return nil, nil, fmt.Errorf("inspect this environment against %s: %w", m.path, err)
+	}
+	if !m.o.quiet {
+		fmt.Fprintf(s.err, "envbisect: %d of the %d paths the recording met differ here", len(diff.Objects), diff.Compared)
+		if len(m.items) > 0 {
+			fmt.Fprintf(s.err, ", and %d start item(s)", len(m.items))
+		}
+		fmt.Fprintf(s.err, ": searching them with the good objects put in place, untraced\n")
+	}
+	contents := replay.TraceContents(m.t.Files, m.t)
+	runner := bisect.ObjectRunnerFunc(func(ctx context.Context, r bisect.ObjectRequest) (bisect.ObjectOutcome, error) {
+		return m.runOne(ctx, diff.Objects, contents, r)
+	})
+	var progress func(bisect.ObjectProgress)
+	if !m.o.quiet {
+		progress = func(p bisect.ObjectProgress) {
+			if p.Done {
+				fmt.Fprintf(s.err, "envbisect: object run %d: %s in place: %s (%s)\n", p.Run, p.Request.InPlace, p.Outcome.Verdict, p.Outcome.Detail)
+			}
+		}
+	}
+	rep, err := bisect.LocateObjects(ctx, diff.Objects, m.items, runner, bisect.ObjectOptions{
+		Repeat: m.o.repeat, CheckRepeatable: true, Progress: progress,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return rep, diff, nil
+}
+
+// runOne makes one materialized run of request r: the objects it names
+// put in place in the run's sandbox, the command started with its start
+// items, untraced.
+func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, contents sandbox.Contents, r bisect.ObjectRequest) (bisect.ObjectOutcome, error) {
+	if err := ctx.Err(); err != nil {
+		return bisect.ObjectOutcome{}, err
+	}
+	ops, err := r.Ops(objs)
+	if err != nil {
+		return bisect.ObjectOutcome{}, err
+	}
+	if err := m.o.box.runReset(ctx, m.s); err != nil {
+		return bisect.ObjectOutcome{}, err
+	}
+	box := *m.box
+	box.Objects = ops
+	var start []align.StartDiff
+	for _, i := range r.Start {
+		if i >= 0 && i < len(m.start) {
+			start = append(start, m.start[i])
+		}
+	}
+	role := "object"
+	if r.Role != "" {
+		role += "-" + r.Role
+	}
+	output, closeLog, err := m.o.logs.open(bisect.Request{Run: r.Run, Role: role})
+	if err != nil {
+		return bisect.ObjectOutcome{}, err
+	}
+	defer closeLog()
+	interrupt, done := m.sigs.add()
+	defer done()
+	var warned runWarnings
+	spec := replay.Spec{Join: m.site.join, Argv: m.argv, Env: m.site.env, Dir: m.site.dir, Start: start, Sandbox: box,
+		Judge: m.o.verdict.spec, CPU: m.site.cpu, KeepFDs: m.o.kept}
+	out, err := replay.Execute(ctx, spec, contents, replay.Attach{Stdout: output, Stderr: output, Interrupt: interrupt, Warn: warned.add})
+	if ee, refused := launch.ExecRefused(err); refused && ctx.Err() == nil {
+		return bisect.ObjectOutcome{Verdict: verdict.Fail, Detail: "did not start: " + ee.Msg}, nil
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return bisect.ObjectOutcome{}, ctx.Err()
+		}
+		return bisect.ObjectOutcome{}, err
+	}
+	oo := bisect.ObjectOutcome{Verdict: out.Verdict, Detail: out.Detail, Seconds: out.Seconds, Warnings: warned.list()}
+	if !out.TimedOut && out.Signal == 0 {
+		code := out.ExitCode
+		oo.Exit = &code
+	}
+	if len(out.LeftRunning) > 0 {
+		oo.Warnings = append(oo.Warnings, "the command left running: "+strings.Join(out.LeftRunning, ", "))
+	}
+	return oo, nil
+}
+
+// complete adds to a located result what the search leaves to the
+// caller: each cause's first call as show prints it, and for a file whose
+// content differs the diff of the good content against this one's.
+func (m *objectSearch) complete(rep *bisect.ObjectReport, diff *envdiff.Diff) {
+	bySeq := map[uint64]int{}
+	for i := range m.t.Events {
+		if c := m.t.Events[i].Call; c != nil {
+			bySeq[c.Seq] = i
+		}
+	}
+	contents := replay.TraceContents(m.t.Files, m.t)
+	root := m.site.join.Root()
+	fill := func(c *envobj.ResultCause) {
+		if i, ok := bySeq[c.FirstSeq]; ok && c.FirstSeq != 0 {
+			c.FirstCall = render.CallString(m.rec.Table, m.t.Events[i].Call, render.DefaultStringSize)
+		}
+		for k := range c.Fix {
+			st := &c.Fix[k]
+			if st.Path == "" {
+				continue
+			}
+			o := diff.Object(st.Path)
+			if o == nil || !o.Stored {
+				continue
+			}
+			good := readAll(contents.OpenHash(o.Good.SHA256))
+			here, err := os.ReadFile(filepath.Join(root, st.Path))
+			if good == nil || err != nil || !align.IsText(good) || !align.IsText(here) {
+				continue
+			}
+			st.Diff = bisectDiff(good, here)
+		}
+	}
+	for i := range rep.Causes {
+		fill(&rep.Causes[i])
+	}
+	if rep.Fix != nil {
+		rep.Fix.Steps = nil
+		for _, c := range rep.Causes {
+			rep.Fix.Steps = append(rep.Fix.Steps, c.Fix...)
+		}
+	}
+}
+
+// readAll reads r to its end and closes it; nil on an error.
+func readAll(r io.ReadCloser, err error) []byte {
+	if err != nil {
+		return nil
+	}
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, 1<<20))
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// bisectDiff is the unified diff of the good content against this one's,
+// as the report shows data diffs: "--- good", "+++ here", hunks.
+func bisectDiff(good, here []byte) []string {
+	lines := align.TextDiff(good, here, 3, 40)
+	if len(lines) == 0 {
+		return nil
+	}
+	return append([]string{"--- good", "+++ here"}, lines...)
+}
