@@ -37,6 +37,13 @@ import (
 //     the old tree, which is detached after pivot_root: out of reach.
 //   - the good environment's files a run serves, and stand-ins: sealed
 //     memfds (package serve, ptrace), which no path names.
+//   - the contents a materialized run's objects write (Config.Bundle): a
+//     sealed memfd the helper reads while it puts the objects in place
+//     and closes before the exec (the command never holds it); the
+//     objects themselves are written in the run's sandbox only, the
+//     good content bound over a kernel file from its scratch tmpfs.
+//   - a materialized run's view, kept for a check after the command's
+//     exit: a mount namespace the helper sends over a socket, no path.
 //   - a replayed bind whose address is taken here: an abstract unix name
 //     or a port the kernel picks, no file.
 //   - the trace record writes (-o FILE): .FILE.RANDOM.partial beside

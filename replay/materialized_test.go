@@ -230,7 +230,7 @@ func TestExecuteIdentity(t *testing.T) {
 		Join: &trace.Join{PID: target, Name: "test namespace", Exec: &self},
 		Argv: []string{"sh", "-c", `test "$(id -u)" = 1000 && touch ` + dir + `/made && test "$(stat -c %u ` + dir + `)" = 1000`},
 		Env:  []string{"PATH=/usr/bin:/bin"}, CPU: -1,
-		Start:   []align.StartDiff{uid("1000 1000 1000 1000")},
+		Start: []align.StartDiff{uid("1000 1000 1000 1000")},
 		Sandbox: sandbox.Spec{Objects: []envobj.Op{
 			{Kind: envobj.OpChmod, Path: filepath.Dir(dir), Mode: 0o755},
 			{Kind: envobj.OpChown, Path: dir, UID: 1000, GID: 1000},
