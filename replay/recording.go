@@ -141,3 +141,21 @@ func (r *Recording) thread(proc, id uint32) *recThread {
 
 // Calls returns the number of recorded calls.
 func (r *Recording) Calls() int { return len(r.Graph.Calls()) }
+
+// PrepareStart returns a Recording of t without its dependency graph:
+// enough to compare start items (StartItemsIn, WithCwd), to name what the
+// container's filters deny (DeniedHere) and to print calls, but not to
+// make a call-level run (Run needs Prepare's). A materialized search,
+// which replays no call, starts from it, and builds the graph only when
+// it falls back to call-level replay: the graph of a long trace costs
+// seconds and hundreds of MiB.
+func PrepareStart(t *tracefile.Trace) (*Recording, error) {
+	if err := CheckArch(&t.Header); err != nil {
+		return nil, err
+	}
+	tab, err := systable.New(t.Header.Arch)
+	if err != nil {
+		return nil, err
+	}
+	return &Recording{Trace: t, Table: tab}, nil
+}

@@ -70,6 +70,9 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	if len(o.Argv) == 0 {
 		return nil, errors.New("no command given")
 	}
+	if r.Graph == nil {
+		return nil, errors.New("a call-level run needs the trace's dependency graph (replay.Prepare, not PrepareStart)")
+	}
 	path, err := launch.LookPath(o.Argv[0], o.Join)
 	if err != nil {
 		return nil, err

@@ -222,19 +222,36 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		s.warn(fmt.Sprintf("--jobs %d: the runs under way at once share --persist paths, and --reset runs while other runs go on; "+
 			"give --jobs 1 if that matters", o.jobs))
 	}
-	if o.jobs > 1 {
+	startPool := func() error {
+		if o.jobs <= 1 {
+			return nil
+		}
 		// The tracer makes one run per process at a time: parallel runs go
 		// to worker processes, one per slot, each on its CPU. They start
-		// now, to read the trace while this process does.
+		// as soon as call-level runs are sure, to read the trace while
+		// this process does.
 		p, err := startWorkers(cpus, o.kept)
 		if err != nil {
 			return withCode(exitError, err)
 		}
 		pool.Store(p)
-		defer p.close()
+		return nil
+	}
+	defer func() {
+		if p := pool.Load(); p != nil {
+			p.close()
+		}
+	}()
+	prepare := prepareReplay
+	if o.materialize {
+		// The object search replays no call: the dependency graph, and the
+		// workers of call-level runs, wait for its fallback.
+		prepare = prepareReplayStart
+	} else if err := startPool(); err != nil {
+		return err
 	}
 
-	t, rec, site, err := prepareReplay(path, s, &o.where)
+	t, rec, site, err := prepare(path, s, &o.where)
 	if err != nil {
 		return err
 	}
@@ -266,17 +283,6 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	sayWhyLimit(notApplied, bound)
 	sayWhyGrants(notApplied, bound)
 	noteUnapplied(s, notApplied)
-	runner := o.runner(s, rec, store, site, box, start, argv, cpus, &runSigs)
-	if p := pool.Load(); p != nil {
-		if err := p.setup(workerSetup{Join: site.join, Env: site.env, Dir: site.dir, Sandbox: box, Start: start}); err != nil {
-			return withCode(exitError, err)
-		}
-		runner = p
-	}
-	runner = sayWarnings(runner, warnOnce(s.warn))
-	if o.abortOnSignal {
-		runner = abortOnSignal(runner)
-	}
 	var objRep *bisect.ObjectReport
 	if o.materialize {
 		search := &objectSearch{o: o, s: s, t: t, rec: rec, site: site, box: box, start: start, items: startList, argv: argv, path: path, sigs: &runSigs}
@@ -303,6 +309,23 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 			objRep = res
 			fmt.Fprintf(s.err, "envbisect: the object search named nothing (%s): searching the recorded calls\n", res.Message)
 		}
+		if rec, err = fullRecording(path, t); err != nil {
+			return err
+		}
+		if err := startPool(); err != nil {
+			return err
+		}
+	}
+	runner := o.runner(s, rec, store, site, box, start, argv, cpus, &runSigs)
+	if p := pool.Load(); p != nil {
+		if err := p.setup(workerSetup{Join: site.join, Env: site.env, Dir: site.dir, Sandbox: box, Start: start}); err != nil {
+			return withCode(exitError, err)
+		}
+		runner = p
+	}
+	runner = sayWarnings(runner, warnOnce(s.warn))
+	if o.abortOnSignal {
+		runner = abortOnSignal(runner)
 	}
 	pp := newProgressPrinter(s.err, o.quiet, o.logs.dir == "") // without --logs the command writes to stderr too
 	progress := pp.progress()

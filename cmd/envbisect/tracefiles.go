@@ -54,12 +54,26 @@ type runSite struct {
 // --container, --pid) and the trace at path, and prepares the trace for
 // semi-replay runs.
 func prepareReplay(path string, s streams, where *containerFlags) (*tracefile.Trace, *replay.Recording, runSite, error) {
+	return prepareSite(path, s, where, loadRecording)
+}
+
+// prepareReplayStart is prepareReplay without the dependency graph
+// (replay.PrepareStart): for a materialized search, which builds it
+// (fullRecording) only when it falls back to call-level runs.
+func prepareReplayStart(path string, s streams, where *containerFlags) (*tracefile.Trace, *replay.Recording, runSite, error) {
+	return prepareSite(path, s, where, loadRecordingStart)
+}
+
+// prepareSite resolves where the runs happen and loads the trace at path
+// with load.
+func prepareSite(path string, s streams, where *containerFlags,
+	load func(string, streams) (*tracefile.Trace, *replay.Recording, error)) (*tracefile.Trace, *replay.Recording, runSite, error) {
 	var site runSite
 	var err error
 	if site.join, site.env, site.dir, err = where.resolve(); err != nil {
 		return nil, nil, site, err
 	}
-	t, rec, err := loadRecording(path, s)
+	t, rec, err := load(path, s)
 	if err != nil {
 		return nil, nil, site, err
 	}
@@ -70,6 +84,20 @@ func prepareReplay(path string, s streams, where *containerFlags) (*tracefile.Tr
 // loadRecording reads the trace at path and prepares it for semi-replay
 // runs: its dependency graph and the recording replay runs from.
 func loadRecording(path string, s streams) (*tracefile.Trace, *replay.Recording, error) {
+	t, _, err := loadRecordingStart(path, s)
+	if err != nil {
+		return nil, nil, err
+	}
+	rec, err := fullRecording(path, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, rec, nil
+}
+
+// loadRecordingStart reads the trace at path, checks that it has a
+// command to re-run, and prepares it without its dependency graph.
+func loadRecordingStart(path string, s streams) (*tracefile.Trace, *replay.Recording, error) {
 	t, err := readTrace(path, s)
 	if err != nil {
 		return nil, nil, withCode(exitError, err)
@@ -82,15 +110,25 @@ func loadRecording(path string, s streams) (*tracefile.Trace, *replay.Recording,
 		s.warn(fmt.Sprintf("%s is incomplete (%s): those calls execute instead of being replayed; "+
 			"record again with a larger --ring-size", path, render.LossesString(l)))
 	}
-	g, err := dependencyGraph(t)
-	if err != nil {
-		return nil, nil, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
-	}
-	rec, err := replay.Prepare(t, g)
+	rec, err := replay.PrepareStart(t)
 	if err != nil {
 		return nil, nil, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
 	}
 	return t, rec, nil
+}
+
+// fullRecording builds the dependency graph of t, read from path, and
+// the recording call-level runs need.
+func fullRecording(path string, t *tracefile.Trace) (*replay.Recording, error) {
+	g, err := dependencyGraph(t)
+	if err != nil {
+		return nil, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+	}
+	rec, err := replay.Prepare(t, g)
+	if err != nil {
+		return nil, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+	}
+	return rec, nil
 }
 
 // traceThenCommand checks the arguments of a command that takes a trace,
