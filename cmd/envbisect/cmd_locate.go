@@ -275,13 +275,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 
 	store := contentStore(t)
 	defer store.Close()
-	start, unapplied := rec.StartItemsIn(site.env, site.join)
-	start, unapplied = rec.WithCwd(start, unapplied, replay.CwdOptions{Dir: site.dir, Join: site.join, Sandboxed: box != nil})
-	startList, notApplied := identityItems(start, unapplied, rec.DeniedHere(site.join), o.where.container != "")
-	sayWhyCwd(notApplied, o.box.mode == "off", site.join != nil)
-	bound := launch.BoundFor(site.join)
-	sayWhyLimit(notApplied, bound)
-	sayWhyGrants(notApplied, bound)
+	start, startList, notApplied := runStartItems(rec, site, box != nil, o.box.mode == "off", o.where.container != "")
 	noteUnapplied(s, notApplied)
 	var objRep *bisect.ObjectReport
 	if o.materialize {

@@ -157,14 +157,8 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	plan := rec.Graph.Closure(rec.WithPlacement(func(seq uint64) bool { return seq <= prefix }, site.cpu >= 0))
 	var start []align.StartDiff
 	if prefix > 0 {
-		var unapplied []align.StartDiff
-		start, unapplied = rec.StartItemsIn(site.env, site.join)
-		start, unapplied = rec.WithCwd(start, unapplied, replay.CwdOptions{Dir: site.dir, Join: site.join, Sandboxed: box != nil})
-		_, notApplied := identityItems(start, unapplied, rec.DeniedHere(site.join), o.where.container != "")
-		sayWhyCwd(notApplied, o.box.mode == "off", site.join != nil)
-		bound := launch.BoundFor(site.join)
-		sayWhyLimit(notApplied, bound)
-		sayWhyGrants(notApplied, bound)
+		var notApplied []render.StartItem
+		start, _, notApplied = runStartItems(rec, site, box != nil, o.box.mode == "off", o.where.container != "")
 		if !o.quiet {
 			noteUnapplied(s, notApplied)
 		}

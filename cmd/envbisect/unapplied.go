@@ -162,3 +162,19 @@ func grantWords(it render.StartItem, grants []string) string {
 	}
 	return ""
 }
+
+// runStartItems returns the start items the runs at site apply (start),
+// the same as the search's candidates (items), and those that differ
+// here but no run can give the good value of, each said why
+// (notApplied): what replay and locate both print before their runs.
+func runStartItems(rec *replay.Recording, site runSite, sandboxed, sandboxOff, docker bool) (start []align.StartDiff,
+	items, notApplied []render.StartItem) {
+	start, unapplied := rec.StartItemsIn(site.env, site.join)
+	start, unapplied = rec.WithCwd(start, unapplied, replay.CwdOptions{Dir: site.dir, Join: site.join, Sandboxed: sandboxed})
+	items, notApplied = identityItems(start, unapplied, rec.DeniedHere(site.join), docker)
+	sayWhyCwd(notApplied, sandboxOff, site.join != nil)
+	bound := launch.BoundFor(site.join)
+	sayWhyLimit(notApplied, bound)
+	sayWhyGrants(notApplied, bound)
+	return start, items, notApplied
+}

@@ -30,9 +30,9 @@ const capSysAdmin = "0000000000200000"
 // and sets it did not apply, saying what each would grant.
 func TestCraftedTraceGrantsNothing(t *testing.T) {
 	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp, testutil.Binary("setpriv"))
-	dir := openDir(t)
+	dir := testutil.OpenDir(t)
 	eb := filepath.Join(dir, "envbisect")
-	copyFile(t, testutil.Envbisect(t), eb)
+	testutil.CopyExecutable(t, testutil.Envbisect(t), eb)
 	recorded, crafted := filepath.Join(dir, "root.envb"), filepath.Join(dir, "crafted.envb")
 	cmd := []string{"sh", "-c", probe}
 	if code, out, errs := run(t, exec.Command(eb, append([]string{"record", "-q", "-o", recorded, "--"}, cmd...)...)); code != 0 || !strings.Contains(out, "Uid:\t0") {
@@ -118,31 +118,4 @@ func between(out string) string {
 	_, rest, _ := strings.Cut(out, "==begin\n")
 	text, _, _ := strings.Cut(rest, "==end\n")
 	return text
-}
-
-// openDir returns a temporary directory nobody may write to and read.
-func openDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	for p := filepath.Dir(dir); p != os.TempDir() && p != "/"; p = filepath.Dir(p) {
-		if err := os.Chmod(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-// copyFile copies the executable src to dst.
-func copyFile(t *testing.T, src, dst string) {
-	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
 }

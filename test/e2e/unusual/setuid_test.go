@@ -29,9 +29,9 @@ func TestSetuidWithoutPrivilegeReported(t *testing.T) {
 	if fi, err := os.Stat("/usr/bin/passwd"); err != nil || fi.Mode()&os.ModeSetuid == 0 {
 		t.Fatalf("/usr/bin/passwd is not set-user-ID here: %v", err)
 	}
-	dir := openDir(t)
+	dir := testutil.OpenDir(t)
 	eb := filepath.Join(dir, "envbisect")
-	copyFile(t, testutil.Envbisect(t), eb)
+	testutil.CopyExecutable(t, testutil.Envbisect(t), eb)
 	cmd := exec.Command(asNobody[0], append(asNobody[1:], eb, "record", "-o", filepath.Join(dir, "p.envb"), "--", "passwd", "-S")...)
 	_, _, stderr := runCmd(t, cmd)
 	if n := strings.Count(stderr, passwdNotice); n != 1 {
@@ -57,34 +57,6 @@ func TestSetuidHonouredNotReported(t *testing.T) {
 	}
 }
 
-// openDir returns a temporary directory nobody may write to and read.
-func openDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	// The parents t.TempDir makes are 0700: nobody must reach dir.
-	for p := filepath.Dir(dir); p != os.TempDir() && p != "/"; p = filepath.Dir(p) {
-		if err := os.Chmod(p, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-// copyFile copies the executable src to dst.
-func copyFile(t *testing.T, src, dst string) {
-	t.Helper()
-	b, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(dst, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestSetgidLocateReported: locate run by nobody (no CAP_SYS_PTRACE)
 // over a command that runs `chage -l nobody`, set-group-ID shadow (it
 // reads /etc/shadow): in every run the kernel withholds the group from
@@ -107,9 +79,9 @@ func TestSetgidLocateReported(t *testing.T) {
 	notice := fmt.Sprintf("/usr/bin/chage is set-group-ID gid %d but runs as gid %s under envbisect",
 		fi.Sys().(*syscall.Stat_t).Gid, nogroup.Gid)
 
-	dir := openDir(t)
+	dir := testutil.OpenDir(t)
 	eb := filepath.Join(dir, "envbisect")
-	copyFile(t, testutil.Envbisect(t), eb)
+	testutil.CopyExecutable(t, testutil.Envbisect(t), eb)
 	script, flag, tr := filepath.Join(dir, "run.sh"), filepath.Join(dir, "flag"), filepath.Join(dir, "good.envb")
 	// chage fails without its group (it cannot open /etc/shadow), in the
 	// recording as in the runs: the command goes by the flag file only.
