@@ -61,11 +61,11 @@ type report struct {
 
 // objReport is the object search's part of it ("objects").
 type objReport struct {
-	Status     string  `json:"status"`
-	Message    string  `json:"message"`
-	Causes     []cause `json:"causes"`
-	Suspects   []cause `json:"suspects"`
-	Fix        *struct {
+	Status   string  `json:"status"`
+	Message  string  `json:"message"`
+	Causes   []cause `json:"causes"`
+	Suspects []cause `json:"suspects"`
+	Fix      *struct {
 		Steps       []fixStep `json:"steps"`
 		Validated   bool      `json:"validated"`
 		ValidatedBy int       `json:"validated_by"`
