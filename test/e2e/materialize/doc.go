@@ -12,9 +12,10 @@
 // The classes: a service a shell polls for with a sleep loop (Python's
 // http.server), a static Go binary resolving a name from /etc/hosts, an
 // interpreter loading its library sources from a PYTHONPATH directory, a
-// Debian package whose files are missing here (python3-yaml), mktemp's
-// random names in a spool directory whose mode differs, a drop-in
-// directory with an extra file (apt-config and /etc/apt/apt.conf.d).
+// Debian package whose files are missing here (liberror-perl,
+// python3-yaml), mktemp's random names in a spool directory whose mode
+// differs, a drop-in directory with an extra file (apt-config and
+// /etc/apt/apt.conf.d), a JVM program whose java.security differs.
 //
 // It has no code of its own: see the _test files.
 package materialize
