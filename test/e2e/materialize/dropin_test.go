@@ -1,6 +1,7 @@
 package materialize
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/envbisect/envbisect/internal/testutil"
@@ -34,6 +35,9 @@ locate_bad sh -c "$check"
 	}
 	if want := "file " + extra + " exists only here"; c.Says != want {
 		t.Errorf("says %q; want %q", c.Says, want)
+	}
+	if !strings.HasPrefix(c.FirstCall, "getdents") {
+		t.Errorf("first call %q; want apt's listing of the directory", c.FirstCall)
 	}
 	wantFix(t, c, "rm "+extra)
 }

@@ -85,6 +85,9 @@ locate_bad `+tc.command+`
 					t.Errorf("the package's objects hold %s: want only %s's files under %s", o.Path, tc.pkg, tc.dir)
 				}
 			}
+			if !strings.Contains(c.FirstCall, `"`+tc.dir+"/") {
+				t.Errorf("first call %q; want one on a file of the package", c.FirstCall)
+			}
 			wantFix(t, c, "apt-get install "+tc.pkg+"="+version)
 		})
 	}

@@ -52,5 +52,8 @@ locate_bad setpriv --reuid=65534 --regid=65534 --clear-groups ./job.sh
 	if want := spool + " is drwxr-xr-x here, drwxrwxrwt in the good run"; c.Says != want {
 		t.Errorf("says %q; want %q", c.Says, want)
 	}
+	if !strings.Contains(c.FirstCall, `"spool/job-a.`) {
+		t.Errorf("first call %q; want the creation of the first temporary file", c.FirstCall)
+	}
 	wantFix(t, c, "chmod 1777 "+spool)
 }
