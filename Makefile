@@ -63,7 +63,7 @@ e2e:
 	$(GO) test -count=1 ./test/e2e/...
 
 vet:
-	$(GO) vet ./... ./testdata/victims/gothreads
+	$(GO) vet ./... ./testdata/victims/gothreads ./testdata/victims/golookup
 	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard '*.go' 2>/dev/null || find . -name '*.go' -not -path './.git/*')); \
 	if [ -n "$$out" ]; then echo "gofmt: these files need formatting (gofmt -w):"; echo "$$out"; exit 1; fi
 
