@@ -152,3 +152,8 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// MkdirStep is the step that makes dir and its missing parents as root
+// with umask 022 (0755), as a run makes the missing parents of what it
+// puts in place: `mkdir -p DIR`.
+func MkdirStep(dir string) FixStep { return FixStep{Command: "mkdir -p " + shellQuote(dir)} }

@@ -168,6 +168,7 @@ func (m *objectSearch) complete(rep *bisect.ObjectReport, diff *envdiff.Diff) {
 		if i, ok := bySeq[c.FirstSeq]; ok && c.FirstSeq != 0 {
 			c.FirstCall = render.CallString(m.rec.Table, m.t.Events[i].Call, render.DefaultStringSize)
 		}
+		c.Fix = withParents(c.Fix, root)
 		for k := range c.Fix {
 			st := &c.Fix[k]
 			if st.Path == "" {
@@ -217,4 +218,38 @@ func bisectDiff(good, here []byte) []string {
 		return nil
 	}
 	return append([]string{"--- good", "+++ here"}, lines...)
+}
+
+// withParents returns steps with, before a step that restores a file
+// whose directory is missing here, the mkdir that makes it: the run that
+// validated the fix made the missing parents of what it put in place
+// (0755, root's), so the fix must too. root is where this environment's
+// paths are.
+func withParents(steps []envobj.FixStep, root string) []envobj.FixStep {
+	var out []envobj.FixStep
+	made := map[string]bool{}
+	for _, st := range steps {
+		if st.Path != "" {
+			dir := filepath.Dir(st.Path)
+			if _, err := os.Lstat(filepath.Join(root, dir)); err != nil && os.IsNotExist(err) && !made[dir] {
+				mk := envobj.MkdirStep(dir)
+				if !containsStep(out, mk) {
+					out = append(out, mk)
+				}
+				made[dir] = true
+			}
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// containsStep reports whether steps already hold st.
+func containsStep(steps []envobj.FixStep, st envobj.FixStep) bool {
+	for _, s := range steps {
+		if s.Command == st.Command && s.Text == st.Text && s.Path == st.Path {
+			return true
+		}
+	}
+	return false
 }
