@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"debug/elf"
 	"os"
 	"os/exec"
 	"strconv"
@@ -79,6 +80,25 @@ func File(path string) Need {
 	return Need{path + " (install the package that provides it)", func() bool {
 		_, err := os.Stat(path)
 		return err == nil
+	}}
+}
+
+// StaticFile: a statically linked executable exists at path (no ELF
+// interpreter): one that runs in an image without a libc, such as the
+// busybox of Debian's busybox-static (the busybox package's is dynamic).
+func StaticFile(path, pkg string) Need {
+	return Need{"a statically linked " + path + " (apt-get install " + pkg + ")", func() bool {
+		f, err := elf.Open(path)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		for _, p := range f.Progs {
+			if p.Type == elf.PT_INTERP {
+				return false
+			}
+		}
+		return true
 	}}
 }
 
