@@ -68,6 +68,9 @@ func (s StartValue) Fix() []FixStep {
 		return cmd("umask %s", good)
 	case trace.StartCwd:
 		return cmd("cd %s", shellQuote(good))
+	case trace.StartHostname:
+		// In a container: docker run --hostname NAME gives it too.
+		return cmd("hostname %s", shellQuote(good))
 	case trace.StartRlimit:
 		if flag, ok := ulimitFlags[s.Name]; ok {
 			f := strings.Fields(good)

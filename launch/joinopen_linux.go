@@ -191,3 +191,17 @@ func unameOf(join *trace.Join, pid int, u *unix.Utsname) error {
 	}()
 	return <-done
 }
+
+// HostnameIn returns the host name a command started through join sees
+// (the target's UTS namespace), or envbisect's own with join nil.
+func HostnameIn(join *trace.Join) (string, error) {
+	var u unix.Utsname
+	pid := 0
+	if join != nil {
+		pid = join.PID
+	}
+	if err := unameOf(join, pid, &u); err != nil {
+		return "", fmt.Errorf("read the host name: %w", err)
+	}
+	return unix.ByteSliceToString(u.Nodename[:]), nil
+}

@@ -43,6 +43,9 @@ func Enter(spec Spec, contents Contents) (*Report, error) {
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 		return nil, fmt.Errorf("sandbox: unshare(CLONE_NEWNS): %w: %w (needs CAP_SYS_ADMIN: run as root)", ErrUnsupported, err)
 	}
+	if err := enterHostname(spec.Hostname); err != nil {
+		return nil, err
+	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return nil, fmt.Errorf("sandbox: make mounts private: %w", err)
 	}

@@ -31,6 +31,11 @@ type Spec struct {
 	// naming the path. Paths are absolute, as the command sees them (in
 	// a container: inside it).
 	Objects []envobj.Op `json:"objects,omitempty"`
+	// Hostname, when set, is the host name the command sees: the run gets
+	// a UTS namespace of its own (a copy of the one it would have, a
+	// container's included) with this name, so uname(2), hostname(1) and
+	// gethostname(3) answer it. The good run's name, put in place.
+	Hostname string `json:"hostname,omitempty"`
 }
 
 // Validate checks that every Persist path, and Cwd, is absolute and
@@ -38,6 +43,9 @@ type Spec struct {
 func (s Spec) Validate() error {
 	if s.Cwd != "" && (!filepath.IsAbs(s.Cwd) || filepath.Clean(s.Cwd) != s.Cwd) {
 		return fmt.Errorf("sandbox: working directory %q is not an absolute, clean path", s.Cwd)
+	}
+	if len(s.Hostname) > 64 || strings.ContainsRune(s.Hostname, 0) {
+		return fmt.Errorf("sandbox: host name %q is not one the kernel takes (64 bytes at most, no NUL)", s.Hostname)
 	}
 	for _, p := range s.Persist {
 		if !filepath.IsAbs(p) || filepath.Clean(p) != p {

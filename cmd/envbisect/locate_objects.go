@@ -16,6 +16,7 @@ import (
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/sandbox"
+	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
 	"github.com/envbisect/envbisect/verdict"
 )
@@ -67,6 +68,7 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 	if err != nil {
 		return nil, nil, fmt.Errorf("inspect this environment against %s: %w", m.path, err)
 	}
+	m.addHostname()
 	if !m.o.quiet {
 		fmt.Fprintf(s.err, "envbisect: %d of the %d paths the recording met differ here", len(diff.Objects), diff.Compared)
 		if len(m.items) > 0 {
@@ -113,9 +115,14 @@ func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, content
 	box.Objects = ops
 	var start []align.StartDiff
 	for _, i := range r.Start {
-		if i >= 0 && i < len(m.start) {
-			start = append(start, m.start[i])
+		if i < 0 || i >= len(m.start) {
+			continue
 		}
+		if d := m.start[i]; d.Kind == trace.StartHostname && d.A != nil {
+			box.Hostname = d.A.Value // a UTS namespace of the run's own (sandbox)
+			continue
+		}
+		start = append(start, m.start[i])
 	}
 	role := "object"
 	if r.Role != "" {
@@ -252,4 +259,27 @@ func containsStep(steps []envobj.FixStep, st envobj.FixStep) bool {
 		}
 	}
 	return false
+}
+
+// addHostname adds the host name to the start items the object search
+// tries when the good run's differs from the one the runs see here: a
+// run puts it in place in a UTS namespace of its own (sandbox.Spec's
+// Hostname). The call-level search answers uname(2) from the recording
+// instead, so it is an item of the object search only.
+func (m *objectSearch) addHostname() {
+	var good *string
+	for _, e := range m.t.Start {
+		if e.Kind == trace.StartHostname {
+			v := e.Value
+			good = &v
+		}
+	}
+	here, err := launch.HostnameIn(m.site.join)
+	if good == nil || err != nil || *good == here {
+		return
+	}
+	d := align.StartDiff{Kind: trace.StartHostname, A: &trace.StartEvent{Kind: trace.StartHostname, Value: *good},
+		B: &trace.StartEvent{Kind: trace.StartHostname, Value: here}}
+	m.start = append(append([]align.StartDiff(nil), m.start...), d)
+	m.items = append(append([]render.StartItem(nil), m.items...), startItems([]align.StartDiff{d})...)
 }
