@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,37 +17,32 @@ import (
 	"github.com/envbisect/envbisect/verdict"
 )
 
-// measureEnv turns TestMaterializedOverhead on: it takes a minute and
-// wants an idle machine.
-const measureEnv = "ENVBISECT_MEASURE_MATERIALIZED"
-
-// TestMaterializedOverhead measures one materialized run (Execute: the
+// BenchmarkMaterializedOverhead measures one materialized run (Execute: the
 // sandbox with an object in place, the helper, the untraced command, the
 // wait) against the same command run natively, on syscall-heavy
 // commands: cloop (open, read, close of a small file: the benchmark's
 // workload, tools/bench) calibrated to about a second, reading a file of
 // the lower layer and then the object itself, and a walk of /usr; and
 // /bin/true, for what a run costs whatever the command. The
-// runs are interleaved, 7 of each; the medians' ratio is logged. Set
-// ENVBISECT_MEASURE_MATERIALIZED=1 to run it.
-func TestMaterializedOverhead(t *testing.T) {
-	if os.Getenv(measureEnv) == "" {
-		t.Skip("set " + measureEnv + "=1 to measure a materialized run against native")
-	}
-	testutil.Require(t, testutil.Root, testutil.File("/bin/sh"))
-	cloop := testutil.BuildC(t, "cloop.c", false)
+// runs are interleaved, 7 of each, whatever b.N; the medians' ratio is
+// logged and reported as a metric per workload. Run it with
+// go test -run '^$' -bench MaterializedOverhead -benchtime 1x ./replay/
+// (docs/performance.md): speed is measured in benchmarks, never in tests.
+func BenchmarkMaterializedOverhead(b *testing.B) {
+	testutil.Require(b, testutil.Root, testutil.File("/bin/sh"))
+	cloop := testutil.BuildC(b, "cloop.c", false)
 	c := memContents{}
 	conf := fmt.Sprintf("/etc/envbisect-measure-%d.conf", os.Getpid())
 	ops := []envobj.Op{{Kind: envobj.OpWrite, Path: conf, Mode: 0o644, Content: c.add("good\n")}}
 	// The native runs read a real file of the same size as the object.
-	real := t.TempDir() + "/real.conf"
+	real := b.TempDir() + "/real.conf"
 	if err := os.WriteFile(real, []byte("good\n"), 0o644); err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
-	iters := calibrate(t, cloop)
+	iters := calibrate(b, cloop)
 	bundle, err := sandbox.NewBundle(sandbox.ContentHashes(ops), c)
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	defer bundle.Close()
 	for _, w := range []struct {
@@ -66,8 +62,8 @@ func TestMaterializedOverhead(t *testing.T) {
 		var native, mat []time.Duration
 		for i := 0; i < 7; i++ {
 			order := []func(){
-				func() { native = append(native, timeNative(t, w.native)) },
-				func() { mat = append(mat, timeExecute(t, spec, bundle)) },
+				func() { native = append(native, timeNative(b, w.native)) },
+				func() { mat = append(mat, timeExecute(b, spec, bundle)) },
 			}
 			if i%2 == 1 {
 				order[0], order[1] = order[1], order[0]
@@ -77,18 +73,19 @@ func TestMaterializedOverhead(t *testing.T) {
 			}
 		}
 		n, m := median(native), median(mat)
-		t.Logf("%s: native %v, materialized %v: %.2f×", w.name, n.Round(100*time.Microsecond), m.Round(100*time.Microsecond), float64(m)/float64(n))
+		b.Logf("%s: native %v, materialized %v: %.2f×", w.name, n.Round(100*time.Microsecond), m.Round(100*time.Microsecond), float64(m)/float64(n))
+		b.ReportMetric(float64(m)/float64(n), "x-native:"+strings.NewReplacer(" ", "_", "|", "", "/", "_").Replace(w.name))
 	}
 }
 
 // calibrate returns cloop's iteration count for about a second natively.
-func calibrate(t *testing.T, cloop string) int {
+func calibrate(t testing.TB, cloop string) int {
 	const probe = 100000
 	d := timeNative(t, []string{cloop, strconv.Itoa(probe), "/etc/hostname"})
 	return max(int(float64(probe)*float64(time.Second)/float64(d))/1000*1000, 1000)
 }
 
-func timeNative(t *testing.T, argv []string) time.Duration {
+func timeNative(t testing.TB, argv []string) time.Duration {
 	t.Helper()
 	begin := time.Now()
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -98,7 +95,7 @@ func timeNative(t *testing.T, argv []string) time.Duration {
 	return time.Since(begin)
 }
 
-func timeExecute(t *testing.T, spec Spec, contents sandbox.Contents) time.Duration {
+func timeExecute(t testing.TB, spec Spec, contents sandbox.Contents) time.Duration {
 	t.Helper()
 	devnull, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	if err != nil {
