@@ -31,9 +31,9 @@ import (
 func BenchmarkMaterializedOverhead(b *testing.B) {
 	testutil.Require(b, testutil.Root, testutil.File("/bin/sh"))
 	cloop := testutil.BuildC(b, "cloop.c", false)
-	c := memContents{}
+	c := testutil.Contents{}
 	conf := fmt.Sprintf("/etc/envbisect-measure-%d.conf", os.Getpid())
-	ops := []envobj.Op{{Kind: envobj.OpWrite, Path: conf, Mode: 0o644, Content: c.add("good\n")}}
+	ops := []envobj.Op{{Kind: envobj.OpWrite, Path: conf, Mode: 0o644, Content: c.Add("good\n")}}
 	// The native runs read a real file of the same size as the object.
 	real := b.TempDir() + "/real.conf"
 	if err := os.WriteFile(real, []byte("good\n"), 0o644); err != nil {

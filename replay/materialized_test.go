@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -27,23 +26,6 @@ import (
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/verdict"
 )
-
-// memContents are contents held in memory, by hash.
-type memContents map[trace.Hash][]byte
-
-func (m memContents) add(s string) trace.Hash {
-	h := trace.Hash(sha256.Sum256([]byte(s)))
-	m[h] = []byte(s)
-	return h
-}
-
-func (m memContents) OpenHash(h trace.Hash) (io.ReadCloser, error) {
-	b, ok := m[h]
-	if !ok {
-		return nil, fmt.Errorf("no content %x", h[:4])
-	}
-	return io.NopCloser(bytes.NewReader(b)), nil
-}
 
 // TestSpecJSON: a spec survives JSON, every field of it.
 func TestSpecJSON(t *testing.T) {
@@ -156,8 +138,8 @@ func TestExecuteObjects(t *testing.T) {
 	}
 	tag := fmt.Sprint(os.Getpid())
 	conf, run, link, artifact := "/etc/envbisect-test-"+tag+".conf", "/run/envbisect-test-"+tag, filepath.Join(dir, "link"), "/tmp/envbisect-artifact-"+tag
-	c := memContents{}
-	good := c.add("mode=good\n")
+	c := testutil.Contents{}
+	good := c.Add("mode=good\n")
 	script := `test "$(cat ` + conf + `)" = mode=good || exit 1
 test "$(stat -c %a ` + shared + `)" = 1777 || exit 2
 test -d ` + run + ` || exit 3
@@ -287,8 +269,8 @@ func TestExecuteContainer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := memContents{}
-	good := c.add("inside=good\n")
+	c := testutil.Contents{}
+	good := c.Add("inside=good\n")
 	spec := Spec{
 		Join: &trace.Join{PID: ct.PID, CgroupDir: ct.CgroupDir, CgroupID: ct.CgroupID, Name: ct.String(), Exec: ct.Exec},
 		Argv: []string{"sh", "-c", `cat /etc/envbisect.conf && grep -x 'TracerPid:	0' /proc/self/status && grep '^Seccomp:' /proc/self/status`},

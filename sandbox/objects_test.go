@@ -2,11 +2,9 @@ package sandbox
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,25 +15,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/envobj"
-	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/internal/testutil"
 )
-
-// memContents are contents held in memory, by hash.
-type memContents map[trace.Hash][]byte
-
-func (m memContents) add(s string) trace.Hash {
-	h := trace.Hash(sha256.Sum256([]byte(s)))
-	m[h] = []byte(s)
-	return h
-}
-
-func (m memContents) OpenHash(h trace.Hash) (io.ReadCloser, error) {
-	b, ok := m[h]
-	if !ok {
-		return nil, fmt.Errorf("no content %x", h[:4])
-	}
-	return io.NopCloser(bytes.NewReader(b)), nil
-}
 
 // runWithObjects runs script in a sandbox built as spec says, with the
 // contents of spec's writes from contents passed in a bundle (fd 3 of
@@ -103,8 +84,8 @@ func TestObjectsInPlace(t *testing.T) {
 		// /dev/shm is shared as it is, unless an object goes there.
 		shm := fmt.Sprintf("/dev/shm/envbisect-test-%d", os.Getpid())
 		mtime := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC).UnixNano()
-		c := memContents{}
-		good, deep, ro := c.add("good\n"), c.add("deep\n"), c.add("good ro\n")
+		c := testutil.Contents{}
+		good, deep, ro := c.Add("good\n"), c.Add("deep\n"), c.Add("good ro\n")
 		spec := Spec{Objects: []envobj.Op{
 			{Kind: envobj.OpWrite, Path: w("etc/app.conf"), Mode: 0o640, UID: 0, GID: 4, MtimeNS: mtime, Content: good},
 			{Kind: envobj.OpWrite, Path: w("new/deep/file.conf"), Mode: 0o600, Content: deep},
@@ -184,8 +165,8 @@ func TestObjectsRefused(t *testing.T) {
 		if err := os.WriteFile(w("tree/mnt/f"), []byte("keep\n"), 0o644); err != nil {
 			return err
 		}
-		c := memContents{}
-		good := c.add("good\n")
+		c := testutil.Contents{}
+		good := c.Add("good\n")
 		cases := []struct {
 			name string
 			spec Spec
