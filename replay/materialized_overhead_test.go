@@ -31,7 +31,7 @@ import (
 func BenchmarkMaterializedOverhead(b *testing.B) {
 	testutil.Require(b, testutil.Root, testutil.File("/bin/sh"))
 	cloop := testutil.BuildC(b, "cloop.c", false)
-	c := testutil.Contents{}
+	c := sandbox.MemContents{}
 	conf := fmt.Sprintf("/etc/envbisect-measure-%d.conf", os.Getpid())
 	ops := []envobj.Op{{Kind: envobj.OpWrite, Path: conf, Mode: 0o644, Content: c.Add("good\n")}}
 	// The native runs read a real file of the same size as the object.

@@ -138,7 +138,7 @@ func TestExecuteObjects(t *testing.T) {
 	}
 	tag := fmt.Sprint(os.Getpid())
 	conf, run, link, artifact := "/etc/envbisect-test-"+tag+".conf", "/run/envbisect-test-"+tag, filepath.Join(dir, "link"), "/tmp/envbisect-artifact-"+tag
-	c := testutil.Contents{}
+	c := sandbox.MemContents{}
 	good := c.Add("mode=good\n")
 	script := `test "$(cat ` + conf + `)" = mode=good || exit 1
 test "$(stat -c %a ` + shared + `)" = 1777 || exit 2
@@ -269,7 +269,7 @@ func TestExecuteContainer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c := testutil.Contents{}
+	c := sandbox.MemContents{}
 	good := c.Add("inside=good\n")
 	spec := Spec{
 		Join: &trace.Join{PID: ct.PID, CgroupDir: ct.CgroupDir, CgroupID: ct.CgroupID, Name: ct.String(), Exec: ct.Exec},

@@ -1,6 +1,9 @@
 package sandbox
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"io"
 
 	"github.com/envbisect/envbisect/envobj"
@@ -68,4 +71,24 @@ func dirOps(ops []envobj.Op) map[string]envobj.Op {
 // OpMkdir names it: root's, 0755.
 func defaultDir(p string) envobj.Op {
 	return envobj.Op{Kind: envobj.OpMkdir, Path: p, Mode: 0o755}
+}
+
+// MemContents are contents held in memory, by SHA-256: the Contents of
+// objects that come from no trace (tests, a spec built by hand).
+type MemContents map[trace.Hash][]byte
+
+// Add keeps s and returns its hash.
+func (c MemContents) Add(s string) trace.Hash {
+	h := trace.Hash(sha256.Sum256([]byte(s)))
+	c[h] = []byte(s)
+	return h
+}
+
+// OpenHash returns the content whose hash is h.
+func (c MemContents) OpenHash(h trace.Hash) (io.ReadCloser, error) {
+	b, ok := c[h]
+	if !ok {
+		return nil, fmt.Errorf("no content %x", h[:4])
+	}
+	return io.NopCloser(bytes.NewReader(b)), nil
 }

@@ -15,7 +15,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/envbisect/envbisect/envobj"
-	"github.com/envbisect/envbisect/internal/testutil"
 )
 
 // runWithObjects runs script in a sandbox built as spec says, with the
@@ -84,7 +83,7 @@ func TestObjectsInPlace(t *testing.T) {
 		// /dev/shm is shared as it is, unless an object goes there.
 		shm := fmt.Sprintf("/dev/shm/envbisect-test-%d", os.Getpid())
 		mtime := time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC).UnixNano()
-		c := testutil.Contents{}
+		c := MemContents{}
 		good, deep, ro := c.Add("good\n"), c.Add("deep\n"), c.Add("good ro\n")
 		spec := Spec{Objects: []envobj.Op{
 			{Kind: envobj.OpWrite, Path: w("etc/app.conf"), Mode: 0o640, UID: 0, GID: 4, MtimeNS: mtime, Content: good},
@@ -165,7 +164,7 @@ func TestObjectsRefused(t *testing.T) {
 		if err := os.WriteFile(w("tree/mnt/f"), []byte("keep\n"), 0o644); err != nil {
 			return err
 		}
-		c := testutil.Contents{}
+		c := MemContents{}
 		good := c.Add("good\n")
 		cases := []struct {
 			name string
