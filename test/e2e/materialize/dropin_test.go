@@ -41,3 +41,26 @@ locate_bad sh -c "$check"
 	}
 	wantFix(t, c, "rm "+extra)
 }
+
+// TestMaterializeMissingDirectory: a file in a directory missing here
+// (not the one the service test debugged the fix with: GNU grep reading
+// conf.d/app.conf of its working directory). The run that validates the
+// cause makes the missing directory when it puts the file in place, so
+// the fix makes it too, before restoring the file.
+func TestMaterializeMissingDirectory(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Binary("grep"))
+	out := testutil.InWorkNS(t, prelude+`
+mkdir -p app/conf.d
+echo 'listen=8080' > app/conf.d/app.conf
+check='grep TracerPid /proc/$$/status >&2; grep -q ^listen= conf.d/app.conf'
+record_good sh -c "$check"
+rm -r app/conf.d
+locate_bad sh -c "$check"
+`)
+	_, c := located(t, out)
+	dir := testutil.ReadText(t, out, "w") + "/app/conf.d"
+	if c.Path != dir && c.Path != dir+"/app.conf" {
+		t.Errorf("cause %s %s (%s); want the directory %s, missing here, or the file in it", c.Kind, c.Path, c.Says, dir)
+	}
+	wantFix(t, c, "mkdir -p "+dir, "restore "+dir+"/app.conf from the good environment (it is missing here)")
+}
