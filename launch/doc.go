@@ -76,9 +76,11 @@
 //
 // AddressHolder finds the process that holds an IP address in a network
 // namespace now: the socket bound to its port on an overlapping address
-// in /proc/PID/net/{tcp,tcp6,udp,udp6} (TCP: listening), its inode, and
-// the process with an fd on socket:[inode] under /proc/*/fd. locate names
-// it in the explanation of a bind that failed with EADDRINUSE.
+// in /proc/PID/net/{tcp,tcp6,udp,udp6} (TCP: listening; AddressHolderOf
+// looks at one protocol's tables), its inode, and the process with an fd
+// on socket:[inode] under /proc/*/fd. locate names it in the explanation
+// of a bind that failed with EADDRINUSE, and its object search makes an
+// address the good run bound and a process holds here a candidate.
 // Parsing recorded items back (trace.ParseLimit, trace.ParseUmask) is
 // plain data and lives in package trace.
 //

@@ -21,11 +21,29 @@ import (
 // socket:[inode] under /proc/*/fd. It returns the pid and the process's
 // executable, or an error that says why none was found.
 func AddressHolder(ap netip.AddrPort, netPID int) (pid int, exe string, err error) {
+	return AddressHolderOf(ap, "", netPID)
+}
+
+// AddressHolderOf is AddressHolder for one protocol: "tcp" looks only at
+// TCP's listening sockets (/proc/net/tcp and tcp6), "udp" only at UDP's
+// (udp, udp6): a UDP socket on a port does not keep a TCP server from
+// binding it. "" looks at both.
+func AddressHolderOf(ap netip.AddrPort, proto string, netPID int) (pid int, exe string, err error) {
 	dir := "/proc/net"
 	if netPID > 0 {
 		dir = "/proc/" + strconv.Itoa(netPID) + "/net"
 	}
-	inode, table, err := socketInode(ap, dir)
+	tables := []string{"tcp", "tcp6", "udp", "udp6"}
+	switch proto {
+	case "tcp":
+		tables = tables[:2]
+	case "udp":
+		tables = tables[2:]
+	case "":
+	default:
+		return 0, "", fmt.Errorf("who holds %s/%s: no such protocol (tcp, udp)", ap, proto)
+	}
+	inode, table, err := socketInode(ap, dir, tables)
 	if err != nil {
 		return 0, "", err
 	}
@@ -54,9 +72,10 @@ func AddressHolder(ap netip.AddrPort, netPID int) (pid int, exe string, err erro
 }
 
 // socketInode returns the inode of the socket bound to ap's port on an
-// overlapping address, and the /proc/net table that lists it.
-func socketInode(ap netip.AddrPort, dir string) (inode, table string, err error) {
-	for _, name := range []string{"tcp", "tcp6", "udp", "udp6"} {
+// overlapping address, and the /proc/net table (of tables, in dir) that
+// lists it.
+func socketInode(ap netip.AddrPort, dir string, tables []string) (inode, table string, err error) {
+	for _, name := range tables {
 		f, err := os.Open(filepath.Join(dir, name))
 		if err != nil {
 			continue
@@ -84,7 +103,7 @@ func socketInode(ap netip.AddrPort, dir string) (inode, table string, err error)
 		}
 		f.Close()
 	}
-	return "", "", fmt.Errorf("no socket bound to %s in %s/tcp, tcp6, udp or udp6", ap, dir)
+	return "", "", fmt.Errorf("no socket bound to %s in %s/%s", ap, dir, strings.Join(tables, ", "))
 }
 
 // procNetAddr reads /proc/net/tcp's "0100007F:1F90": the address as the

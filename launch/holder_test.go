@@ -48,3 +48,25 @@ func TestAddressHolderFindsListener(t *testing.T) {
 		t.Errorf("AddressHolder(%s) after close = pid %d, want an error", ap, pid)
 	}
 }
+
+// TestAddressHolderOfProtocol: a TCP listener holds its address for
+// "tcp" and "", not for "udp"; an unknown protocol is an error.
+func TestAddressHolderOfProtocol(t *testing.T) {
+	l, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Skipf("no TCP listener here: %v", err)
+	}
+	defer l.Close()
+	ap := l.Addr().(*net.TCPAddr).AddrPort()
+	for _, proto := range []string{"tcp", ""} {
+		if pid, _, err := AddressHolderOf(ap, proto, 0); err != nil || pid != os.Getpid() {
+			t.Errorf("AddressHolderOf(%s, %q) = %d, %v; want %d", ap, proto, pid, err, os.Getpid())
+		}
+	}
+	if pid, _, err := AddressHolderOf(ap, "udp", 0); err == nil {
+		t.Errorf("AddressHolderOf(%s, udp) = pid %d; want an error (a TCP listener)", ap, pid)
+	}
+	if _, _, err := AddressHolderOf(ap, "sctp", 0); err == nil {
+		t.Error("AddressHolderOf(sctp) gave no error")
+	}
+}
