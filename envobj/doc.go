@@ -39,6 +39,17 @@
 // corresponds to an Op of the same object, so that the run that confirmed
 // a cause validates its fix.
 //
+// # Addresses (address.go)
+//
+// An address the good run bound and a process holds here (Address) is
+// not a path: like the host name, it is a start item of the search
+// (StartValue of KindAddress, one item for all of them, as a run frees
+// them all at once: it gives the command a network namespace of its own),
+// named by its address and protocol and by its holder here ("address
+// 127.0.0.1:8080/tcp: held here by pid 4242 (/usr/bin/busybox)"), and
+// its fix stops the holder ("kill 4242"; AddressNote says what the
+// validating run did instead).
+//
 // # The search's result (result.go)
 //
 // Result, ResultCause, ResultStep and Fix are the object search's

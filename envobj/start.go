@@ -17,6 +17,9 @@ type StartValue struct {
 	Name string  `json:"name,omitempty"`
 	Good *string `json:"good"`
 	Here *string `json:"here"`
+	// Addresses are, for a KindAddress item, the addresses it frees
+	// (Name names them, Here their holders).
+	Addresses []Address `json:"addresses,omitempty"`
 }
 
 // Label names the item: "env TZ", "umask".
@@ -28,8 +31,16 @@ func (s StartValue) Label() string {
 }
 
 // Says is how the item differs: `env TZ is "Europe/Paris" here, "UTC" in
-// the good run`, `env LANG is not set here, "C.UTF-8" in the good run`.
+// the good run`, `env LANG is not set here, "C.UTF-8" in the good run`;
+// for held addresses, each address's Says.
 func (s StartValue) Says() string {
+	if s.Kind == KindAddress && len(s.Addresses) > 0 {
+		says := make([]string, len(s.Addresses))
+		for i, a := range s.Addresses {
+			says[i] = a.Says()
+		}
+		return strings.Join(says, "; ")
+	}
 	return fmt.Sprintf("%s is %s here, %s in the good run", s.Label(), startWords(s.Here), startWords(s.Good))
 }
 
@@ -51,9 +62,17 @@ var ulimitFlags = map[string]string{
 // Fix returns the commands that start the command with the good value,
 // run in the shell that starts it: "export TZ=UTC", "unset LANG", "umask
 // 022", "ulimit -n 1024", "cd /src"; for the kinds no shell command sets
-// (credentials, capabilities), what to do in words.
+// (credentials, capabilities), what to do in words; for held addresses,
+// each address's Fix (stop its holder).
 func (s StartValue) Fix() []FixStep {
 	cmd := func(format string, args ...any) []FixStep { return []FixStep{{Command: fmt.Sprintf(format, args...)}} }
+	if s.Kind == KindAddress && len(s.Addresses) > 0 {
+		var out []FixStep
+		for _, a := range s.Addresses {
+			out = append(out, a.Fix()...)
+		}
+		return out
+	}
 	if s.Good == nil {
 		if trace.StartKind(s.Kind) == trace.StartEnv {
 			return cmd("unset %s", shellQuote(s.Name))
