@@ -72,13 +72,26 @@
 // may have listed: tracefile.IsPartialName) are never objects, nor
 // entries.
 //
+// # Addresses (addresses.go)
+//
+// Beside the paths, BoundAddresses reads the IP addresses the good run
+// bound (a successful call of a row that BindsAddress, the sockaddr it
+// passed decoded; its protocol from the call that made the socket, by
+// the socket's Path), loopback and wildcard only, port 0 left out; and
+// HeldAddresses keeps those a process holds here, with its pid and
+// executable, as a HolderFunc (launch.AddressHolderOf, in the runs'
+// network namespace) finds them. They are the command's binds that fail
+// here with EADDRINUSE: envobj.Address, a start item of the object
+// search, not a path.
+//
 // # Limits
 //
 // Inspection sees the file system only. /proc, /sys and /dev (but
 // /dev/shm) hold the kernel's answers and devices, whose good state is
 // not a file: they are listed in Diff.Skipped, and come from the first
 // run's observation (later work), as do the start items (environment,
-// limits, identity), network peers, host names and kernel tunables.
+// limits, identity), network peers, host names and kernel tunables
+// (but the addresses the command binds, above).
 // Extended attributes, hard links and the ctime are not compared. A path
 // that no call named, only listed, is known by its name alone. Paths are
 // compared as the trace names them: a link in the middle of a path the

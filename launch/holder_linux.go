@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/netip"
 	"os"
@@ -11,6 +12,10 @@ import (
 	"strconv"
 	"strings"
 )
+
+// ErrNotBound is wrapped by AddressHolder's error when no socket is bound
+// to the address: it is free.
+var ErrNotBound = errors.New("no socket bound")
 
 // AddressHolder finds the process that holds the IP address ap in the
 // network namespace of process netPID (0: this process's), as the kernel
@@ -103,7 +108,7 @@ func socketInode(ap netip.AddrPort, dir string, tables []string) (inode, table s
 		}
 		f.Close()
 	}
-	return "", "", fmt.Errorf("no socket bound to %s in %s/%s", ap, dir, strings.Join(tables, ", "))
+	return "", "", fmt.Errorf("%w to %s in %s/%s", ErrNotBound, ap, dir, strings.Join(tables, ", "))
 }
 
 // procNetAddr reads /proc/net/tcp's "0100007F:1F90": the address as the
