@@ -87,6 +87,17 @@
 // reachable: overlayfs passes connect(2) to the socket inode of the lower
 // layer.
 //
+// # Names and addresses
+//
+// Spec.Hostname gives the command a UTS namespace of its own with the good
+// run's host name; Spec.OwnNetwork a network namespace of its own with
+// only lo, up (network_linux.go), where every address is free: the good
+// state of an address the command binds and a process holds here. Both
+// are unshared by the thread that execs the command, before the mounts
+// are built. In a network namespace of its own the command reaches no
+// service outside the run (this machine's on 127.0.0.1 included), nor an
+// abstract unix socket; a check command (package launch) runs outside it.
+//
 // Limits: state outside the file system (a running database, the network,
 // another host) is not isolated; neither are /dev/shm and the other
 // pseudo file systems, which are shared as they are.

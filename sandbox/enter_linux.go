@@ -46,6 +46,9 @@ func Enter(spec Spec, contents Contents) (*Report, error) {
 	if err := enterHostname(spec.Hostname); err != nil {
 		return nil, err
 	}
+	if err := enterNetwork(spec.OwnNetwork); err != nil {
+		return nil, err
+	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return nil, fmt.Errorf("sandbox: make mounts private: %w", err)
 	}

@@ -36,6 +36,14 @@ type Spec struct {
 	// container's included) with this name, so uname(2), hostname(1) and
 	// gethostname(3) answer it. The good run's name, put in place.
 	Hostname string `json:"hostname,omitempty"`
+	// OwnNetwork gives the run a network namespace of its own, with only
+	// its loopback interface, up: every address is free in it, so an
+	// address the command binds that a process holds here is put in place
+	// (envobj.KindAddress). The command then reaches nothing outside the
+	// run over the network, this machine's services on 127.0.0.1
+	// included, nor abstract unix sockets; sockets with a path stay
+	// reachable.
+	OwnNetwork bool `json:"own_network,omitempty"`
 }
 
 // Validate checks that every Persist path, and Cwd, is absolute and
