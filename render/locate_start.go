@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 
+	"github.com/envbisect/envbisect/envobj"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -36,6 +37,10 @@ type StartItem struct {
 	// could give the command its good value, and what would let one.
 	Why    string `json:"why,omitempty"`
 	Remedy string `json:"remedy,omitempty"`
+	// Addresses are, for an item of kind envobj.KindAddress (the object
+	// search's), the addresses the command binds that a process holds
+	// here, with their holders.
+	Addresses []envobj.Address `json:"addresses,omitempty"`
 }
 
 // Plain says the item's difference as a sentence, for the kinds that
