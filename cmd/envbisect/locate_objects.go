@@ -69,6 +69,7 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 		return nil, nil, fmt.Errorf("inspect this environment against %s: %w", m.path, err)
 	}
 	m.addHostname()
+	m.addAddresses()
 	if !m.o.quiet {
 		fmt.Fprintf(s.err, "envbisect: %d of the %d paths the recording met differ here", len(diff.Objects), diff.Compared)
 		if len(m.items) > 0 {
@@ -120,6 +121,10 @@ func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, content
 		}
 		if d := m.start[i]; d.Kind == trace.StartHostname && d.A != nil {
 			box.Hostname = d.A.Value // a UTS namespace of the run's own (sandbox)
+			continue
+		}
+		if isAddressItem(m.start[i]) {
+			box.OwnNetwork = true // a network namespace of the run's own, every address free (sandbox)
 			continue
 		}
 		start = append(start, m.start[i])
