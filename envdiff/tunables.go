@@ -30,9 +30,13 @@ type goodValue struct {
 	path  string
 	value []byte
 	// whole: the reads went on to the end of the file (a read returned
-	// 0); else value is what was read of its start (a shell's read
-	// stops at the newline).
+	// 0), none filling its buffer; else value is what was read of its
+	// start (a shell's read stops at the newline). A sysctl file read in
+	// pieces answers the end of the file after the first: dash's read
+	// builtin, one byte at a time, gets "3" of "32768\t60999\n".
 	whole bool
+	// filled: a read filled its buffer, and could have got more.
+	filled bool
 	// lost: a read's bytes are not in the trace (cut, excluded, lost).
 	lost bool
 	seq  uint64 // the first read
@@ -82,9 +86,10 @@ func goodTunables(tr *tracefile.Trace, table *systable.Table) map[string]*goodVa
 			continue
 		}
 		if c.Ret == 0 {
-			g.whole, g.done = true, true
+			g.whole, g.done = !g.filled, true
 			continue
 		}
+		g.filled = g.filled || fills(row, c)
 		data, ok := readData(c)
 		if !ok {
 			g.lost, g.done = true, true
@@ -113,6 +118,19 @@ func readData(c *trace.Call) ([]byte, bool) {
 		return m.Data[:c.Ret], true
 	}
 	return nil, false
+}
+
+// fills reports whether read c filled its buffer: it returned as many
+// bytes as the buffer holds (its row's bounded length). A call whose
+// capacity the row does not give (readv) is taken not to.
+func fills(row *systable.Syscall, c *trace.Call) bool {
+	for _, a := range row.Args {
+		if a.Kind == systable.OutBuf && a.Len.From == systable.LenRet && a.Len.Bounded && int(a.Len.Arg) < len(c.Args) {
+			size := uint64(max(a.Len.Size, 1))
+			return uint64(c.Ret) >= c.Args[a.Len.Arg]*size
+		}
+	}
+	return false
 }
 
 // volatileFile is a file of /proc/sys or /sys whose value changes by

@@ -62,6 +62,7 @@ func ValueWords(v string) string {
 // st) whose value and content are v.
 func TunableState(st State, v string) State {
 	st.Exists, st.Type, st.Value = true, TypeFile, v
+	st.MtimeNS = 0 // a kernel file's time is when it was first looked at
 	st.Size = int64(len(v))
 	st.SHA256 = trace.Hash(sha256.Sum256([]byte(v)))
 	st.Known = append(Aspects{AspectExists, AspectType, AspectContent}, AspectValue)
