@@ -1,11 +1,15 @@
 package envdiff_test
 
 import (
+	"bufio"
+	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
 	"github.com/envbisect/envbisect/envobj"
+	"github.com/envbisect/envbisect/internal/testutil"
 )
 
 // The tunables a recording read are compared by their values: in a root
@@ -66,5 +70,38 @@ func TestInspectTunables(t *testing.T) {
 	}
 	if vals := envobj.TunableValues(d.Objects); len(vals) != 1 {
 		t.Errorf("good values %q; want somaxconn's", vals)
+	}
+}
+
+// A container's tunables are its network namespace's: /proc/sys/net
+// shows the namespace of the process that reads it, whatever the mount.
+// Inspect of a process's root (/proc/PID/root) reads them from a thread
+// in that process's namespaces: here a shell in a network namespace of
+// its own where somaxconn is 77, while this machine's is another.
+func TestInspectTunablesOfAContainer(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Binary("unshare"), testutil.Binary("sysctl"))
+	const somaxconn = "/proc/sys/net/core/somaxconn"
+	tr := recordIn(t, t.TempDir(), "cat "+somaxconn+" >/dev/null")
+	good, err := os.ReadFile(somaxconn)
+	must(t, err)
+	if string(good) == "77\n" {
+		t.Skip("this machine's somaxconn is 77, the value the test gives its namespace")
+	}
+	cmd := exec.Command("unshare", "--net", "sh", "-ec", "sysctl -qw net.core.somaxconn=77; echo ready; exec sleep 60")
+	stdout, err := cmd.StdoutPipe()
+	must(t, err)
+	must(t, cmd.Start())
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || line != "ready\n" {
+		t.Fatalf("the namespace's shell said %q, %v", line, err)
+	}
+	d := inspect(t, tr, fmt.Sprintf("/proc/%d/root", cmd.Process.Pid))
+	o := object(t, d, somaxconn)
+	if o.Good.Value != string(good) || o.Here.Value != "77\n" {
+		t.Errorf("%s: good %q, here %q; want this machine's %q and the namespace's 77", somaxconn, o.Good.Value, o.Here.Value, good)
 	}
 }
