@@ -16,6 +16,10 @@ type comparer struct {
 	opts Options
 	left int64 // hash budget left; negative: no hashing
 
+	// values are what the recording read of kernel tunables
+	// (tunables.go), by path.
+	values map[string]*goodValue
+
 	own     map[string]bool
 	objs    []envobj.Object
 	emitted map[string]bool
@@ -59,13 +63,14 @@ func (c *comparer) compareAll() {
 		switch {
 		case c.own[p] || !r.named || c.ignored(p):
 		case kernelPath(p):
-			if r.hasObs() {
+			if r.hasObs() && c.values[p] == nil {
 				c.skip(p, whyKernel)
 			}
 		default:
 			c.compare(r)
 		}
 	}
+	c.compareTunables()
 }
 
 // compare compares r's path: the path itself when the recording saw it

@@ -95,6 +95,7 @@ func Inspect(tr *tracefile.Trace, table *systable.Table, root string, opts Optio
 	}
 	defer fs.close()
 	c := newComparer(w.recs, fs, opts)
+	c.values = goodTunables(tr, table)
 	c.compareAll()
 	return c.diff(), nil
 }

@@ -90,8 +90,16 @@
 // /dev/shm) hold the kernel's answers and devices, whose good state is
 // not a file: they are listed in Diff.Skipped, and come from the first
 // run's observation (later work), as do the start items (environment,
-// limits, identity), network peers, host names and kernel tunables
-// (but the addresses the command binds, above).
+// limits, identity), network peers and host names (but the addresses
+// the command binds, above). The exception are
+// the kernel tunables the command read (tunables.go): a file under
+// /proc/sys or /sys is compared by its value, the good one being the
+// bytes the recording's reads returned, this one what reading it here
+// gives (in a container, from a thread in its network, UTS and IPC
+// namespaces, whose tunables /proc/sys shows to the reader); a value
+// read in pieces that filled their buffers is a prefix. Files whose
+// value changes by itself (volatileFiles: random ids, counters,
+// measures) are skipped, never objects.
 // Extended attributes, hard links and the ctime are not compared. A path
 // that no call named, only listed, is known by its name alone. Paths are
 // compared as the trace names them: a link in the middle of a path the

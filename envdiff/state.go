@@ -184,7 +184,7 @@ func fold(os ...[]obs) good {
 
 // aspectOrder is the order of Aspects' constants.
 var aspectOrder = envobj.Aspects{envobj.AspectExists, envobj.AspectType, envobj.AspectContent, envobj.AspectMode,
-	envobj.AspectOwner, envobj.AspectMtime, envobj.AspectTarget, envobj.AspectEntries}
+	envobj.AspectOwner, envobj.AspectMtime, envobj.AspectTarget, envobj.AspectEntries, envobj.AspectValue}
 
 // ordered is as in the order of the aspects' constants.
 func ordered(as envobj.Aspects) envobj.Aspects {

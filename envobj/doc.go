@@ -1,11 +1,11 @@
 // Package envobj is the object model of a materialized run: the objects
 // of the environment a command met (a file's content and metadata, a
 // directory and its entries, a symbolic link, a path that is missing on
-// one side), each with its state in the good run (from the trace) and
-// here (from inspecting this environment, package envdiff), what differs
-// between the two, and the operations that put the good state in place in
-// a run's throwaway sandbox (Op), which package sandbox applies before the
-// command starts.
+// one side, a kernel tunable's value: tunable.go), each with its state
+// in the good run (from the trace) and here (from inspecting this
+// environment, package envdiff), what differs between the two, and the
+// operations that put the good state in place in a run's throwaway
+// sandbox (Op), which package sandbox applies before the command starts.
 //
 // It is plain data: no file system, no kernel. envdiff fills it, the
 // search (package bisect, LocateObjects) groups it (Build) and searches
@@ -34,8 +34,9 @@
 // installed here (41 files)"); Object.Fix, Group.Fix, PackageFix and
 // StartValue.Fix what a user runs here to get the state a run puts in
 // place ("chmod 1777 /tmp", "apt-get install python3-yaml=6.0-3", "export
-// TZ=UTC"; a file's good content is "restore PATH from the good
-// environment", to which the caller may add the diff). Every fix step
+// TZ=UTC", "sysctl -w net.core.somaxconn=4096"; a file's good content
+// is "restore PATH from the good environment", to which the caller may
+// add the diff). Every fix step
 // corresponds to an Op of the same object, so that the run that confirmed
 // a cause validates its fix.
 //

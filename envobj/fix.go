@@ -45,6 +45,9 @@ const (
 // /etc/app.conf from the good environment". Ids are numeric: names may
 // differ between the two environments.
 func (o *Object) Fix() []FixStep {
+	if o.Tunable() {
+		return o.tunableFix()
+	}
 	g, h := o.Good, o.Here
 	p := shellQuote(o.Path)
 	cmd := func(format string, args ...any) FixStep { return FixStep{Command: fmt.Sprintf(format, args...)} }

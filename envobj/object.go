@@ -42,6 +42,9 @@ type State struct {
 	// Entries are a directory's entries (names, sorted), when the side
 	// listed it; nil when not known.
 	Entries []string `json:"entries,omitempty"`
+	// Value is, for a kernel tunable (a file under /proc/sys or /sys),
+	// the bytes a read of it gave (AspectValue, tunable.go).
+	Value string `json:"value,omitempty"`
 	// Known says which aspects this side saw: a stat gives type, mode,
 	// owner, size and mtime; a read of the whole file the content; a
 	// readlink the target; a listing the entries.
@@ -61,6 +64,7 @@ const (
 	AspectMtime   Aspect = "mtime"
 	AspectTarget  Aspect = "target"  // a symbolic link's
 	AspectEntries Aspect = "entries" // a directory's names
+	// AspectValue, a kernel tunable's value, is in tunable.go.
 )
 
 // Aspects is a set of aspects, in the order above.
@@ -113,6 +117,9 @@ type Object struct {
 // differs)", "directory /run/mpd (missing here)", "file
 // /etc/app.d/extra.conf (only here)".
 func (o *Object) Describe() string {
+	if o.Tunable() {
+		return o.tunableDescribe()
+	}
 	what := map[Type]string{TypeFile: "file", TypeDir: "directory", TypeSymlink: "symbolic link", TypeOther: "special file"}
 	t := o.Good.Type
 	if !o.Good.Exists {
@@ -142,6 +149,9 @@ func plural(n int) string {
 // and why not: a missing-here file or one whose content differs needs its
 // content in the trace; a special file is never made.
 func (o *Object) Materializable() (bool, string) {
+	if o.Tunable() {
+		return o.tunableMaterializable()
+	}
 	if !o.Good.Exists {
 		return true, "" // hidden: removed from the run's view
 	}

@@ -77,6 +77,9 @@ func (o *Object) Ops() ([]Op, error) {
 	if ok, why := o.Materializable(); !ok {
 		return nil, fmt.Errorf("%s: %s", o.Describe(), why)
 	}
+	if o.Tunable() {
+		return o.tunableOps(), nil
+	}
 	g := o.Good
 	if !g.Exists {
 		return []Op{{Kind: OpRemove, Path: o.Path}}, nil

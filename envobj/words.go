@@ -29,6 +29,9 @@ func typeNoun(t Type) string {
 // (drwxr-xr-x 0:0 in the good run)", "file /etc/app.d/extra.conf exists
 // only here". Several aspects are joined with "; ".
 func (o *Object) Says() string {
+	if o.Tunable() {
+		return o.tunableSays()
+	}
 	g, h := o.Good, o.Here
 	switch {
 	case g.Exists && !h.Exists:
@@ -104,6 +107,7 @@ var tallyOrder = []struct {
 	word string
 }{
 	{AspectType, "of another type"},
+	{AspectValue, "with another value"},
 	{AspectContent, "with other content"},
 	{AspectTarget, "leading elsewhere"},
 	{AspectMode, "with another mode"},

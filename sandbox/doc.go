@@ -60,6 +60,11 @@
 //     OpWrite of a file that is there (a tunable) writes the good content
 //     to a file of the scratch tmpfs and binds it over the path, with the
 //     mount's flags; any other op there fails the run, naming the path.
+//     The bound file is what a read gives, not the kernel's setting:
+//     the command reads the good value, the kernel acts on its own.
+//     The good values come from no file of the trace but from its
+//     reads: a run's contents may be Layers (the trace's files, then
+//     those values).
 //   - After the pivot, so that paths and symbolic links resolve as the
 //     command's will, the ops run in order. Each is refused, with the
 //     mount named, unless the mount its change lands on is one the run

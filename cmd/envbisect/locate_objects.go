@@ -77,7 +77,9 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 		}
 		fmt.Fprintf(s.err, ": searching them with the good objects put in place, untraced\n")
 	}
-	contents := replay.TraceContents(m.t.Files, m.t)
+	// A kernel tunable's good value is not a file of the trace: it
+	// comes from the recording's reads (envdiff).
+	contents := sandbox.Layers{replay.TraceContents(m.t.Files, m.t), sandbox.MemContents(envobj.TunableValues(diff.Objects))}
 	runner := bisect.ObjectRunnerFunc(func(ctx context.Context, r bisect.ObjectRequest) (bisect.ObjectOutcome, error) {
 		return m.runOne(ctx, diff.Objects, contents, r)
 	})

@@ -15,7 +15,9 @@
 // Debian package whose files are missing here (liberror-perl,
 // python3-yaml), mktemp's random names in a spool directory whose mode
 // differs, a drop-in directory with an extra file (apt-config and
-// /etc/apt/apt.conf.d), a JVM program whose java.security differs.
+// /etc/apt/apt.conf.d), a JVM program whose java.security differs, a
+// preflight check of a kernel tunable (net.core.somaxconn, in network
+// namespaces of the test's own).
 //
 // It has no code of its own: see the _test files.
 package materialize
