@@ -89,8 +89,11 @@ type Result struct {
 }
 
 // Fallback reports whether the caller should search at the call level:
-// the object search could not make the command pass.
-func (r *Result) Fallback() bool { return r.Status == StillFails }
+// the object search could not make the command pass, or could not
+// confirm what it ended at (causes each of which alone is enough, such
+// as two modification times that both decide, are not a 1-minimal set
+// every member of which is needed; the calls may still name one).
+func (r *Result) Fallback() bool { return r.Status == StillFails || r.Status == Unconfirmed }
 
 // ResultCause is one cause the object search found: a package, a
 // directory, an object or a start item, with what differs and its fix.
@@ -116,8 +119,28 @@ type ResultCause struct {
 	// FirstCall is that call as show prints it, when the caller adds it.
 	FirstSeq  uint64 `json:"first_seq,omitempty"`
 	FirstCall string `json:"first_call,omitempty"`
+	// Observed is what a traced run here (with nothing in place) showed
+	// of the cause: the call that tells it apart and what it gave here,
+	// and the explanation built from it; nil when no such run was made
+	// (a start item, or the run could not be made).
+	Observed *Observed `json:"observed,omitempty"`
 	// Fix are the steps that give the cause its good state here.
 	Fix []FixStep `json:"fix"`
+}
+
+// Observed is a cause as a traced run here met it.
+type Observed struct {
+	// Seq is the recorded call that tells the cause apart here (the
+	// first that met it, or a later call on it whose answer differs),
+	// Call that call as recorded, as show prints it.
+	Seq  uint64 `json:"seq,omitempty"`
+	Call string `json:"call,omitempty"`
+	// Good is its result in the good run, Here in the run here ("did not
+	// happen here" when the program never made it), as show prints them.
+	Good string `json:"good,omitempty"`
+	Here string `json:"here,omitempty"`
+	// Explanation says why, in a sentence or two (locate's culprit's).
+	Explanation string `json:"explanation"`
 }
 
 // The ResultCause.Kind of a start item.

@@ -123,6 +123,17 @@ func (m *mdWriter) objectCause(c *envobj.ResultCause, i, n int, status envobj.St
 		}
 		m.printf("- **First met** %s\n", met)
 	}
+	if ob := c.Observed; ob != nil {
+		if ob.Seq != 0 && ob.Seq != c.FirstSeq {
+			m.printf("- **Differs at** call %d: %s\n", ob.Seq, mdCodeText(ob.Call))
+		}
+		if ob.Seq != 0 {
+			m.printf("- **Good run** %s; **here** %s\n", mdCodeText(ob.Good), mdCodeText(ob.Here))
+		}
+		if ob.Explanation != "" {
+			m.printf("- **Why** %s\n", mdText(ob.Explanation))
+		}
+	}
 	if status != envobj.Located {
 		return // a suspect's fix is not validated, and not given
 	}

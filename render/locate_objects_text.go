@@ -75,6 +75,18 @@ func (t *textWriter) objectCauses(cs []envobj.ResultCause, what string) {
 		if m := metText(c); m != "" {
 			t.printf("met       %s\n", Visible(m))
 		}
+		if ob := c.Observed; ob != nil {
+			if ob.Seq != 0 && ob.Seq != c.FirstSeq {
+				t.printf("differs   at call %d: %s\n", ob.Seq, Visible(ob.Call))
+			}
+			if ob.Seq != 0 {
+				t.printf("good      %s\n", Visible(ob.Good))
+				t.printf("here      %s\n", Visible(ob.Here))
+			}
+			if ob.Explanation != "" {
+				t.printf("why       %s\n", Visible(ob.Explanation))
+			}
+		}
 		if what != "cause" {
 			continue
 		}

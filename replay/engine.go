@@ -31,6 +31,9 @@ type engine struct {
 	// echoes: the sockets of echo protocols (netlink, DNS) met so far,
 	// by recorded resource (echo.go).
 	echoes map[depgraph.ResourceID]*echoSocket
+	// observed ends an observation run once the calls it is made for
+	// ran live (observe.go); nil: the run goes to its end.
+	observed *observation
 }
 
 func newEngine(rec *Recording, plan *depgraph.Plan, liveCwd string, window int, listAll bool) *engine {
@@ -207,6 +210,9 @@ func (e *engine) Exit(c *trace.Call, d ptrace.Decision) {
 		return
 	}
 	e.res.Live[d.Rec.Seq] = c
+	if e.observed != nil {
+		e.observed.saw(d.Rec.Seq)
+	}
 	if d.Verb == ptrace.Execute && e.tab.ByNr(int(c.Nr)).TriesAgain && c.Errno() == int(unix.EAGAIN) && d.Rec.Errno() != int(unix.EAGAIN) {
 		if lt := e.bind.threads[c.Thread]; lt != nil && lt.stream != nil {
 			lt.stream.Again()

@@ -45,6 +45,9 @@ type Result struct {
 	// Live holds the live results of matched recorded calls that ran, by
 	// recorded seq.
 	Live map[uint64]*trace.Call `json:"-"`
+	// Observed: the run was ended once every call of Options.ObserveOnly
+	// had run live; its verdict says nothing of the command.
+	Observed bool `json:"observed,omitempty"`
 }
 
 // Divergence is a live call that did not match the recorded call its

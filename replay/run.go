@@ -59,6 +59,12 @@ type Options struct {
 	KeepFDs   []int
 	Interrupt <-chan os.Signal
 	Warn      func(string)
+
+	// ObserveOnly are recorded calls (by seq) an observation run is made
+	// for: once each has run live (its result in Result.Live), the run
+	// has shown what it was made for and is ended, its processes killed
+	// (Result.Observed). Empty: the run goes to its end.
+	ObserveOnly []uint64
 }
 
 // Run makes one semi-replay run of the command: the recorded calls the
@@ -126,6 +132,8 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	}()
 	e := newEngine(r, o.Plan, cwd, window, o.ListCalls)
 	e.inherited = inheritedTargets([3]*os.File{o.Stdin, o.Stdout, o.Stderr}, o.KeepFDs)
+	interrupt, stopObserving := observeOnly(e, o.ObserveOnly, o.Interrupt)
+	defer stopObserving()
 	start := time.Now()
 	res, err := ptrace.Run(ptrace.Config{
 		Config: launch.Config{
@@ -138,7 +146,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 			View:      keepView,
 			Observer:  e,
 			Watch:     o.Judge.Watch(),
-			Interrupt: o.Interrupt,
+			Interrupt: interrupt,
 			Warn:      o.Warn,
 		},
 		NoVDSO:    r.Trace.Header.NoVDSO, // time queries are calls in both runs, or in neither
@@ -157,6 +165,10 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	out.ExitCode = res.ExitCode
 	out.AddrRedirects = res.AddrRedirects
 	out.Seconds = time.Since(start).Seconds()
+	if e.observed != nil && e.observed.done() {
+		out.Observed = true
+		return out, nil // ended by observeOnly, not by a signal of the user's
+	}
 	if res.Interrupted {
 		return out, errors.New("interrupted")
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/bisect"
+	"github.com/envbisect/envbisect/envobj"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/pkgdb"
 	"github.com/envbisect/envbisect/render"
@@ -23,6 +24,7 @@ import (
 	"github.com/envbisect/envbisect/serve"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
+	"github.com/envbisect/envbisect/tracefile"
 	"github.com/envbisect/envbisect/verdict"
 )
 
@@ -51,6 +53,9 @@ type locateOptions struct {
 	// materialize: search the objects that differ here first, with
 	// untraced runs that put the good ones in place (locate_objects.go).
 	materialize bool
+	// materializeAsked: --materialize was given (not its default), so
+	// that a search that cannot put objects in place says why.
+	materializeAsked bool
 }
 
 func newLocateCommand(s streams) *cobra.Command {
@@ -134,6 +139,7 @@ Exit status:
   envbisect locate --container bad good.envb -- app --config /etc/app.conf`,
 		Args: traceThenCommand("envbisect locate TRACE -- CMD"),
 		RunE: func(c *cobra.Command, args []string) error {
+			o.materializeAsked = c.Flags().Changed("materialize") && o.materialize
 			return runLocate(c.Context(), s, o, args[0], args[1:])
 		},
 	}
@@ -141,9 +147,9 @@ Exit status:
 	o.verdict.add(f)
 	o.where.add(f)
 	o.box.add(f, true, true)
-	f.BoolVar(&o.materialize, "materialize", false, "first search the objects of the environment that differ here (files, directories, links, "+
-		"packages, start items) with untraced runs that put the good ones in place in the run's sandbox; fall back to "+
-		"call-level replay when that cannot make CMD pass")
+	f.BoolVar(&o.materialize, "materialize", true, "search the objects of the environment that differ here (files, directories, links, "+
+		"packages, start items, the host name) first, with untraced runs that put the good ones in place in the run's sandbox, and fall back to "+
+		"call-level replay when that cannot make CMD pass; --materialize=false searches the recorded calls only")
 	f.IntVar(&o.jobs, "jobs", 1, "make up to `N` runs at once, each on a CPU of its own while there are enough: a (N+1)-ary search in rounds, "+
 		"the ends together (runs are isolated by the sandbox, but share the network: not for commands that listen on a fixed port); 1: one run at a time")
 	f.BoolVar(&o.worker, "worker", false, "")
@@ -279,7 +285,8 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	noteUnapplied(s, notApplied)
 	var objRep *bisect.ObjectReport
 	if o.materialize {
-		search := &objectSearch{o: o, s: s, t: t, rec: rec, site: site, box: box, start: start, items: startList, argv: argv, path: path, sigs: &runSigs}
+		search := &objectSearch{o: o, s: s, t: t, rec: rec, site: site, box: box, start: start, items: startList, argv: argv, path: path, sigs: &runSigs,
+			report: reportOptions(o, t, path, site, argv, startList, notApplied, isolation)}
 		res, diff, err := search.run(ctx)
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
@@ -290,6 +297,14 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		if res != nil && !res.Fallback() {
 			search.complete(res, diff)
 			rep := bisect.MaterializedReport(res, argv)
+			if res.Status == envobj.Located {
+				if rep, err = search.describe(ctx, res, store); err != nil {
+					if errors.Is(err, context.Canceled) {
+						return withCode(exitError, errors.New("interrupted: no culprit"))
+					}
+					return runError(err)
+				}
+			}
 			rep.Verbose = o.verbose
 			if err := writeReportFile(o.report, rep); err != nil {
 				return withCode(exitError, err)
@@ -323,16 +338,9 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	}
 	pp := newProgressPrinter(s.err, o.quiet, o.logs.dir == "") // without --logs the command writes to stderr too
 	progress := pp.progress()
-	rep, err := bisect.Locate(ctx, rec.Graph, runner, bisect.Options{
-		Command: argv,
-		Start:   startList,
-		Repeat:  o.repeat, Unapplied: notApplied, Progress: progress, CheckRepeatable: true, Isolation: isolation, Jobs: o.jobs,
-		Header: &t.Header, Events: t.Events, Files: t.File, TracePath: path, Lost: lostOf(t),
-		RunFlags: append(append(append(o.where.args(), o.box.args()...), o.verdict.args()...), keepFDsArgs(o.kept)...), RanAs: o.where.describe(),
-		Recorded: t.Start, Here: launch.CommandCreds(site.join), AddressHolder: addressHolderIn(site.join),
-		PackageOwner: pkgdb.Open(site.join.Root()).Owner, StatHere: statHereIn(site.join),
-		ContentHere: newContentHere(site.join.Root()).hash, ResolveHere: resolveHereIn(site.join),
-	})
+	opts := reportOptions(o, t, path, site, argv, startList, notApplied, isolation)
+	opts.Progress, opts.Jobs = progress, o.jobs
+	rep, err := bisect.Locate(ctx, rec.Graph, runner, opts)
 	pp.finish()
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
@@ -357,6 +365,24 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		return withCode(exitError, err)
 	}
 	return withCode(rep.ExitCode(), nil)
+}
+
+// reportOptions are the options of locate's report that do not depend
+// on how the runs are made: what the call-level search (bisect.Locate)
+// and the description of the object search's causes
+// (bisect.DescribeObjects) both read.
+func reportOptions(o locateOptions, t *tracefile.Trace, path string, site runSite, argv []string, startList []bisect.StartItem,
+	notApplied []render.StartItem, isolation string) bisect.Options {
+	return bisect.Options{
+		Command: argv,
+		Start:   startList,
+		Repeat:  o.repeat, Unapplied: notApplied, CheckRepeatable: true, Isolation: isolation,
+		Header: &t.Header, Events: t.Events, Files: t.File, TracePath: path, Lost: lostOf(t),
+		RunFlags: append(append(append(o.where.args(), o.box.args()...), o.verdict.args()...), keepFDsArgs(o.kept)...), RanAs: o.where.describe(),
+		Recorded: t.Start, Here: launch.CommandCreds(site.join), AddressHolder: addressHolderIn(site.join),
+		PackageOwner: pkgdb.Open(site.join.Root()).Owner, StatHere: statHereIn(site.join),
+		ContentHere: newContentHere(site.join.Root()).hash, ResolveHere: resolveHereIn(site.join),
+	}
 }
 
 // runCPU resolves --cpu for locate's runs (the first slot's CPU; -1:

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/envbisect/envbisect/align"
@@ -43,6 +46,9 @@ type objectSearch struct {
 	argv  []string
 	path  string // the trace
 	sigs  *runInterrupts
+	// report is what the call-level report of a cause is made with
+	// (describe).
+	report bisect.Options
 }
 
 // run makes the object search; its result is nil (with a note on
@@ -51,8 +57,10 @@ type objectSearch struct {
 func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.Diff, error) {
 	s := m.s
 	if m.box == nil {
-		fmt.Fprintf(s.err, "envbisect: --materialize needs the runs' sandbox (it puts the good objects in place there): "+
-			"searching recorded calls only\n")
+		if m.o.materializeAsked {
+			fmt.Fprintf(s.err, "envbisect: --materialize needs the runs' sandbox (it puts the good objects in place there): "+
+				"searching recorded calls only\n")
+		}
 		return nil, nil, nil
 	}
 	ignore := []string{}
@@ -200,6 +208,11 @@ func (m *objectSearch) complete(rep *bisect.ObjectReport, diff *envdiff.Diff) {
 			st.Diff = bisectDiff(good, here)
 		}
 	}
+	// In the order the program met them: start items (met at its start),
+	// then by the first call that met each.
+	slices.SortStableFunc(rep.Causes, func(a, b envobj.ResultCause) int {
+		return cmp.Compare(metAt(a), metAt(b))
+	})
 	for i := range rep.Causes {
 		fill(&rep.Causes[i])
 	}
@@ -209,6 +222,19 @@ func (m *objectSearch) complete(rep *bisect.ObjectReport, diff *envdiff.Diff) {
 			rep.Fix.Steps = append(rep.Fix.Steps, c.Fix...)
 		}
 	}
+}
+
+// metAt orders causes by when the program met them: a start item first,
+// then by the first recorded call that met the cause, a cause no call
+// met last.
+func metAt(c envobj.ResultCause) uint64 {
+	switch {
+	case c.Start != nil:
+		return 0
+	case c.FirstSeq == 0:
+		return math.MaxUint64
+	}
+	return c.FirstSeq
 }
 
 // readAll reads r to its end and closes it; nil on an error.

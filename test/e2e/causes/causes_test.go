@@ -9,10 +9,11 @@ import (
 
 // locateScript runs in every test after InWorkNS's prelude: locate_bad
 // CMD... locates CMD here against $W/t.envb and leaves the JSON report
-// in $OUT/report.json and locate's exit status in $OUT/code.
+// in $OUT/report.json and locate's exit status in $OUT/code, with
+// $LOCATE_FLAGS (unquoted) before the trace.
 const locateScript = `
 locate_bad() {
-	code=0; "$EB" locate -q --json "$W/t.envb" -- "$@" > "$OUT/report.json" || code=$?
+	code=0; "$EB" locate -q --json $LOCATE_FLAGS "$W/t.envb" -- "$@" > "$OUT/report.json" || code=$?
 	echo $code > "$OUT/code"
 }
 `
@@ -60,6 +61,46 @@ locate_bad dash "$W/app/run.sh"
 	assertCauses(t, r, "env MODE", "/app/b.conf")
 }
 
+// TestTwoModificationTimesOneCause: the script of TestUnconfirmedSuspect,
+// where both files' modification times differ and both are needed. No
+// call-level run can confirm either alone; the object search, locate's
+// default, puts both in place as one cause (the modification times of
+// app's files), validated by the run that made the command pass, with
+// one `touch -d` per file as the fix.
+func TestTwoModificationTimesOneCause(t *testing.T) {
+	testutil.Require(t, testutil.Binary("dash"), testutil.Binary("stat"), testutil.Binary("touch"))
+	out := testutil.InWorkNS(t, locateScript+"STAMPS='one two'\n"+stampScript+`
+touch -d @1700000000 app/one app/two
+if dash "$W/app/run.sh"; then echo "the script passes here: nothing to locate"; exit 1; fi
+locate_bad dash "$W/app/run.sh"
+`)
+	r := readReport(t, out)
+	if r.Status != "located" || r.Mechanism != "materialized" || r.Objects == nil || len(r.Objects.Causes) != 1 {
+		t.Fatalf("status %s by %q (%s); want located by the object search, one cause\n%s", r.Status, r.Mechanism, r.Message, indent(r.raw))
+	}
+	c := r.Objects.Causes[0]
+	var paths []string
+	for _, o := range c.Objects {
+		paths = append(paths, o.Path)
+	}
+	if len(paths) != 2 || !strings.HasSuffix(paths[0], "/app/one") || !strings.HasSuffix(paths[1], "/app/two") {
+		t.Errorf("cause %s %q holds %q; want app/one and app/two", c.Kind, c.Name, paths)
+	}
+	fix := ""
+	for _, s := range c.Fix {
+		fix += s.Command + "\n"
+	}
+	if strings.Count(fix, "touch ") != 2 || strings.Count(fix, " -d @1600000000") != 2 || r.Objects.Fix == nil || !r.Objects.Fix.Validated {
+		t.Errorf("fix %q (validated: %v); want a validated touch of each file to @1600000000", fix, r.Objects.Fix != nil && r.Objects.Fix.Validated)
+	}
+	if r.Culprit == nil || !strings.HasSuffix(r.Culprit.Path, "/app/one") {
+		t.Errorf("culprit %q; want the first call that met app/one", r.Culprit.names())
+	}
+	if code := testutil.ReadText(t, out, "code"); code != "0" {
+		t.Errorf("locate exited %s, want 0", code)
+	}
+}
+
 // stampScript makes $W/app/run.sh pass only when the modification time
 // of each file named in $STAMPS under app/ is the recorded one
 // (1600000000), and records it with every stamp so.
@@ -78,10 +119,12 @@ for f in $STAMPS; do printf '[ "$(stat -c %%Y %s/app/%s)" = 1600000000 ] || exit
 // call; it ends at the stat of the file. That stat is not identical here
 // (its modification time differs, byte for byte), and its file alone
 // makes the command pass while everything but it fails: it is confirmed
-// and located.
+// and located. (The object search, locate's default, finds the file by
+// its modification time before any traced run: this is the call-level
+// search's test, --materialize=false.)
 func TestModificationTimeConfirmed(t *testing.T) {
 	testutil.Require(t, testutil.Binary("dash"), testutil.Binary("stat"), testutil.Binary("touch"))
-	out := testutil.InWorkNS(t, locateScript+"STAMPS=stamp\n"+stampScript+`
+	out := testutil.InWorkNS(t, locateScript+"STAMPS=stamp LOCATE_FLAGS=--materialize=false\n"+stampScript+`
 touch -d @1700000000 app/stamp
 if dash "$W/app/run.sh"; then echo "the script passes here: nothing to locate"; exit 1; fi
 locate_bad dash "$W/app/run.sh"
@@ -99,9 +142,13 @@ locate_bad dash "$W/app/run.sh"
 // replayed too), but replaying that file alone does not make the command
 // pass: the suspect is not confirmed, nothing is located, the status is
 // unconfirmed with the disagreeing confirmation run, and locate exits 3.
+//
+// That is the call-level search (--materialize=false);
+// TestTwoModificationTimesOneCause is the same case located by the
+// object search.
 func TestUnconfirmedSuspect(t *testing.T) {
 	testutil.Require(t, testutil.Binary("dash"), testutil.Binary("stat"), testutil.Binary("touch"))
-	out := testutil.InWorkNS(t, locateScript+"STAMPS='one two'\n"+stampScript+`
+	out := testutil.InWorkNS(t, locateScript+"STAMPS='one two' LOCATE_FLAGS=--materialize=false\n"+stampScript+`
 touch -d @1700000000 app/one app/two
 if dash "$W/app/run.sh"; then echo "the script passes here: nothing to locate"; exit 1; fi
 locate_bad dash "$W/app/run.sh"

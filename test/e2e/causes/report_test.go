@@ -29,6 +29,22 @@ type report struct {
 		Role    string `json:"role"`
 		Verdict string `json:"verdict"`
 	} `json:"steps"`
+	Mechanism string `json:"mechanism"`
+	Objects   *struct {
+		Causes []struct {
+			Kind    string `json:"kind"`
+			Name    string `json:"name"`
+			Objects []struct {
+				Path string `json:"path"`
+			} `json:"objects"`
+			Fix []struct {
+				Command string `json:"command"`
+			} `json:"fix"`
+		} `json:"causes"`
+		Fix *struct {
+			Validated bool `json:"validated"`
+		} `json:"fix"`
+	} `json:"objects"`
 	raw string
 }
 

@@ -1,0 +1,208 @@
+package bisect
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/envbisect/envbisect/depgraph"
+	"github.com/envbisect/envbisect/envobj"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// The object search names objects; a reader of locate's report also
+// wants, as the call-level search gives it, the call where the program
+// first met each cause, what it gave in the good run and what it gives
+// here, and why (the explanation). DescribeObjects makes that report
+// from the object search's located result and one traced run here with
+// nothing replayed (live: its live calls by recorded seq; the caller
+// may have ended it once the causes' first calls ran, replay's
+// Options.ObserveOnly). The causes and the verdicts stay the object
+// search's: no call-level run decided anything.
+
+// DescribeObjects returns locate's report of res, a located object
+// search, with each cause described at its first call (Culprit is
+// Causes[0]). g is the trace's dependency graph; o carries what the
+// call-level report is made with (Header, Events, Start, the lookups
+// here). g nil describes the start items only (no cause met a call).
+func DescribeObjects(g *depgraph.Graph, res *ObjectReport, live map[uint64]*trace.Call, o Options) *Report {
+	rep := MaterializedReport(res, o.Command)
+	if res.Status != envobj.Located {
+		return rep
+	}
+	s := &search{o: o, start: len(o.Start)}
+	if g != nil {
+		s = &search{g: g, o: o, cands: Candidates(g), start: len(o.Start), ends: map[string]decided{}, memo: map[string]decided{}}
+		s.sp = s.everyCall("")
+		s.obs = s.newObserver()
+		s.failLive = live
+	}
+	for i := range res.Causes {
+		cu, gr := s.objectCulprit(&res.Causes[i], live)
+		if cu == nil {
+			continue
+		}
+		res.Causes[i].Observed = observedOf(cu)
+		if len(rep.Causes) == 0 {
+			rep.Culprit, rep.Group = cu, gr
+		}
+		rep.Causes = append(rep.Causes, cu)
+	}
+	if o.Lost.Any() {
+		rep.Lost = o.Lost
+	}
+	rep.Isolation = o.Isolation
+	if g != nil {
+		rep.RecordedCalls = len(g.Calls())
+		s.explainIdentity(rep)
+	} else if len(o.Unapplied) > 0 {
+		rep.Unapplied = o.Unapplied
+	}
+	return rep
+}
+
+// objectCulprit describes cause c: a start item as the call-level
+// search names one; an object at the call of its resource the program
+// met first that tells it apart here (search.named), with the recorded
+// and live results and the explanation; nil for an object no recorded
+// call met. An explanation the facts cannot give is the object search's
+// own sentence (c.Says): a cause is never left unexplained.
+func (s *search) objectCulprit(c *envobj.ResultCause, live map[uint64]*trace.Call) (*Culprit, *Group) {
+	if c.Start != nil {
+		it := s.startItemOf(*c.Start)
+		cu := &Culprit{Start: &it}
+		s.explain(cu, nil)
+		if cu.Explanation == "" {
+			cu.Explanation = c.Says
+		}
+		return cu, nil
+	}
+	if c.FirstSeq == 0 || s.g == nil {
+		return nil, nil
+	}
+	seq := c.FirstSeq
+	if q := s.refusedAt(c, live); q != 0 {
+		seq = q
+	} else if gr := s.g.GroupOf(seq); gr != nil {
+		if q := s.named(gr, live, s.obs); q != 0 {
+			seq = q
+		}
+	}
+	cu, gr := s.culprit(seq, live)
+	if cu.Explanation == "" {
+		cu.Explanation = c.Says
+	}
+	return cu, gr
+}
+
+// refusedAt is the first call on cause c (causeCalls) that failed here
+// with another error than in the good run (a creation denied in a
+// directory whose mode differs, an open of a file missing here): the
+// call where the program was refused names the cause better than its
+// first look at it (a stat of the directory). 0: none was.
+func (s *search) refusedAt(c *envobj.ResultCause, live map[uint64]*trace.Call) uint64 {
+	for _, q := range causeCalls(s.g, c, observedCalls) {
+		l := live[q]
+		rec, ok := s.g.Call(q)
+		if l == nil || !ok {
+			continue
+		}
+		if e := l.Errno(); e != 0 && e != rec.Errno() {
+			return q
+		}
+	}
+	return 0
+}
+
+// observedCalls is how many calls on each cause a traced run here waits
+// for (ObservedCalls): the first names the cause, the next ones show its
+// content (the read after an open) or the call refused here.
+const observedCalls = 8
+
+// ObservedCalls are the recorded calls on res's causes a traced run here
+// with nothing in place must have made to describe them
+// (DescribeObjects): for each cause, the first observedCalls of
+// causeCalls, in order.
+func ObservedCalls(g *depgraph.Graph, res *ObjectReport) []uint64 {
+	var out []uint64
+	seen := map[uint64]bool{}
+	for i := range res.Causes {
+		for _, q := range causeCalls(g, &res.Causes[i], observedCalls) {
+			if !seen[q] {
+				seen[q] = true
+				out = append(out, q)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// causeCalls are the recorded calls on cause c, in order, at most n: the
+// calls on its resource where the program first met it, and those on
+// its objects' paths or under a directory among them.
+func causeCalls(g *depgraph.Graph, c *envobj.ResultCause, n int) []uint64 {
+	if c.FirstSeq == 0 || g == nil {
+		return nil
+	}
+	paths := map[string]bool{}
+	var dirs []string
+	for _, o := range c.Objects {
+		paths[o.Path] = true
+		if o.Good.Type == envobj.TypeDir || o.Here.Type == envobj.TypeDir {
+			dirs = append(dirs, strings.TrimSuffix(o.Path, "/")+"/")
+		}
+	}
+	if c.Path != "" {
+		paths[c.Path] = true
+	}
+	in := map[uint64]bool{}
+	if gr := g.GroupOf(c.FirstSeq); gr != nil {
+		for _, q := range gr.Calls {
+			in[q] = true
+		}
+	}
+	var out []uint64
+	for _, call := range g.Calls() {
+		if len(out) == n {
+			break
+		}
+		if call.Seq < c.FirstSeq {
+			continue
+		}
+		on := in[call.Seq] || paths[call.Path]
+		for _, d := range dirs {
+			on = on || strings.HasPrefix(call.Path, d)
+		}
+		if on {
+			out = append(out, call.Seq)
+		}
+	}
+	return out
+}
+
+// observedOf is culprit cu as the object search's cause carries it.
+func observedOf(cu *Culprit) *envobj.Observed {
+	o := &envobj.Observed{Explanation: cu.Explanation}
+	if cu.Start != nil {
+		return o
+	}
+	o.Seq, o.Call, o.Good, o.Here = cu.Seq, cu.Call, cu.Good.Return, cu.Here.Return
+	if cu.Here.Missing {
+		o.Here = "did not happen here"
+	}
+	return o
+}
+
+// startItemOf is the search's start item for v, the object search's,
+// or one made of v when the call-level search has none (the host name,
+// which only a run of the object search puts in place).
+func (s *search) startItemOf(v envobj.StartValue) StartItem {
+	for _, it := range s.o.Start {
+		if it.Kind == v.Kind && it.Name == v.Name {
+			return it
+		}
+	}
+	it := StartItem{Kind: v.Kind, Name: v.Name, Good: v.Good, Here: v.Here}
+	it.Text = it.Plain()
+	return it
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/envbisect/envbisect/bisect"
+	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/replay"
+	"github.com/envbisect/envbisect/serve"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// The object search finds its causes with untraced runs. What the
+// program met of each cause here, the call and its result, takes one
+// traced run with nothing replayed (an observation run): the causes'
+// first calls run live and the report describes them as the call-level
+// search does (bisect.DescribeObjects). The run ends once those calls
+// (and the next calls on their objects, bisect.ObservedCalls) have run,
+// so a command that computes for minutes after reading its
+// configuration is traced only that far (replay's Options.ObserveOnly).
+
+// describe returns locate's report of res, a located object search: each
+// cause at the first call that met it, observed in a traced run here. When
+// that run cannot be made, the report names the objects alone and says
+// why on stderr: the causes stand, found by the object search.
+func (m *objectSearch) describe(ctx context.Context, res *bisect.ObjectReport, store *serve.Store) (*bisect.Report, error) {
+	var seqs []uint64
+	for _, c := range res.Causes {
+		if c.FirstSeq != 0 {
+			seqs = append(seqs, c.FirstSeq)
+		}
+	}
+	if len(seqs) == 0 {
+		// Start items alone: nothing to observe, no graph to build.
+		return bisect.DescribeObjects(nil, res, nil, m.report), nil
+	}
+	rec, err := fullRecording(m.path, m.t)
+	if err != nil {
+		return nil, err
+	}
+	m.rec = rec
+	live, err := m.observe(ctx, bisect.ObservedCalls(rec.Graph, res), store, res.Runs+res.ConfirmRuns+1)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		fmt.Fprintf(m.s.err, "envbisect: the traced run that shows each cause's first call here failed (%v): "+
+			"the report names the objects only\n", err)
+		return bisect.MaterializedReport(res, m.argv), nil
+	}
+	return bisect.DescribeObjects(rec.Graph, res, live, m.report), nil
+}
+
+// observe makes the observation run, locate's run number run: the command
+// traced with nothing replayed and nothing put in place, ended once the
+// calls seqs ran.
+func (m *objectSearch) observe(ctx context.Context, seqs []uint64, store *serve.Store, run int) (map[uint64]*trace.Call, error) {
+	if err := m.o.box.runReset(ctx, m.s); err != nil {
+		return nil, err
+	}
+	rec := m.rec
+	plan := rec.Graph.Closure(rec.WithPlacement(func(uint64) bool { return false }, m.site.cpu >= 0))
+	output, closeLog, err := m.o.logs.open(bisect.Request{Run: run, Role: "observe"})
+	if err != nil {
+		return nil, err
+	}
+	defer closeLog()
+	interrupt, done := m.sigs.add()
+	defer done()
+	if !m.o.quiet {
+		fmt.Fprintf(m.s.err, "envbisect: one traced run here with nothing in place, to show the call where the command met each cause\n")
+	}
+	res, err := rec.Run(ctx, replay.Options{
+		Sandbox: m.box, Argv: m.argv, Plan: plan, Judge: m.o.verdict.spec, Window: m.o.window, CPU: m.site.cpu,
+		Join: m.site.join, Env: m.site.env, Dir: m.site.dir, Serve: store, KeepFDs: m.o.kept,
+		Stdout: output, Stderr: output, Interrupt: interrupt, ObserveOnly: seqs,
+	})
+	if ee, refused := launch.ExecRefused(err); refused {
+		return nil, ee
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res.Live, nil
+}
