@@ -15,10 +15,11 @@ import (
 // the later stat showing this environment's size (the program exits 4),
 // so the verdict flips only with the stat replayed too. The culprit is
 // the read of the configuration (or the open it reads through), with
-// the content diff, never the stat; the flip is kept as evidence.
+// the content diff, never the stat; the flip is kept as evidence. (A
+// test of the call-level search: --materialize=false.)
 func TestConfigReadThenStatAgain(t *testing.T) {
 	bin := testutil.BuildC(t, "restat.c", false)
-	out := testutil.InWorkNS(t, testutil.AppPrelude+"RESTAT="+bin+`
+	out := testutil.InWorkNS(t, testutil.AppPrelude+"LOCATE_FLAGS=--materialize=false RESTAT="+bin+`
 printf 'mode=good\nlevel=3\n' > good/app.conf
 printf 'mode=broken-here\nlevel=3\n' > bad/app.conf
 mount --bind good app
@@ -92,10 +93,12 @@ done
 // removes the lock; here the lock's directory does not exist, so the
 // creation fails (ENOENT) and so does the removal (rm exits 1). The
 // culprit is the creation, the first call of the lock file that differs
-// here, not rm's later calls on it.
+// here, not rm's later calls on it. (The call-level search's test,
+// --materialize=false: the object search names the directory run,
+// missing here, as TestMaterializeMissingDirectory shows.)
 func TestCreateThenUnlink(t *testing.T) {
 	testutil.Require(t, testutil.Binary("dash"), testutil.Binary("rm"))
-	out := testutil.InWorkNS(t, testutil.AppPrelude+`
+	out := testutil.InWorkNS(t, testutil.AppPrelude+"LOCATE_FLAGS=--materialize=false\n"+`
 for d in good bad; do
 	printf ': > run/lock\necho working\nrm run/lock\n' > $d/run.sh
 done
