@@ -96,7 +96,9 @@ type Hierarchy struct {
 }
 
 // Build groups objs (by index) for the search: by the package that owned
-// each in the good run, when one did, else by directory, recursively;
+// each in the good run, when one did (a directory missing here that
+// holds only a package's missing objects goes with them: packageDirs),
+// else by directory, recursively;
 // objects whose modification time alone differs go in a group of their
 // own, last. An object that cannot be materialized, or for which a run
 // would do nothing (Ops is empty: a directory whose entries alone differ,
@@ -104,8 +106,9 @@ type Hierarchy struct {
 // path, is left out and listed.
 func Build(objs []Object) Hierarchy {
 	var h Hierarchy
-	var plain, mtime []int
+	var placed, plain, mtime []int
 	pkgs := map[string][]int{}
+	pkgOf := map[string]*trace.Package{}
 	var pkgOrder []string
 	seen := map[string]int{}
 	for i := range objs {
@@ -128,13 +131,23 @@ func Build(objs []Object) Hierarchy {
 			h.Unplaced = append(h.Unplaced, Unplaced{Index: i, Path: o.Path, What: o.Describe(), Why: why, FirstSeq: o.FirstSeq})
 			continue
 		}
+		placed = append(placed, i)
+	}
+	dirs := packageDirs(objs, placed)
+	for _, i := range placed {
+		o := &objs[i]
+		pk := o.Package
+		if d := dirs[i]; d != nil {
+			pk = d
+		}
 		switch {
 		case o.MtimeOnly():
 			mtime = append(mtime, i)
-		case o.Package != nil && o.Package.Name != "":
-			k := packageKey(o.Package)
+		case pk != nil && pk.Name != "":
+			k := packageKey(pk)
 			if _, ok := pkgs[k]; !ok {
 				pkgOrder = append(pkgOrder, k)
+				pkgOf[k] = pk
 			}
 			pkgs[k] = append(pkgs[k], i)
 		default:
@@ -145,7 +158,7 @@ func Build(objs []Object) Hierarchy {
 	for _, k := range pkgOrder {
 		idx := pkgs[k]
 		kids := tree(objs, idx)
-		h.Top = append(h.Top, &Group{Kind: GroupPackage, Package: objs[idx[0]].Package, Object: -1,
+		h.Top = append(h.Top, &Group{Kind: GroupPackage, Package: pkgOf[k], Object: -1,
 			Objects: byPath(objs, idx), Children: kids})
 	}
 	h.Top = append(h.Top, tree(objs, plain)...)

@@ -174,8 +174,31 @@ func pathNoun(objs []Object, idx []int) (one, many string) {
 	return "file", "files"
 }
 
+// byType counts objs[idx] by their type in the good run: "41 files",
+// "10 files and 2 directories"; "N paths" when some are neither.
+func byType(objs []Object, idx []int) string {
+	files, dirs := 0, 0
+	for _, i := range idx {
+		switch objs[i].Good.Type {
+		case TypeFile:
+			files++
+		case TypeDir:
+			dirs++
+		}
+	}
+	switch n := len(idx); {
+	case files == n:
+		return fmt.Sprintf("%d %s", n, nouns(n, "file", "files"))
+	case files+dirs == n && files > 0:
+		return fmt.Sprintf("%d %s and %d %s", files, nouns(files, "file", "files"), dirs, nouns(dirs, "directory", "directories"))
+	default:
+		return fmt.Sprintf("%d %s", n, nouns(n, "path", "paths"))
+	}
+}
+
 // Says is what differs in the group, for a person: "python3-yaml 6.0-3
-// is not installed here (41 files)", "3 objects under /etc/app.d differ
+// is not installed here (41 files)", "python3-idna 3.3-1 is not installed
+// here (10 files and 2 directories)", "3 objects under /etc/app.d differ
 // here (2 only here, 1 with other content)", an object's own words
 // (Object.Says). objs are the objects the group's indexes refer to.
 func (g *Group) Says(objs []Object) string {
@@ -188,7 +211,7 @@ func (g *Group) Says(objs []Object) string {
 		p := g.Package
 		name := strings.TrimSpace(p.Name + " " + p.Version)
 		if allMissing(objs, g.Objects) {
-			return fmt.Sprintf("%s is not installed here (%d %s)", name, n, nouns(n, one, many))
+			return fmt.Sprintf("%s is not installed here (%s)", name, byType(objs, g.Objects))
 		}
 		return fmt.Sprintf("%d %s of %s %s here (%s)", n, nouns(n, one, many), name, nouns(n, "differs", "differ"), tally(objs, g.Objects))
 	case GroupMtime:

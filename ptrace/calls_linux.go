@@ -92,6 +92,7 @@ func (s *session) syscallStop(t *task) error {
 			s.files.keepExec(t, c)
 		} else {
 			s.files.keepOpened(t, row, c)
+			s.files.keepStated(t, row, c)
 		}
 	}
 	s.finish(t, c)

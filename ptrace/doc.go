@@ -280,6 +280,13 @@
 // those two. The tracer thread pays a stat
 // per such call and an open, fstat and readlink per distinct file.
 //
+// When the FileSink is also a StatedFilter, a successful call that
+// answers with a path's stat (systable's StatsPath) hands the regular
+// file it stat'ed (keepstated_linux.go; reached through /proc/TID/root,
+// lstat'ed when the call does not follow a final link) to the sink too,
+// when the filter wants it: asked once per distinct file, a file it
+// declines is not asked about again. The call gets no Obj.
+//
 // # Addresses taken here
 //
 // In a semi-replay run (addrs_linux.go), an overwritten bind whose live

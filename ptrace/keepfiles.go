@@ -23,3 +23,17 @@ type fileKey struct {
 	dev, ino    uint64
 	size, mtime int64
 }
+
+// StatedFilter is implemented by a FileSink that also keeps some of the
+// regular files the command only stat'ed, never opened: KeepsStated says
+// whether the file at path (as the program named it; resolved is where
+// it led, every link followed, or "" when that is path) is one. It is
+// called on the tracer thread, once per distinct file, and must be quick.
+//
+// A recording keeps those a package owns (record's contentStore): an
+// interpreter stats a module's source and loads its compiled cache
+// (Python reads __pycache__/NAME.TAG.pyc when it matches the .py's size
+// and mtime, which it stats), so putting a package back takes both.
+type StatedFilter interface {
+	KeepsStated(path, resolved string) bool
+}

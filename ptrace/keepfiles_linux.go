@@ -20,10 +20,19 @@ type fileKeeper struct {
 	sink FileSink
 	seen map[fileKey]uint32
 	next uint32 // the last ID given
+	// stated, when the sink is a StatedFilter, says which files the
+	// command only stat'ed are kept too (keepstated_linux.go); declined
+	// are those it said no to, not asked again.
+	stated   StatedFilter
+	declined map[fileKey]bool
 }
 
 func newFileKeeper(sink FileSink) *fileKeeper {
-	return &fileKeeper{sink: sink, seen: make(map[fileKey]uint32)}
+	k := &fileKeeper{sink: sink, seen: make(map[fileKey]uint32)}
+	if f, ok := sink.(StatedFilter); ok {
+		k.stated, k.declined = f, make(map[fileKey]bool)
+	}
+	return k
 }
 
 // keepOpened sets c.Obj when c, just completed, made an fd on a regular
@@ -87,17 +96,41 @@ func (k *fileKeeper) keep(link, path string, exe bool) (id uint32, interp string
 	if err := unix.Stat(link, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return 0, ""
 	}
-	key := statKey(&st)
+	return k.keepFile(link, path, &st, exe, false)
+}
+
+// keepFile is keep of the regular file at link whose stat is st. With
+// onlyWanted set (a file the command only stat'ed), a new file is kept
+// only when the StatedFilter wants it, asked once per file.
+func (k *fileKeeper) keepFile(link, path string, st *unix.Stat_t, exe, onlyWanted bool) (id uint32, interp string) {
+	key := statKey(st)
 	if id, ok := k.seen[key]; ok {
 		return id, ""
+	}
+	if onlyWanted && k.declined[key] {
+		return 0, ""
+	}
+	f, err := os.OpenFile(link, os.O_RDONLY|unix.O_CLOEXEC, 0)
+	if onlyWanted {
+		if err != nil {
+			return 0, "" // nothing to keep: not even a hash
+		}
+		resolved, _ := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
+		if resolved == path {
+			resolved = ""
+		}
+		if !k.stated.KeepsStated(path, resolved) {
+			f.Close()
+			k.declined[key] = true
+			return 0, ""
+		}
 	}
 	k.next++
 	id = k.next
 	k.seen[key] = id
 	obj := &trace.FileObject{ID: id, Path: path}
-	f, err := os.OpenFile(link, os.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err == nil {
-		if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		if err := unix.Fstat(int(f.Fd()), st); err != nil {
 			f.Close()
 			f = nil
 		}

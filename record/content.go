@@ -83,6 +83,13 @@ func newContentStore(w *tracefile.Writer, exclude []string, max uint64, cache *t
 		return nil, err
 	}
 	c := &contentStore{exclude: filter, max: max, queue: make(chan keptFile, contentQueue), cache: cache, owners: owners}
+	if owners != nil {
+		// Index the package database while the command starts: the
+		// tracer thread waits for it at the first file the command only
+		// stat'ed (KeepsStated), which an interpreter does early. Its
+		// error, if any, is the first lookup's again.
+		go owners.Owner("/", "")
+	}
 	if cache != nil {
 		c.update = &cacheUpdate{cache: cache}
 	}

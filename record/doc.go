@@ -55,6 +55,14 @@
 // before writing the end frame. Semi-replay runs keep nothing, and the
 // eBPF backend keeps no contents yet (Run warns).
 //
+// A file the command only stat'ed (stat, lstat, newfstatat, statx of a
+// path) is kept too when a package owns it in the root the command sees
+// (keepstated.go, the engine asking the store's KeepsStated once per
+// distinct file), with no call naming it: an interpreter stats a
+// module's source and loads its compiled cache (Python's .py and
+// __pycache__/*.pyc), and a materialized run that puts a package back
+// needs both. Files no package owns are not kept when only stat'ed.
+//
 // With Options.ContentCache (the CLI's default: ~/.cache/envbisect/content)
 // the goroutines first fstat the open file and look its version up in a
 // tracefile.ContentCache shared by recordings: a hit copies the chunk

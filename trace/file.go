@@ -1,7 +1,8 @@
 package trace
 
 // FileObject is a file of the good environment that the recorded command
-// read, mapped or executed: its identity as record found it and, unless
+// read, mapped or executed, or only stat'ed when a package owns it (no
+// call names those): its identity as record found it and, unless
 // Why says otherwise, its whole content, stored in the trace as chunks
 // (tracefile). Calls refer to it by ID (Call.Obj): the open that gave
 // the program an fd on it, the execve that ran it.

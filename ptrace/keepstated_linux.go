@@ -1,0 +1,47 @@
+package ptrace
+
+import (
+	"fmt"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
+)
+
+// keepStated hands the regular file that c, just completed, stat'ed by
+// its path (systable's StatsPath: stat, lstat, newfstatat, statx) to the
+// sink when the sink's StatedFilter wants it (see StatedFilter). The call
+// gets no Obj: it gave the program no fd on the file and ran nothing, and
+// the file object is the good run's file, which no call names (as an
+// executable's ELF interpreter). The tracer thread pays a stat (an lstat
+// for a call that does not follow a final link) per such call, and an
+// open, readlink and the filter's answer per distinct file.
+func (k *fileKeeper) keepStated(t *task, row *systable.Syscall, c *trace.Call) {
+	if k.stated == nil || c.Ret != 0 || c.NoReturn || !row.StatsPath() || !strings.HasPrefix(c.Path, "/") || kernelFS(c.Path) {
+		return
+	}
+	link := fmt.Sprintf("/proc/%d/root%s", t.tid, c.Path)
+	var st unix.Stat_t
+	stat := unix.Stat
+	if !row.FollowsLink(c.Args) {
+		stat = unix.Lstat
+	}
+	if err := stat(link, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return
+	}
+	k.keepFile(link, c.Path, &st, false, true)
+}
+
+// kernelFS reports whether p is under /proc, /sys or /dev, whose files
+// are the kernel's answers and devices, owned by no package (and
+// /proc/self would be the tracer's, reached from here).
+func kernelFS(p string) bool {
+	for _, d := range []string{"/proc", "/sys", "/dev"} {
+		if p == d || strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
+}

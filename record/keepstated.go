@@ -1,0 +1,26 @@
+package record
+
+// KeepsStated implements ptrace.StatedFilter: of the regular files the
+// command only stat'ed, a recording keeps those a package owns in the
+// root the command sees (and, within --max-content, their content, as of
+// the files it opened: Keep decides that as for any file).
+//
+// Why: an interpreter stats a module's source and loads a compiled cache
+// of it. Python stats NAME.py and reads __pycache__/NAME.TAG.pyc when the
+// cache's header matches the source's size and mtime, and opens the .py
+// only when it does not; a recording of the files the command opened
+// would hold the caches and not the sources. To put a package back in a
+// materialized run (locate --materialize: "python3-idna 3.3 is not
+// installed here"), and for its fix to be validated, a run needs both,
+// with their good content: without the source, Python ignores the cache.
+// Files no package owns (a project's own modules, a virtualenv's) are
+// not kept when only stat'ed: the recording would grow by every file a
+// program stats (a build tool stats a whole tree) for objects that no
+// package groups, and a missing one of those is met where it is read.
+func (c *contentStore) KeepsStated(path, resolved string) bool {
+	if c.owners == nil {
+		return false
+	}
+	pk, err := c.owners.Owner(path, resolved)
+	return err == nil && pk != nil && pk.Name != ""
+}
