@@ -31,7 +31,7 @@ run_bad() {
 locate_bad() {
 	art=$1; shift
 	check='test "$(sha256sum < '"$W/out/$art"')" = "$(cat '"$W"'/good.sum)"'
-	code=0; "$EB" locate -q --json --persist "$W/out" --reset "rm -f $W/out/$art" --check "$check" "$W/t.envb" -- "$@" > "$OUT/report.json" || code=$?
+	code=0; "$EB" locate -q --json $LOCATE_FLAGS --persist "$W/out" --reset "rm -f $W/out/$art" --check "$check" "$W/t.envb" -- "$@" > "$OUT/report.json" || code=$?
 	echo $code > "$OUT/code"
 }
 `

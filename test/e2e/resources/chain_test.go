@@ -13,10 +13,12 @@ import (
 // run before. The search widens its pass end by what each run saw
 // differ, then once by what no run reached, and locates the last part
 // the script needs (a program of the class Python's imports of a removed
-// package belong to).
+// package belong to). A test of the call-level search
+// (--materialize=false): the object search, locate's default, puts the
+// five parts in place from its first runs and names them all.
 func TestChainOfMissingFiles(t *testing.T) {
 	testutil.Require(t, testutil.Binary("dash"))
-	out := testutil.InWorkNS(t, buildPrelude+`
+	out := testutil.InWorkNS(t, buildPrelude+"LOCATE_FLAGS=--materialize=false\n"+`
 mkdir build build/conf.d
 for p in a b c d e; do echo "P_$p=$p" > build/conf.d/$p; done
 build='. ./conf.d/a; . ./conf.d/b; . ./conf.d/c; . ./conf.d/d; . ./conf.d/e; echo "$P_a$P_b$P_c$P_d$P_e" > "$W/out/said"'

@@ -19,6 +19,13 @@ type report struct {
 	RepeatRuns int      `json:"repeat_runs"`
 	Culprit    *culprit `json:"culprit"`
 	Space      *space   `json:"space"`
+	// Mechanism and Objects say whether the object search (locate's
+	// default) found the culprit, over how many candidates.
+	Mechanism string `json:"mechanism"`
+	Objects   *struct {
+		Candidates int `json:"candidates"`
+		Runs       int `json:"runs"`
+	} `json:"objects"`
 	Steps      []struct {
 		Step      int    `json:"step"`
 		Prefix    uint64 `json:"prefix"`
@@ -79,12 +86,25 @@ func readReport(t *testing.T, dir, name string) report {
 }
 
 // assertSearched fails t unless r is located, by a search over the
-// differing candidates, in at most ⌈log2 C⌉ + 3 runs for C candidates.
+// differing candidates, in at most ⌈log2 C⌉ + 3 runs for C candidates:
+// the object search's (locate's default) or, when it fell back, the
+// call-level search's over the resources that differ.
 func assertSearched(t *testing.T, r report) {
 	t.Helper()
 	t.Logf("status %s, culprit %s, %d runs (+%d repeats), space %s", r.Status, show(r.Culprit), r.Runs, r.RepeatRuns, showSpace(r.Space))
 	if r.Status != "located" {
 		t.Errorf("status %q (%s), want located", r.Status, r.Message)
+	}
+	if r.Mechanism == "materialized" {
+		// The object search ran over the objects and start items that
+		// differ here, each run with whole objects in place.
+		if o := r.Objects; o == nil || o.Candidates < 1 || r.Runs < 1 || r.Runs > scenarios.RunBound(o.Candidates) {
+			t.Errorf("object search %+v, %d runs: want 1 to ⌈log2 C⌉+3 runs over C >= 1 candidates", o, r.Runs)
+		}
+		if t.Failed() {
+			t.Logf("report:\n%s", indent(r.raw))
+		}
+		return
 	}
 	s := r.Space
 	switch {
