@@ -84,6 +84,14 @@ type helperConfig struct {
 	// untraced run keeps the view for a check after the command exits
 	// (RunUntraced), as the ptrace engine does at the exec stop.
 	ViewFD int `json:"viewfd,omitempty"`
+	// DieWithParent: the command is killed when the thread that started
+	// the helper ends (PR_SET_PDEATHSIG), which RunUntraced keeps for the
+	// run: an untraced command has no tracer whose death kills it
+	// (PTRACE_O_EXITKILL), and must not outlive a SIGKILLed envbisect.
+	// Parent is that thread's process, to see whether it ended before the
+	// death signal was set.
+	DieWithParent bool `json:"diewithparent,omitempty"`
+	Parent        int  `json:"parent,omitempty"`
 }
 
 func init() {
@@ -167,6 +175,14 @@ func MaybeRunHelper() {
 	// exec; before the filters, which would send close_range to the tracer.
 	if err := closeOthersOnExec(cfg.KeepFDs); err != nil {
 		fail(126, err)
+	}
+	if cfg.DieWithParent {
+		if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+			fail(126, fmt.Errorf("prctl(PR_SET_PDEATHSIG): %w", err))
+		}
+		if os.Getppid() != cfg.Parent {
+			os.Exit(126) // envbisect ended before the signal was set
+		}
 	}
 	if err := becomeTarget(&cfg); err != nil {
 		fail(126, err)

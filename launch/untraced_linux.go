@@ -2,6 +2,8 @@ package launch
 
 import (
 	"errors"
+	"os"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -42,9 +44,19 @@ func RunUntraced(cfg *Config) (*trace.RunResult, error) {
 		return nil, err
 	}
 	defer restore()
+	// The thread that starts the helper is its parent, whose end kills
+	// the command (helperConfig.DieWithParent): it is this goroutine's
+	// for the whole run, so that no other goroutine's end takes it.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	u, err := start(cfg, spawnOptions{viewSocket: cfg.Sandbox != nil && cfg.View != nil})
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Join == nil {
+		// A joined helper is started by a thread that ends at once
+		// (joinFiles.forkExec): the death signal would kill it then.
+		u.hc.DieWithParent, u.hc.Parent = true, os.Getpid()
 	}
 	tree := NewTree(u.PID)
 	watch := NewWatcher(cfg.Watch, tree.Kill)
