@@ -6,6 +6,7 @@ import (
 
 	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/envobj"
+	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -51,6 +52,10 @@ func DescribeObjects(g *depgraph.Graph, res *ObjectReport, live map[uint64]*trac
 		rep.Lost = o.Lost
 	}
 	rep.Isolation = o.Isolation
+	rep.Space = &render.SearchSpace{Over: render.SpaceObjects, Candidates: res.Candidates}
+	for _, it := range o.Start {
+		rep.Space.StartItems = append(rep.Space.StartItems, it.Label())
+	}
 	if g != nil {
 		rep.RecordedCalls = len(g.Calls())
 		s.explainIdentity(rep)
@@ -67,7 +72,7 @@ func DescribeObjects(g *depgraph.Graph, res *ObjectReport, live map[uint64]*trac
 // call met. An explanation the facts cannot give is the object search's
 // own sentence (c.Says): a cause is never left unexplained.
 func (s *search) objectCulprit(c *envobj.ResultCause, live map[uint64]*trace.Call) (*Culprit, *Group) {
-	if c.Start != nil {
+	if c.Start != nil && (c.MetAt() == 0 || s.g == nil) {
 		it := s.startItemOf(*c.Start)
 		cu := &Culprit{Start: &it}
 		s.explain(cu, nil)
@@ -76,11 +81,13 @@ func (s *search) objectCulprit(c *envobj.ResultCause, live map[uint64]*trace.Cal
 		}
 		return cu, nil
 	}
-	if c.FirstSeq == 0 || s.g == nil {
+	if c.MetAt() == 0 || s.g == nil {
 		return nil, nil
 	}
-	seq := c.FirstSeq
+	seq := c.MetAt()
 	if q := s.refusedAt(c, live); q != 0 {
+		seq = q
+	} else if q := s.usesContent(c); q != 0 {
 		seq = q
 	} else if gr := s.g.GroupOf(seq); gr != nil {
 		if q := s.named(gr, live, s.obs); q != 0 {
@@ -99,7 +106,12 @@ func (s *search) objectCulprit(c *envobj.ResultCause, live map[uint64]*trace.Cal
 // directory whose mode differs, an open of a file missing here): the
 // call where the program was refused names the cause better than its
 // first look at it (a stat of the directory). 0: none was.
+//
+// Of those, one that would have taken the cause's content (an open of a
+// file the trace keeps, an exec of an image) comes first: the exec of a
+// program missing here, not the stat along PATH that looked for it.
 func (s *search) refusedAt(c *envobj.ResultCause, live map[uint64]*trace.Call) uint64 {
+	first := uint64(0)
 	for _, q := range causeCalls(s.g, c, observedCalls) {
 		l := live[q]
 		rec, ok := s.g.Call(q)
@@ -107,6 +119,32 @@ func (s *search) refusedAt(c *envobj.ResultCause, live map[uint64]*trace.Call) u
 			continue
 		}
 		if e := l.Errno(); e != 0 && e != rec.Errno() {
+			if rec.Obj != 0 {
+				return q
+			}
+			if first == 0 {
+				first = q
+			}
+		}
+	}
+	return first
+}
+
+// usesContent is, for a cause whose content differs, the first call on
+// it that took that content (an open of a file the trace keeps, whose
+// read shows the data diff; an exec of an image it keeps): a stat
+// along PATH meets the file first, but the program read or ran it
+// there. 0: none, or the content does not differ.
+func (s *search) usesContent(c *envobj.ResultCause) uint64 {
+	content := false
+	for _, o := range c.Objects {
+		content = content || o.Differs.Has(envobj.AspectContent)
+	}
+	if !content {
+		return 0
+	}
+	for _, q := range causeCalls(s.g, c, observedCalls) {
+		if rec, ok := s.g.Call(q); ok && rec.Obj != 0 {
 			return q
 		}
 	}
@@ -141,7 +179,8 @@ func ObservedCalls(g *depgraph.Graph, res *ObjectReport) []uint64 {
 // calls on its resource where the program first met it, and those on
 // its objects' paths or under a directory among them.
 func causeCalls(g *depgraph.Graph, c *envobj.ResultCause, n int) []uint64 {
-	if c.FirstSeq == 0 || g == nil {
+	first := c.MetAt()
+	if first == 0 || g == nil {
 		return nil
 	}
 	paths := map[string]bool{}
@@ -156,7 +195,7 @@ func causeCalls(g *depgraph.Graph, c *envobj.ResultCause, n int) []uint64 {
 		paths[c.Path] = true
 	}
 	in := map[uint64]bool{}
-	if gr := g.GroupOf(c.FirstSeq); gr != nil {
+	if gr := g.GroupOf(first); gr != nil {
 		for _, q := range gr.Calls {
 			in[q] = true
 		}
@@ -166,7 +205,7 @@ func causeCalls(g *depgraph.Graph, c *envobj.ResultCause, n int) []uint64 {
 		if len(out) == n {
 			break
 		}
-		if call.Seq < c.FirstSeq {
+		if call.Seq < first {
 			continue
 		}
 		on := in[call.Seq] || paths[call.Path]

@@ -143,6 +143,23 @@ type Observed struct {
 	Explanation string `json:"explanation"`
 }
 
+// MetAt is the first recorded call that met the cause: FirstSeq, or for
+// a held address the bind that bound it in the good run; 0 when no call
+// did (another start item).
+func (c *ResultCause) MetAt() uint64 {
+	if c.FirstSeq != 0 {
+		return c.FirstSeq
+	}
+	if c.Start != nil {
+		for _, a := range c.Start.Addresses {
+			if a.BoundAt != 0 {
+				return a.BoundAt
+			}
+		}
+	}
+	return 0
+}
+
 // The ResultCause.Kind of a start item.
 const KindStart = "start"
 

@@ -10,11 +10,14 @@ const (
 	// SpaceAll: every replayable call, by prefix (the thesis' search),
 	// when no set of differing resources made the command pass.
 	SpaceAll = "all"
+	// SpaceObjects: the object search's candidates (locate's default):
+	// the objects, groups and start items of its first level.
+	SpaceObjects = "objects"
 )
 
 // SearchSpace is what a locate search ran over.
 type SearchSpace struct {
-	// Over is SpaceDiffering or SpaceAll.
+	// Over is SpaceDiffering, SpaceAll or SpaceObjects.
 	Over string `json:"over"`
 	// Candidates is how many units the search ran over: the start items
 	// and the differing resources (SpaceDiffering), or the start items

@@ -26,9 +26,9 @@ import (
 // why on stderr: the causes stand, found by the object search.
 func (m *objectSearch) describe(ctx context.Context, res *bisect.ObjectReport, store *serve.Store) (*bisect.Report, error) {
 	var seqs []uint64
-	for _, c := range res.Causes {
-		if c.FirstSeq != 0 {
-			seqs = append(seqs, c.FirstSeq)
+	for i := range res.Causes {
+		if q := res.Causes[i].MetAt(); q != 0 {
+			seqs = append(seqs, q)
 		}
 	}
 	if len(seqs) == 0 {
