@@ -1,7 +1,6 @@
 package envdiff
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/envbisect/envbisect/envobj"
@@ -82,20 +81,12 @@ func (d *Diff) Object(p string) *envobj.Object {
 // "/proc/PID/root" for one in a container (paths resolve inside it, links
 // included). table is the syscall table of the trace's architecture.
 // It runs nothing and changes nothing; see the package documentation for
-// what it compares and what it cannot see.
+// what it compares and what it cannot see. It is an Inspector given
+// tr's events, for a trace held whole.
 func Inspect(tr *tracefile.Trace, table *systable.Table, root string, opts Options) (*Diff, error) {
-	if opts.MaxHash == 0 {
-		opts.MaxHash = DefaultMaxHash
+	in := &Inspector{w: newWalker(table, tr.Header.Arch, tr.File), tunables: newTunableReads(table)}
+	for i := range tr.Events {
+		in.Add(&tr.Events[i])
 	}
-	w := newWalker(tr, table)
-	w.walk()
-	fs, err := openRoot(root)
-	if err != nil {
-		return nil, fmt.Errorf("inspect %s: %w", root, err)
-	}
-	defer fs.close()
-	c := newComparer(w.recs, fs, opts)
-	c.values = goodTunables(tr, table)
-	c.compareAll()
-	return c.diff(), nil
+	return in.Compare(tr.Files, root, opts)
 }

@@ -30,6 +30,20 @@
 // so that a file reached through a link is one object. The good state of
 // a path folds its observations: for each aspect the earliest.
 //
+// # A trace read as a stream
+//
+// Inspect walks a trace held whole; an Inspector (inspector.go) is the
+// same walk given the events one at a time, as a tracefile reader hands
+// them out, for a trace too long to hold (issue 29): it keeps per path
+// only what the recording showed of it, and an observation that says
+// what an earlier one of the same view said (a loop's millionth stat of
+// one file) is dropped (obskey.go), since the fold never takes it. Its
+// memory grows with the paths and file objects a trace names, not with
+// its calls. A trace's file frames may follow the calls that name them:
+// the Inspector notes the first call that named each file object, and
+// observes it at the end as of that call. DataUsed says which buffers'
+// bytes the walk reads, for a reader to leave the others in the file.
+//
 // # The command's own work
 //
 // A path the command created, removed, wrote, truncated, renamed or

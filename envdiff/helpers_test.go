@@ -58,7 +58,37 @@ func inspect(t *testing.T, tr *tracefile.Trace, root string) *envdiff.Diff {
 	if err != nil {
 		t.Fatalf("Inspect %s: %v", root, err)
 	}
+	sameWalk(t, tr, tab)
 	return d
+}
+
+// sameWalk checks that a trace read as a stream (Inspector), whose file
+// objects are known only at its end, is walked to the states Inspect's
+// walk of tr records.
+func sameWalk(t *testing.T, tr *tracefile.Trace, tab *systable.Table) {
+	t.Helper()
+	if whole, streamed := envdiff.WalkDump(tr, tab, false), envdiff.WalkDump(tr, tab, true); whole != streamed {
+		t.Errorf("a streamed walk differs from Inspect's:\n%s", lineDiff(whole, streamed))
+	}
+}
+
+// lineDiff lists the lines of a and b that differ, in order.
+func lineDiff(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var out []string
+	for i := range max(len(la), len(lb)) {
+		x, y := "", ""
+		if i < len(la) {
+			x = la[i]
+		}
+		if i < len(lb) {
+			y = lb[i]
+		}
+		if x != y {
+			out = append(out, "- "+x, "+ "+y)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // under are d's objects below dir, as "relative path: aspects", and

@@ -1,6 +1,7 @@
 package envdiff
 
 import (
+	"cmp"
 	"math"
 	"path"
 	"slices"
@@ -8,7 +9,6 @@ import (
 	"github.com/envbisect/envbisect/envobj"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
-	"github.com/envbisect/envbisect/tracefile"
 )
 
 // Error numbers the walk reads, the same on every Linux architecture.
@@ -32,6 +32,8 @@ type pathRec struct {
 	// obs are the observations before the command first changed the
 	// path, by view.
 	obs [views][]obs
+	// seen indexes obs by what they say, once a view has many (add).
+	seen [views]map[obsKey]uint64
 	// changed is the first call by which the command changed the path
 	// (created, removed, wrote, truncated, chmod'ed ...); created the
 	// first that made it (0: none).
@@ -53,17 +55,27 @@ func (r *pathRec) hasObs() bool { return len(r.obs[viewFollow])+len(r.obs[viewSe
 
 // walker reads a trace's calls in order into pathRecs.
 type walker struct {
-	tr    *tracefile.Trace
 	table *systable.Table
 	arch  string
 	recs  map[string]*pathRec
 	lists map[listKey]*listing
-	used  map[uint32]bool // file objects a call named
+	// file looks up the file object a call names (Call.Obj); nil when
+	// the file objects are not known yet (a trace read as a stream, whose
+	// file frames may follow the calls that name them): pending then
+	// holds the first call that named each one, observed by finish.
+	file    func(id uint32) *trace.FileObject
+	pending map[uint32]uint64
+	// late: finish is observing pending file objects, each as of the
+	// call that first named it, after the walk of later calls.
+	late bool
+	used map[uint32]bool // file objects a call named
 }
 
-func newWalker(tr *tracefile.Trace, table *systable.Table) *walker {
-	return &walker{tr: tr, table: table, arch: tr.Header.Arch, recs: map[string]*pathRec{},
-		lists: map[listKey]*listing{}, used: map[uint32]bool{}}
+// newWalker returns a walker of the calls of a trace of architecture
+// arch; file is as walker.file.
+func newWalker(table *systable.Table, arch string, file func(uint32) *trace.FileObject) *walker {
+	return &walker{table: table, arch: arch, file: file, recs: map[string]*pathRec{},
+		lists: map[listKey]*listing{}, used: map[uint32]bool{}, pending: map[uint32]uint64{}}
 }
 
 // rec is p's record, made on first use.
@@ -93,9 +105,16 @@ func (w *walker) see(p string, v view, o obs) {
 	if !usable(p) {
 		return
 	}
-	if r := w.rec(p); r.changed == 0 {
-		r.obs[v] = append(r.obs[v], o)
+	if r := w.rec(p); w.unchanged(r, o.seq) {
+		r.add(v, o)
 	}
+}
+
+// unchanged reports whether the command had not changed r's path yet
+// when call seq met it: not at all so far, or, for a file object
+// observed late (finish), not before that call.
+func (w *walker) unchanged(r *pathRec, seq uint64) bool {
+	return r.changed == 0 || w.late && r.changed >= seq
 }
 
 // change notes that call seq changed p (created it, when creates; made
@@ -116,25 +135,52 @@ func (w *walker) change(p string, seq uint64, creates, entry bool) {
 	}
 }
 
-// walk reads every call, then the file objects no call named (an
+// add reads one event of the trace, in order.
+func (w *walker) add(ev *trace.Event) {
+	if ev.Call != nil {
+		w.call(ev.Call)
+	}
+}
+
+// finish observes, once every call is read, the file objects the calls
+// named when they were not known then (in the order of the calls that
+// first named them, each as of that call), then those no call named (an
 // executable's ELF interpreter, which the kernel opens): those are
-// observed last, and only of paths the command never changed.
-func (w *walker) walk() {
-	for _, ev := range w.tr.Events {
-		if ev.Call != nil {
-			w.call(ev.Call)
+// observed last, and only of paths the command never changed. files are
+// all the trace's file objects.
+func (w *walker) finish(files []trace.FileObject) {
+	byID := make(map[uint32]*trace.FileObject, len(files))
+	for i := range files {
+		byID[files[i].ID] = &files[i]
+	}
+	type named struct {
+		seq uint64
+		f   *trace.FileObject
+	}
+	var late []named
+	for id, seq := range w.pending {
+		if f := byID[id]; f != nil {
+			late = append(late, named{seq, f})
 		}
 	}
-	for i := range w.tr.Files {
-		f := &w.tr.Files[i]
+	slices.SortFunc(late, func(a, b named) int { return cmp.Compare(a.seq, b.seq) })
+	w.late = true
+	for _, n := range late {
+		w.used[n.f.ID] = true
+		w.fileAt(n.seq, n.f)
+	}
+	w.late, w.pending = false, nil
+	for i := range files {
+		f := &files[i]
 		if w.used[f.ID] {
 			continue
 		}
 		if r := w.recs[fileTarget(f)]; r == nil || r.changed == 0 {
-			w.file(math.MaxUint64, f)
+			w.fileAt(math.MaxUint64, f)
 		}
 	}
 	for _, r := range w.recs {
+		r.seen = [views]map[obsKey]uint64{}
 		if r.changed == 0 {
 			continue
 		}
@@ -255,10 +301,16 @@ func (w *walker) observe(c *trace.Call, row *systable.Syscall, eff systable.Effe
 			}
 		}
 	}
-	if c.Obj != 0 {
-		if f := w.tr.File(c.Obj); f != nil {
+	switch {
+	case c.Obj == 0:
+	case w.file == nil:
+		if s, ok := w.pending[c.Obj]; !ok || c.Seq < s {
+			w.pending[c.Obj] = c.Seq
+		}
+	default:
+		if f := w.file(c.Obj); f != nil {
 			w.used[f.ID] = true
-			w.file(c.Seq, f)
+			w.fileAt(c.Seq, f)
 		}
 	}
 	switch {
@@ -294,9 +346,9 @@ func statObs(seq uint64, st systable.FileStat) obs {
 	return o
 }
 
-// file observes file object f, met at call seq: its state belongs to
+// fileAt observes file object f, met at call seq: its state belongs to
 // where its path led (Resolved); the path as named leads there.
-func (w *walker) file(seq uint64, f *trace.FileObject) {
+func (w *walker) fileAt(seq uint64, f *trace.FileObject) {
 	target := fileTarget(f)
 	if seq != math.MaxUint64 {
 		w.meet(target, seq, true)
@@ -306,7 +358,7 @@ func (w *walker) file(seq uint64, f *trace.FileObject) {
 		w.rec(target).named = true
 	}
 	if target != f.Path && usable(f.Path) {
-		if r := w.rec(f.Path); r.leadsTo == "" && r.changed == 0 {
+		if r := w.rec(f.Path); r.leadsTo == "" && w.unchanged(r, seq) {
 			r.leadsTo, r.named = target, true
 		}
 	}

@@ -102,6 +102,7 @@ func TestOwnWorkAndLinks(t *testing.T) {
 	}
 	d, err := envdiff.Inspect(tr, tracetest.Amd64(t), root, envdiff.Options{Ignore: []string{"/r/trace.envb"}})
 	must(t, err)
+	sameWalk(t, tr, tracetest.Amd64(t))
 	got := map[string]string{}
 	for _, o := range d.Objects {
 		got[o.Path] = o.Differs.String()

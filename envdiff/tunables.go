@@ -54,55 +54,76 @@ type readKey struct {
 // each path, the reads of the first fd that read it, from its open until
 // a read returned 0 or the fd was opened anew.
 func goodTunables(tr *tracefile.Trace, table *systable.Table) map[string]*goodValue {
-	out := map[string]*goodValue{}
-	seqs := map[readKey]*goodValue{} // the sequence an fd's reads add to; nil: none yet
-	for _, ev := range tr.Events {
-		c := ev.Call
-		if c == nil || !envobj.TunablePath(c.Path) {
-			continue
-		}
-		row := table.ByNr(int(c.Nr))
-		if row == nil || row.Unknown || c.Denied || c.NoReturn || c.Restarted() || c.Ret < 0 {
-			continue
-		}
-		if row.EffectsFor(c.Args)&systable.CreatesFD != 0 {
-			delete(seqs, readKey{c.Proc, uint64(c.Ret)}) // a new open file description
-			continue
-		}
-		if !row.ReadsData {
-			continue
-		}
-		k := readKey{c.Proc, c.Args[0]}
-		g, ok := seqs[k]
-		if !ok || g == nil || g.path != c.Path {
-			g = nil
-			if out[c.Path] == nil {
-				g = &goodValue{path: c.Path, seq: c.Seq}
-				out[c.Path] = g
-			}
-			seqs[k] = g
-		}
-		if g == nil || g.done {
-			continue
-		}
-		if c.Ret == 0 {
-			g.whole, g.done = !g.filled, true
-			continue
-		}
-		g.filled = g.filled || fills(row, c)
-		data, ok := readData(c)
-		if !ok {
-			g.lost, g.done = true, true
-			continue
-		}
-		g.value = append(g.value, data...)
+	r := newTunableReads(table)
+	for i := range tr.Events {
+		r.add(&tr.Events[i])
 	}
-	for _, g := range out {
+	return r.values()
+}
+
+// tunableReads gathers goodTunables' values one event at a time, so that
+// a streaming Inspector reads them as the trace goes by.
+type tunableReads struct {
+	table *systable.Table
+	out   map[string]*goodValue
+	seqs  map[readKey]*goodValue // the sequence an fd's reads add to; nil: none yet
+}
+
+func newTunableReads(table *systable.Table) *tunableReads {
+	return &tunableReads{table: table, out: map[string]*goodValue{}, seqs: map[readKey]*goodValue{}}
+}
+
+// add takes the recorded event ev.
+func (r *tunableReads) add(ev *trace.Event) {
+	c := ev.Call
+	if c == nil || !envobj.TunablePath(c.Path) {
+		return
+	}
+	row := r.table.ByNr(int(c.Nr))
+	if row == nil || row.Unknown || c.Denied || c.NoReturn || c.Restarted() || c.Ret < 0 {
+		return
+	}
+	if row.EffectsFor(c.Args)&systable.CreatesFD != 0 {
+		delete(r.seqs, readKey{c.Proc, uint64(c.Ret)}) // a new open file description
+		return
+	}
+	if !row.ReadsData {
+		return
+	}
+	k := readKey{c.Proc, c.Args[0]}
+	g, ok := r.seqs[k]
+	if !ok || g == nil || g.path != c.Path {
+		g = nil
+		if r.out[c.Path] == nil {
+			g = &goodValue{path: c.Path, seq: c.Seq}
+			r.out[c.Path] = g
+		}
+		r.seqs[k] = g
+	}
+	if g == nil || g.done {
+		return
+	}
+	if c.Ret == 0 {
+		g.whole, g.done = !g.filled, true
+		return
+	}
+	g.filled = g.filled || fills(row, c)
+	data, ok := readData(c)
+	if !ok {
+		g.lost, g.done = true, true
+		return
+	}
+	g.value = append(g.value, data...)
+}
+
+// values returns the values gathered, by path.
+func (r *tunableReads) values() map[string]*goodValue {
+	for _, g := range r.out {
 		if !g.whole && !g.lost && g.value == nil {
-			delete(out, g.path)
+			delete(r.out, g.path)
 		}
 	}
-	return out
+	return r.out
 }
 
 // readData is the bytes successful read c returned, whole.

@@ -43,7 +43,10 @@ func ReadFile(path string) (*Trace, error) {
 }
 
 // readAll reads the rest of r into a Trace, as ReadFile documents.
-func readAll(r *Reader) (*Trace, error) {
+func readAll(r *Reader) (*Trace, error) { return readAllKeep(r, nil) }
+
+// readAllKeep is readAll holding only the events keep says (nil: all).
+func readAllKeep(r *Reader, keep func(*trace.Event) bool) (*Trace, error) {
 	t := &Trace{Header: *r.Header(), content: r.content, name: r.name}
 	for {
 		ev, err := r.Next()
@@ -57,7 +60,9 @@ func readAll(r *Reader) (*Trace, error) {
 			}
 			return nil, err
 		}
-		t.Events = append(t.Events, ev)
+		if keep == nil || keep(&ev) {
+			t.Events = append(t.Events, ev)
+		}
 	}
 	t.Start, t.End, t.Files = r.Start(), r.End(), r.Files()
 	return t, nil

@@ -21,6 +21,16 @@ type ReadOptions struct {
 	// more than the calls. It needs the trace's bytes again by offset
 	// (Open, ReadFile); over a plain io.Reader every blob is kept.
 	KeepData func(c *trace.Call, m *trace.Mem) bool
+	// Keep, when set, is given each event ReadFile reads, in order, and
+	// says whether the Trace holds it in Events: the others are read,
+	// checked and handed to Keep, and then let go. A caller that needs
+	// little of most events (what it computes as they pass, and a few
+	// it keeps) holds a trace's header, start, end and file objects, but
+	// not its calls. The event's buffers are as KeepData leaves them; a
+	// kept event holds what Keep left of it (it may drop the buffers it
+	// no longer needs). Open ignores it: a Reader's caller sees every
+	// event.
+	Keep func(ev *trace.Event) bool
 }
 
 // Open opens the trace file path as Open does, reading as o says.
@@ -48,7 +58,7 @@ func (o ReadOptions) ReadFile(path string) (*Trace, error) {
 	}
 	defer r.Close()
 	r.content.open = readerAtFile(path)
-	return readAll(r)
+	return readAllKeep(r, o.Keep)
 }
 
 // FillData reads into c the bytes of its buffers that a read with

@@ -116,3 +116,50 @@ func TestReadOptionsBlobChanged(t *testing.T) {
 		t.Fatalf("reading a kept buffer from a damaged blob frame: %v, want ErrCorrupt", err)
 	}
 }
+
+// A read with ReadOptions.Keep hands Keep every event in order, as a full
+// read holds them, and the Trace holds only those it kept (as Keep left
+// them), with the header, start, end and file objects of a full read.
+func TestReadOptionsKeep(t *testing.T) {
+	data, _ := writeSample(t, Options{}, true)
+	path := filepath.Join(t.TempDir(), "t.envb")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	full, err := ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []trace.Event
+	var want []trace.Event
+	keep := func(ev *trace.Event) bool {
+		seen = append(seen, *ev)
+		if ev.Call == nil || ev.Call.Seq%2 == 0 {
+			return false
+		}
+		ev.Call.Mem = nil
+		want = append(want, *ev)
+		return true
+	}
+	lean, err := ReadOptions{Keep: keep}.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != len(full.Events) {
+		t.Fatalf("Keep was given %d events, want %d", len(seen), len(full.Events))
+	}
+	for i := range seen {
+		if c := seen[i].Call; c == nil || c.Seq%2 != 0 {
+			continue // those Keep changed
+		}
+		requireEqual(t, "event", seen[i], full.Events[i])
+	}
+	if len(want) == 0 || len(want) == len(full.Events) {
+		t.Fatalf("Keep kept %d of %d events: the sample tests nothing", len(want), len(full.Events))
+	}
+	requireEqual(t, "events kept", lean.Events, want)
+	requireEqual(t, "header", lean.Header, full.Header)
+	requireEqual(t, "start", lean.Start, full.Start)
+	requireEqual(t, "end", lean.End, full.End)
+	requireEqual(t, "files", lean.Files, full.Files)
+}

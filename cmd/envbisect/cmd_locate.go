@@ -15,6 +15,7 @@ import (
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/bisect"
+	"github.com/envbisect/envbisect/envdiff"
 	"github.com/envbisect/envbisect/envobj"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/pkgdb"
@@ -249,10 +250,12 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		}
 	}()
 	prepare := prepareReplay
+	var walked *envdiff.Inspector
 	if o.materialize {
-		// The object search replays no call: the dependency graph, and the
-		// workers of call-level runs, wait for its fallback.
-		prepare = prepareReplayStart
+		// The object search replays no call: it reads the trace as a
+		// stream (locate_lean.go); the whole trace, the dependency graph
+		// and the workers of call-level runs wait for its fallback.
+		prepare = prepareObjectSearch(&walked)
 	} else if err := startPool(); err != nil {
 		return err
 	}
@@ -286,7 +289,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	var objRep *bisect.ObjectReport
 	if o.materialize {
 		search := &objectSearch{o: o, s: s, t: t, rec: rec, site: site, box: box, start: start, items: startList, argv: argv, path: path, sigs: &runSigs,
-			report: reportOptions(o, t, path, site, argv, startList, notApplied, isolation)}
+			walked: walked, report: reportOptions(o, t, path, site, argv, startList, notApplied, isolation)}
 		res, diff, err := search.run(ctx)
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
@@ -318,7 +321,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 			objRep = res
 			fmt.Fprintf(s.err, "envbisect: the object search named nothing (%s): searching the recorded calls\n", res.Message)
 		}
-		if rec, err = fullRecording(path, t); err != nil {
+		if t, rec, err = reloadRecording(path); err != nil {
 			return err
 		}
 		if err := startPool(); err != nil {

@@ -35,11 +35,19 @@ func (m *objectSearch) describe(ctx context.Context, res *bisect.ObjectReport, s
 		// Start items alone: nothing to observe, no graph to build.
 		return bisect.DescribeObjects(nil, res, nil, m.report), nil
 	}
-	rec, err := fullRecording(m.path, m.t)
+	if m.walked != nil && m.walked.Calls() > describeMaxCalls {
+		fmt.Fprintf(m.s.err, "envbisect: the trace holds %d calls: the report names the objects and the recorded call that met "+
+			"each, without the traced run here that would show its result here (that needs the whole trace in memory; "+
+			"the search itself does not)\n", m.walked.Calls())
+		return bisect.MaterializedReport(res, m.argv), nil
+	}
+	t, rec, err := reloadRecording(m.path)
 	if err != nil {
 		return nil, err
 	}
 	m.rec = rec
+	opts := m.report
+	opts.Header, opts.Events, opts.Files = &t.Header, t.Events, t.File
 	live, err := m.observe(ctx, bisect.ObservedCalls(rec.Graph, res), store, res.Runs+res.ConfirmRuns+1)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -49,8 +57,15 @@ func (m *objectSearch) describe(ctx context.Context, res *bisect.ObjectReport, s
 			"the report names the objects only\n", err)
 		return bisect.MaterializedReport(res, m.argv), nil
 	}
-	return bisect.DescribeObjects(rec.Graph, res, live, m.report), nil
+	return bisect.DescribeObjects(rec.Graph, res, live, opts), nil
 }
+
+// describeMaxCalls bounds the traces whose located causes describe
+// builds the call-level view of: the dependency graph and the whole
+// trace, about 1.4 KiB a call, which the object search itself never
+// holds (it streams the trace). Past it the report names the objects and
+// their first recorded calls only.
+const describeMaxCalls = 200_000
 
 // observe makes the observation run, locate's run number run: the command
 // traced with nothing replayed and nothing put in place, ended once the

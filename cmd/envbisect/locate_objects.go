@@ -49,6 +49,10 @@ type objectSearch struct {
 	// report is what the call-level report of a cause is made with
 	// (describe).
 	report bisect.Options
+	// walked is the inspection's walk of the trace's calls, made as
+	// prepareObjectSearch read it (t then holds few of its events); nil:
+	// inspect t's events.
+	walked *envdiff.Inspector
 }
 
 // run makes the object search; its result is nil (with a note on
@@ -72,7 +76,14 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 			ignore = append(ignore, abs)
 		}
 	}
-	diff, err := envdiff.Inspect(m.t, m.rec.Table, m.site.join.Root(), envdiff.Options{Ignore: ignore})
+	opts := envdiff.Options{Ignore: ignore}
+	var diff *envdiff.Diff
+	var err error
+	if m.walked != nil {
+		diff, err = m.walked.Compare(m.t.Files, m.site.join.Root(), opts)
+	} else {
+		diff, err = envdiff.Inspect(m.t, m.rec.Table, m.site.join.Root(), opts)
+	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("inspect this environment against %s: %w", m.path, err)
 	}
@@ -178,17 +189,21 @@ func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, content
 // caller: each cause's first call as show prints it, and for a file whose
 // content differs the diff of the good content against this one's.
 func (m *objectSearch) complete(rep *bisect.ObjectReport, diff *envdiff.Diff) {
-	bySeq := map[uint64]int{}
-	for i := range m.t.Events {
-		if c := m.t.Events[i].Call; c != nil {
-			bySeq[c.Seq] = i
+	want := map[uint64]bool{}
+	for _, c := range rep.Causes {
+		if c.FirstSeq != 0 {
+			want[c.FirstSeq] = true
 		}
+	}
+	calls, err := firstCalls(m.path, want)
+	if err != nil {
+		m.s.warn(fmt.Sprintf("the causes' first calls: %v", err))
 	}
 	contents := replay.TraceContents(m.t.Files, m.t)
 	root := m.site.join.Root()
 	fill := func(c *envobj.ResultCause) {
-		if i, ok := bySeq[c.FirstSeq]; ok && c.FirstSeq != 0 {
-			c.FirstCall = render.CallString(m.rec.Table, m.t.Events[i].Call, render.DefaultStringSize)
+		if call := calls[c.FirstSeq]; call != nil && c.FirstSeq != 0 {
+			c.FirstCall = render.CallString(m.rec.Table, call, render.DefaultStringSize)
 		}
 		c.Fix = withParents(c.Fix, root)
 		for k := range c.Fix {

@@ -57,13 +57,6 @@ func prepareReplay(path string, s streams, where *containerFlags) (*tracefile.Tr
 	return prepareSite(path, s, where, loadRecording)
 }
 
-// prepareReplayStart is prepareReplay without the dependency graph
-// (replay.PrepareStart): for a materialized search, which builds it
-// (fullRecording) only when it falls back to call-level runs.
-func prepareReplayStart(path string, s streams, where *containerFlags) (*tracefile.Trace, *replay.Recording, runSite, error) {
-	return prepareSite(path, s, where, loadRecordingStart)
-}
-
 // prepareSite resolves where the runs happen and loads the trace at path
 // with load.
 func prepareSite(path string, s streams, where *containerFlags,
@@ -102,8 +95,19 @@ func loadRecordingStart(path string, s streams) (*tracefile.Trace, *replay.Recor
 	if err != nil {
 		return nil, nil, withCode(exitError, err)
 	}
+	rec, err := startRecording(path, s, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, rec, nil
+}
+
+// startRecording checks that trace t, read from path, has a command to
+// re-run, warns when its recording lost calls, and prepares it without
+// its dependency graph.
+func startRecording(path string, s streams, t *tracefile.Trace) (*replay.Recording, error) {
 	if t.Header.Observed {
-		return nil, nil, withCode(exitError, fmt.Errorf("%s is an observation trace (record --attach): envbisect started nothing, "+
+		return nil, withCode(exitError, fmt.Errorf("%s is an observation trace (record --attach): envbisect started nothing, "+
 			"so there is no command to re-run; record the command itself (envbisect record -o FILE -- CMD) and use that trace", path))
 	}
 	if l := lostOf(t); l.Any() {
@@ -112,9 +116,9 @@ func loadRecordingStart(path string, s streams) (*tracefile.Trace, *replay.Recor
 	}
 	rec, err := replay.PrepareStart(t)
 	if err != nil {
-		return nil, nil, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+		return nil, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
 	}
-	return t, rec, nil
+	return rec, nil
 }
 
 // fullRecording builds the dependency graph of t, read from path, and

@@ -19,5 +19,9 @@
 // preflight check of a kernel tunable (net.core.somaxconn, in network
 // namespaces of the test's own).
 //
+// One test bounds the memory of the search instead (issue 29): locate of
+// a 200,000-call trace, whose peak RSS (its rusage) must stay under a
+// base and 100 bytes a call.
+//
 // It has no code of its own: see the _test files.
 package materialize

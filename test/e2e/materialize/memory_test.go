@@ -1,0 +1,69 @@
+package materialize
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+
+	"github.com/envbisect/envbisect/internal/testutil"
+)
+
+// TestMaterializeMemory: locate --materialize's memory does not grow with
+// the trace (issue 29). A command that reads its configuration and then
+// makes 200,000 calls (cloop: open, read and close of one file) is
+// recorded with mode=good and located with mode=bad; the peak RSS of
+// locate and what it waited for (the runs, from its rusage) must stay
+// under 64 MiB and 100 bytes a call: holding the trace whole took more
+// than 1 KiB a call. The cause is the configuration file.
+func TestMaterializeMemory(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Binary("sh"), testutil.Binary("grep"))
+	const (
+		iterations = 66_667 // 3 calls each
+		calls      = 3 * iterations
+		base       = 64 << 20
+		perCall    = 100
+	)
+	cloop := testutil.BuildC(t, "cloop.c", false)
+	eb := testutil.Envbisect(t)
+	dir := t.TempDir()
+	conf, small := filepath.Join(dir, "app.conf"), filepath.Join(dir, "small")
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(conf, "mode=good\n")
+	write(small, "hi\n")
+	argv := []string{"sh", "-c", "grep -q mode=good " + conf + " && " + cloop + " " + strconv.Itoa(iterations) + " " + small}
+	run := func(args ...string) (*exec.Cmd, []byte) {
+		cmd := exec.Command(eb, append(args, append([]string{"--"}, argv...)...)...)
+		cmd.Dir = dir
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("envbisect %s: %v\n%s%s", args[0], err, out, errb.Bytes())
+		}
+		return cmd, out
+	}
+	run("record", "-q", "-o", "t.envb")
+	write(conf, "mode=bad\n")
+	cmd, out := run("locate", "--materialize", "-q", "--json", "t.envb")
+	var r report
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("locate's report: %v\n%s", err, out)
+	}
+	if r.Status != "located" || r.Mechanism != "materialized" || r.Objects == nil || len(r.Objects.Causes) != 1 || r.Objects.Causes[0].Path != conf {
+		t.Fatalf("status %q, mechanism %q (%s); want located by the object search, %s alone", r.Status, r.Mechanism, r.Message, conf)
+	}
+	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+	t.Logf("locate --materialize of %d calls: peak RSS %.1f MiB", calls, float64(peak)/(1<<20))
+	if bound := int64(base + perCall*calls); peak > bound {
+		t.Errorf("peak RSS %d bytes; want under %d (64 MiB and %d bytes a call)", peak, bound, perCall)
+	}
+}
