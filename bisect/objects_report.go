@@ -18,9 +18,16 @@ func MaterializedReport(res *ObjectReport, command []string) *Report {
 	if status == "" {
 		status = Inconclusive
 	}
-	return &Report{SchemaVersion: render.LocateSchemaVersion, Status: status, Message: res.Message, Command: command,
+	rep := &Report{SchemaVersion: render.LocateSchemaVersion, Status: status, Message: res.Message, Command: command,
 		Mechanism: envobj.Materialized, Objects: res, Runs: res.Runs, ConfirmRuns: res.ConfirmRuns,
 		StartItems: res.StartItems, Steps: []Step{}, Seconds: res.Seconds, Warnings: res.Warnings}
+	// The run with nothing in place made again (the repeatability check)
+	// is a repeat run, as in the call-level report: on top of Runs.
+	if n := len(res.Steps); n >= 2 && res.Steps[0].InPlace == envobj.InPlaceNothing && res.Steps[1].InPlace == envobj.InPlaceNothing &&
+		res.Steps[1].Role == "" && rep.Runs > 1 {
+		rep.RepeatRuns, rep.Runs = 1, rep.Runs-1
+	}
+	return rep
 }
 
 // AfterObjects completes rep, the report of the call-level search (Locate)

@@ -80,7 +80,7 @@ func request(units []*objUnit) ObjectRequest {
 // python3-yaml 6.0-3 (dpkg) + env TZ", "/a + /b + /c + 2 more".
 func inPlace(units []*objUnit) string {
 	if len(units) == 0 {
-		return "nothing"
+		return envobj.InPlaceNothing
 	}
 	const shown = 3
 	var names []string

@@ -160,6 +160,10 @@ func (c *ResultCause) MetAt() uint64 {
 	return 0
 }
 
+// InPlaceNothing is ResultStep.InPlace of a run that put nothing in
+// place.
+const InPlaceNothing = "nothing"
+
 // The ResultCause.Kind of a start item.
 const KindStart = "start"
 

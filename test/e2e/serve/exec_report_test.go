@@ -16,8 +16,14 @@ type execReport struct {
 	Message       string `json:"message"`
 	Runs          int    `json:"runs"`
 	RecordedCalls int    `json:"recorded_calls"`
-	// ReplayableCalls are the candidates the search ran over: N.
-	ReplayableCalls int `json:"replayable_calls"`
+	// ReplayableCalls are the candidates the call-level search ran
+	// over, Space's those of the object search (Mechanism
+	// "materialized", locate's default): N.
+	ReplayableCalls int    `json:"replayable_calls"`
+	Mechanism       string `json:"mechanism"`
+	Space           *struct {
+		Candidates int `json:"candidates"`
+	} `json:"space"`
 	Culprit         *struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
@@ -74,16 +80,24 @@ func checkLocatedAt(t *testing.T, out, syscall, path string, suffix bool, badErr
 	}
 	if c != nil {
 		t.Logf("located at the %s of %s (errno %q here) in %d runs over %d candidates (%d recorded calls)",
-			c.Syscall, c.Path, c.Here.Errno, r.Runs, r.ReplayableCalls, r.RecordedCalls)
+			c.Syscall, c.Path, c.Here.Errno, r.Runs, r.candidates(), r.RecordedCalls)
 	}
-	if limit := execMaxRuns(r.ReplayableCalls); r.Runs < 1 || r.Runs > limit {
-		t.Errorf("locate took %d runs for %d candidates, want 1 to ⌈log2 N⌉+3 = %d", r.Runs, r.ReplayableCalls, limit)
+	if limit := execMaxRuns(r.candidates()); r.Runs < 1 || r.Runs > limit {
+		t.Errorf("locate took %d runs for %d candidates, want 1 to ⌈log2 N⌉+3 = %d", r.Runs, r.candidates(), limit)
 	}
 	code, _ := os.ReadFile(filepath.Join(out, "replay-code"))
 	if strings.TrimSpace(string(code)) != "0" {
 		replayOut, _ := os.ReadFile(filepath.Join(out, "replay"))
 		t.Errorf("replay --prefix all in the bad environment exited %s, want 0 (pass):\n%s", strings.TrimSpace(string(code)), replayOut)
 	}
+}
+
+// candidates are what the search that located the culprit ran over.
+func (r execReport) candidates() int {
+	if r.Mechanism == "materialized" && r.Space != nil {
+		return r.Space.Candidates
+	}
+	return r.ReplayableCalls
 }
 
 // execMaxRuns is ⌈log2 n⌉ + 3.

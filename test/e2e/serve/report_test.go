@@ -18,6 +18,13 @@ type locateReport struct {
 	Runs            int    `json:"runs"`
 	ReplayableCalls int    `json:"replayable_calls"`
 	StartItems      int    `json:"start_items"`
+	// Mechanism and Space say which search located the culprit, over how
+	// many candidates: the object search's (locate's default) or the
+	// call-level search's replayable calls and start items.
+	Mechanism string `json:"mechanism"`
+	Space     *struct {
+		Candidates int `json:"candidates"`
+	} `json:"space"`
 	Culprit         *struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
@@ -43,6 +50,14 @@ func readLocate(t *testing.T, dir, name string) locateReport {
 	return r
 }
 
+// candidates are what the search that located the culprit ran over.
+func (r locateReport) candidates() int {
+	if r.Mechanism == "materialized" && r.Space != nil {
+		return r.Space.Candidates
+	}
+	return r.ReplayableCalls + r.StartItems
+}
+
 // wantCulprit fails unless r located a culprit: syscall on path (path
 // ends with it), in at most ⌈log2 N⌉+3 runs for the N candidates the
 // report counts (calls and start items).
@@ -54,7 +69,7 @@ func wantCulprit(t *testing.T, r locateReport, syscall, path string) {
 	if r.Culprit.Syscall != syscall || !strings.HasSuffix(r.Culprit.Path, path) {
 		t.Errorf("culprit %s %s, want %s of %s", r.Culprit.Syscall, r.Culprit.Path, syscall, path)
 	}
-	n := r.ReplayableCalls + r.StartItems
+	n := r.candidates()
 	t.Logf("located %s %s in %d runs over %d candidates", r.Culprit.Syscall, r.Culprit.Path, r.Runs, n)
 	if limit := int(math.Ceil(math.Log2(float64(n)))) + 3; r.Runs > limit {
 		t.Errorf("%d runs for %d candidates, want at most ⌈log2 N⌉+3 = %d", r.Runs, n, limit)
