@@ -26,7 +26,7 @@ type report struct {
 		Candidates int `json:"candidates"`
 		Runs       int `json:"runs"`
 	} `json:"objects"`
-	Steps      []struct {
+	Steps []struct {
 		Step      int    `json:"step"`
 		Prefix    uint64 `json:"prefix"`
 		All       bool   `json:"all"`

@@ -24,7 +24,7 @@ type execReport struct {
 	Space           *struct {
 		Candidates int `json:"candidates"`
 	} `json:"space"`
-	Culprit         *struct {
+	Culprit *struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
 		Here    struct {

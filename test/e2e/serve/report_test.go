@@ -25,7 +25,7 @@ type locateReport struct {
 	Space     *struct {
 		Candidates int `json:"candidates"`
 	} `json:"space"`
-	Culprit         *struct {
+	Culprit *struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
 		Good    struct {
