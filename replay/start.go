@@ -80,9 +80,9 @@ type startConfig struct {
 	// signals, when a signal item is replayed, are the dispositions the
 	// command starts with: envbisect's caller's with the items' good ones.
 	signals *trace.SignalSets
-	cwd    string     // the recorded working directory, to start at; "": where the run is
-	creds  credsStart // with an exec spec (startspec.go)
-	caps   capsStart  // with an exec spec (startcaps.go)
+	cwd     string     // the recorded working directory, to start at; "": where the run is
+	creds   credsStart // with an exec spec (startspec.go)
+	caps    capsStart  // with an exec spec (startcaps.go)
 }
 
 // applyStart returns the environment, umask and limits of a run that
