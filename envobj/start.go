@@ -64,7 +64,7 @@ var ulimitFlags = map[string]string{
 
 // Fix returns the commands that start the command with the good value,
 // run in the shell that starts it: "export TZ=UTC", "unset LANG", "umask
-// 022", "ulimit -n 1024", "cd /src", "trap ” HUP"; for the kinds no shell command sets
+// 022", "ulimit -n 1024", "cd /src", `trap "" HUP`; for the kinds no shell command sets
 // (credentials, capabilities), what to do in words; for held addresses,
 // each address's Fix (stop its holder).
 func (s StartValue) Fix() []FixStep {

@@ -50,7 +50,7 @@ func TestSignalsSet(t *testing.T) {
 const inheritedChildEnv = "ENVBISECT_LAUNCH_TEST_SIGNALS_CHILD"
 
 // TestSignalsFromCaller: started with SIGPIPE and SIGTERM ignored
-// (`trap ” PIPE TERM`, which the Go runtime of the test binary and of
+// (trap with an empty action, which the Go runtime of the test binary and of
 // its helper would lose), the command gets them ignored, and its start
 // events say so.
 func TestSignalsFromCaller(t *testing.T) {

@@ -25,7 +25,7 @@ func TestMain(m *testing.M) {
 }
 
 // TestOriginal starts this binary from dash with SIGPIPE and SIGTERM
-// ignored (trap ”): the Go runtime installs handlers for both, so /proc
+// ignored (trap with an empty action): the Go runtime installs handlers for both, so /proc
 // of the child no longer shows them; Original does.
 func TestOriginal(t *testing.T) {
 	testutil.Require(t, testutil.Binary("dash"))

@@ -50,7 +50,8 @@ echo $code > "$OUT/code"
 // SIGPIPE ignored: yes is not killed by the closed pipe but gets EPIPE
 // and says "yes: standard output: Broken pipe"; a script that wants no
 // error output fails. Recorded with SIGPIPE at its default action and
-// located from a shell that ran trap ” PIPE: a Go program loses an
+// located from a shell that ignores SIGPIPE (trap with an empty
+// action): a Go program loses an
 // inherited SIG_IGN of SIGPIPE in every process it starts, so without
 // envbisect passing its caller's on, no run here would fail. The cause
 // is the signal item, with SIGPIPE back at its default action as the
