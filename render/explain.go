@@ -195,7 +195,7 @@ func Explain(c *Culprit) string {
 	}
 	if it := c.Start; it != nil {
 		return fmt.Sprintf("The command started here with %s %s; in the good run it started with %s.",
-			it.Label(), StartValue(it.Here), StartValue(it.Good))
+			it.Label(), it.ValueWords(it.Here), it.ValueWords(it.Good))
 	}
 	if c.Here.Missing {
 		return ""

@@ -72,3 +72,13 @@ func StartValue(v *string) string {
 	}
 	return fmt.Sprintf("%q", *v)
 }
+
+// ValueWords prints one of the item's values as the report shows it:
+// StartValue, but a signal's disposition in words ("ignored",
+// "default" where no event is).
+func (it StartItem) ValueWords(v *string) string {
+	if it.Kind == string(trace.StartSignal) {
+		return trace.SignalWords(v)
+	}
+	return StartValue(v)
+}
