@@ -2,6 +2,7 @@ package bisect
 
 import (
 	"fmt"
+	"github.com/envbisect/envbisect/trace"
 	"strconv"
 
 	"github.com/envbisect/envbisect/render"
@@ -119,8 +120,11 @@ func (s *search) listUnits(r *Report, lo, hi int) {
 func (s *search) located(k int, atLo Outcome) *Report {
 	if k < s.start {
 		it := s.o.Start[k]
-		r := s.report(Located, fmt.Sprintf("start item %s: the command passes here when it starts with the recorded %s",
-			it.Label(), render.StartValue(it.Good)))
+		msg := fmt.Sprintf("start item %s: the command passes here when it starts with the recorded %s", it.Label(), it.ValueWords(it.Good))
+		if it.Kind == string(trace.StartSignal) {
+			msg = fmt.Sprintf("start item %s: the command passes here when it starts with %s %s, as recorded", it.Label(), it.Name, it.ValueWords(it.Good))
+		}
+		r := s.report(Located, msg)
 		r.Culprit = &Culprit{Start: &it}
 		s.explain(r.Culprit, nil)
 		return r

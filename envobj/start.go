@@ -41,6 +41,9 @@ func (s StartValue) Says() string {
 		}
 		return strings.Join(says, "; ")
 	}
+	if trace.StartKind(s.Kind) == trace.StartSignal {
+		return SignalSays(s.Name, s.Good, s.Here)
+	}
 	return fmt.Sprintf("%s is %s here, %s in the good run", s.Label(), startWords(s.Here), startWords(s.Good))
 }
 
@@ -61,7 +64,7 @@ var ulimitFlags = map[string]string{
 
 // Fix returns the commands that start the command with the good value,
 // run in the shell that starts it: "export TZ=UTC", "unset LANG", "umask
-// 022", "ulimit -n 1024", "cd /src"; for the kinds no shell command sets
+// 022", "ulimit -n 1024", "cd /src", `trap "" HUP`; for the kinds no shell command sets
 // (credentials, capabilities), what to do in words; for held addresses,
 // each address's Fix (stop its holder).
 func (s StartValue) Fix() []FixStep {
@@ -72,6 +75,9 @@ func (s StartValue) Fix() []FixStep {
 			out = append(out, a.Fix()...)
 		}
 		return out
+	}
+	if trace.StartKind(s.Kind) == trace.StartSignal {
+		return signalFix(s.Name, s.Good, s.Here)
 	}
 	if s.Good == nil {
 		if trace.StartKind(s.Kind) == trace.StartEnv {

@@ -58,6 +58,10 @@ type Config struct {
 	// the command would inherit from envbisect.
 	Umask  *uint32
 	Limits []trace.Limit
+	// Signals, when set, are the signals the command starts with ignored
+	// and blocked, instead of those envbisect's caller gave envbisect
+	// (CallerSignals).
+	Signals *trace.SignalSets
 
 	// Bound, when set, is the most the command may hold (bound.go): the
 	// identity of the environment the run belongs to. Start refuses a

@@ -18,7 +18,11 @@
 // caller does what it must while the command has not started (the ptrace
 // engine seizes it, the eBPF recorder adds its pid to the probe) and then
 // calls Release. The helper sets the CPU, umask and limits the Config
-// asks for, turns address randomisation off with
+// asks for, the signal dispositions (signals_linux.go: the ones
+// envbisect's caller gave it, read by package callersig before the Go
+// runtime changed them, or Config.Signals; set last before the filters
+// and the exec, so that neither the runtime of envbisect nor the
+// helper's loses a SIG_IGN or a blocked signal on the way), turns address randomisation off with
 // personality(ADDR_NO_RANDOMIZE) unless ASLR is set, installs the
 // seccomp filter of TraceAllBut if asked (on its own thread only: its
 // other Go threads must not stop; a call of another ABI than the native
@@ -54,7 +58,8 @@
 //
 // ReadStartEvents reads what a command inherits and no system call
 // shows (argv, environment, auxv, cwd, umask, credentials, limits, uname,
-// host name, personality, the descriptors it starts with) from /proc, at
+// host name, personality, the signals it starts with ignored or blocked,
+// the descriptors it starts with) from /proc, at
 // the command's first exec stop
 // (ptrace) or from the helper before its exec (Command.StartEvents, which
 // adds what the helper will set). InheritedStart gives the items a run

@@ -69,6 +69,10 @@ type helperConfig struct {
 	// of start items); Umask -1 leaves it.
 	Umask  int           `json:"umask"`
 	Limits []trace.Limit `json:"limits,omitempty"`
+	// Signals are the signals the command starts with ignored and
+	// blocked (signals_linux.go): set on the helper just before its
+	// filters and exec.
+	Signals trace.SignalSets `json:"signals"`
 	// Exec, with Join, is the target's exec spec: the helper takes its
 	// identity and filters before the exec (becomeTarget).
 	Exec *trace.ExecSpec `json:"exec,omitempty"`
@@ -170,6 +174,12 @@ func MaybeRunHelper() {
 		if _, _, e := unix.RawSyscall(unix.SYS_PERSONALITY, addrNoRandomize, 0, 0); e != 0 {
 			fail(126, fmt.Errorf("personality(ADDR_NO_RANDOMIZE): %w", e))
 		}
+	}
+	// The signal dispositions last before the filters (which would send
+	// the calls to the tracer) and the exec, once the helper has nothing
+	// left for the Go runtime's signal handling to do.
+	if err := setSignals(cfg.Signals); err != nil {
+		fail(126, err)
 	}
 	// Only 0, 1, 2 and the kept descriptors reach the command, like docker
 	// exec; before the filters, which would send close_range to the tracer.

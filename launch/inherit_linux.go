@@ -10,12 +10,14 @@ import (
 )
 
 // The start items a run can set before the command starts (replay of
-// start events): environment variables, the umask and resource limits.
+// start events): environment variables, the umask, resource limits and
+// signal dispositions (signals_linux.go).
 // The command inherits the rest from envbisect as it is.
 
 // InheritedStart returns the start events a command started now with env
 // would begin with, of the kinds a run can set: its environment, and the
-// umask and limits it inherits from envbisect. They are recorded the way
+// umask, limits and signal dispositions it inherits from envbisect (the
+// signals as envbisect's caller gave them, CallerSignals). They are recorded the way
 // record records them, so that they compare with a trace's. The
 // open-files limit is the one the command inherits, not envbisect's own
 // (which the Go runtime raised: nofile_linux.go); when that cannot be
@@ -46,5 +48,5 @@ func InheritedStart(env []string) []trace.StartEvent {
 				Value: trace.LimitValue(rl.Cur) + " " + trace.LimitValue(rl.Max)})
 		}
 	}
-	return ev
+	return append(ev, CallerSignals().Events()...)
 }

@@ -181,6 +181,9 @@ func ReadStartEvents(cfg *Config, pid int) []trace.StartEvent {
 			add(trace.StartPersonality, "", "0x"+strconv.FormatUint(v, 16))
 		}
 	}
+	if sigs, err := procSignals(pid); err == nil {
+		ev = append(ev, sigs.Events()...)
+	}
 	ev = append(ev, fdStart(pid, CommandFDs(cfg.KeepFDs))...)
 	ev = append(ev, placementStart(cfg, pid))
 	return append(ev, identityStart(pid, cfg.Join)...)

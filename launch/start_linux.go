@@ -203,6 +203,10 @@ func helperConfigFor(cfg *Config, h *helperProc, seccompAllow []string) helperCo
 	if cfg.Umask != nil {
 		hc.Umask = int(*cfg.Umask)
 	}
+	hc.Signals = CallerSignals()
+	if cfg.Signals != nil {
+		hc.Signals = *cfg.Signals
+	}
 	if cfg.Join != nil && cfg.Join.Exec != nil {
 		hc.Exec, hc.Limits = cfg.Join.Exec, withSpecLimits(cfg.Join.Exec, cfg.Limits)
 	}
@@ -322,7 +326,7 @@ func (u *Command) TraceAllBut(allow []string) { u.hc.Seccomp, u.hc.Allow = true,
 
 // StartEvents returns the state the command will start with, read from
 // the helper before Release and completed with what the helper sets
-// before its exec (umask, limits, personality). The open-files limit is
+// before its exec (umask, limits, personality, signal dispositions). The open-files limit is
 // the one the exec restores (commandNofile), not the helper's own, which
 // its Go runtime raised. The auxiliary vector is left out: it exists only
 // once the command's image is in. Call it before Release (commandNofile
@@ -331,8 +335,8 @@ func (u *Command) StartEvents(cfg *Config) []trace.StartEvent {
 	var out []trace.StartEvent
 	for _, e := range ReadStartEvents(cfg, u.PID) {
 		switch {
-		case e.Kind == trace.StartAuxv:
-			continue
+		case e.Kind == trace.StartAuxv || e.Kind == trace.StartSignal:
+			continue // the signals: what the helper sets, below
 		case e.Kind == trace.StartUmask && u.hc.Umask >= 0:
 			e.Value = fmt.Sprintf("%04o", u.hc.Umask)
 		case e.Kind == trace.StartPersonality && !u.hc.ASLR:
@@ -355,7 +359,7 @@ func (u *Command) StartEvents(cfg *Config) []trace.StartEvent {
 		}
 		out = append(out, e)
 	}
-	return out
+	return append(out, u.hc.Signals.Events()...)
 }
 
 // HelperExe is the path the helper was exec'd by: an observer that

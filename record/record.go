@@ -330,6 +330,7 @@ func newHeader(table *systable.Table, exclude []string, maxCapture uint64, join 
 	h := &trace.Header{
 		Tool: Version, Arch: ptrace.Arch, Kernel: unix.ByteSliceToString(u.Release[:]), Host: host,
 		Started: time.Now().UTC(), Filtered: table.NoStop(), Exclude: exclude, MaxCapture: maxCapture,
+		Signals: true,
 	}
 	if join != nil {
 		h.Container = join.Name // "container web (0844870a481a)", "pid 4242"

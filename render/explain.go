@@ -173,6 +173,15 @@ type AddressHolder struct {
 	Why string `json:"why,omitempty"`
 }
 
+// signalState says a signal item's value for a sentence: "ignored",
+// "blocked", "at its default action".
+func signalState(v *string) string {
+	if w := trace.SignalWords(v); w != "default" {
+		return w
+	}
+	return "at its default action"
+}
+
 // Explain is the explanation of c: one or two sentences built from its
 // results, its data diff, its start item and its Facts. "" when nothing
 // more than the results can be said.
@@ -180,9 +189,13 @@ func Explain(c *Culprit) string {
 	if c == nil {
 		return ""
 	}
+	if it := c.Start; it != nil && it.Kind == string(trace.StartSignal) {
+		return fmt.Sprintf("The command started here with %s %s; in the good run it started with it %s.",
+			it.Name, signalState(it.Here), signalState(it.Good))
+	}
 	if it := c.Start; it != nil {
 		return fmt.Sprintf("The command started here with %s %s; in the good run it started with %s.",
-			it.Label(), StartValue(it.Here), StartValue(it.Good))
+			it.Label(), it.ValueWords(it.Here), it.ValueWords(it.Good))
 	}
 	if c.Here.Missing {
 		return ""

@@ -24,7 +24,7 @@ func (t *textWriter) causes(r *LocateReport) {
 // A", "call 25 openat(...) on file /etc/app.conf: here -1 ENOENT".
 func CauseLine(c *Culprit) string {
 	if it := c.Start; it != nil {
-		return fmt.Sprintf("start item %s: good %s, here %s", it.Label(), StartValue(it.Good), StartValue(it.Here))
+		return fmt.Sprintf("start item %s: good %s, here %s", it.Label(), it.ValueWords(it.Good), it.ValueWords(it.Here))
 	}
 	line := "call " + strconv.FormatUint(c.Seq, 10) + " " + c.Call
 	if c.Resource != "" {

@@ -101,7 +101,7 @@ func FlipText(c *Culprit) string {
 // item env LANG (here (not set), good "C")".
 func CauseTitle(c *Culprit) string {
 	if it := c.Start; it != nil {
-		return fmt.Sprintf("start item %s (here %s, good %s)", it.Label(), StartValue(it.Here), StartValue(it.Good))
+		return fmt.Sprintf("start item %s (here %s, good %s)", it.Label(), it.ValueWords(it.Here), it.ValueWords(it.Good))
 	}
 	title := c.Resource
 	if title == "" {

@@ -14,7 +14,7 @@ import (
 // how it differs.
 func culpritShort(r *LocateReport, c *Culprit) string {
 	if it := c.Start; it != nil {
-		return "start item " + mdCodeText(it.Label()) + ": good " + mdCodeText(StartValue(it.Good)) + ", here " + mdCodeText(StartValue(it.Here))
+		return "start item " + mdCodeText(it.Label()) + ": good " + mdCodeText(it.ValueWords(it.Good)) + ", here " + mdCodeText(it.ValueWords(it.Here))
 	}
 	if d := c.DNS; d != nil {
 		return mdText(d.Line()) + fmt.Sprintf(" (call %d of %d recorded)", c.Seq, r.RecordedCalls)
@@ -91,7 +91,7 @@ func (m *mdWriter) cause(r *LocateReport, mc mdCause, i, n int) {
 // startItem lists a start item's values.
 func (m *mdWriter) startItem(r *LocateReport, it *StartItem) {
 	m.printf("- **Start item** %s, as the command starts\n", mdCodeText(it.Label()))
-	m.printf("- **Good** %s\n- **Here** %s\n", mdCodeText(StartValue(it.Good)), mdCodeText(StartValue(it.Here)))
+	m.printf("- **Good** %s\n- **Here** %s\n", mdCodeText(it.ValueWords(it.Good)), mdCodeText(it.ValueWords(it.Here)))
 	if it.Docker != "" {
 		m.printf("- **Docker** %s\n", mdCodeText(it.Docker))
 	}

@@ -44,11 +44,15 @@ type StartItem struct {
 }
 
 // Plain says the item's difference as a sentence, for the kinds that
-// have one (the working directory); "" for the others, which the report
+// have one (the working directory, a signal's disposition: "signal
+// SIGHUP: ignored in the good run, default here"); "" for the others, which the report
 // prints as their label and values.
 func (it StartItem) Plain() string {
 	if it.Kind == string(trace.StartCwd) {
 		return fmt.Sprintf("the working directory differs: good %s, here %s", valueOr(it.Good, "(not recorded)"), valueOr(it.Here, "(unknown)"))
+	}
+	if it.Kind == string(trace.StartSignal) {
+		return envobj.SignalSays(it.Name, it.Good, it.Here)
 	}
 	return ""
 }
@@ -67,4 +71,14 @@ func StartValue(v *string) string {
 		return "(not set)"
 	}
 	return fmt.Sprintf("%q", *v)
+}
+
+// ValueWords prints one of the item's values as the report shows it:
+// StartValue, but a signal's disposition in words ("ignored",
+// "default" where no event is).
+func (it StartItem) ValueWords(v *string) string {
+	if it.Kind == string(trace.StartSignal) {
+		return trace.SignalWords(v)
+	}
+	return StartValue(v)
 }

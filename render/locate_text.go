@@ -138,8 +138,8 @@ func (t *textWriter) located(r *LocateReport) {
 		defer t.causes(r)
 		t.printf("located: start item %s (%s)\n\n", it.Label(), runsAndTime(r))
 		t.printf("culprit   %s, as the command starts\n", it.Label())
-		t.printf("good      %s\n", StartValue(it.Good))
-		t.printf("here      %s\n", StartValue(it.Here))
+		t.printf("good      %s\n", it.ValueWords(it.Good))
+		t.printf("here      %s\n", it.ValueWords(it.Here))
 		if it.Docker != "" {
 			t.printf("docker    %s\n", it.Docker)
 		}

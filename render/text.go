@@ -120,7 +120,8 @@ func (t *Text) Begin(h *trace.Header, start []trace.StartEvent) error {
 }
 
 // StartString returns a start event as the text output prints it after
-// "# start: ": "env LANG=C.UTF-8", "argv[1]=-v", "cwd /src".
+// "# start: ": "env LANG=C.UTF-8", "argv[1]=-v", "cwd /src", "signal
+// SIGHUP ignored".
 func StartString(s trace.StartEvent) string {
 	v := quoteIfNeeded(s.Value)
 	if s.Redacted != "" {
@@ -129,6 +130,8 @@ func StartString(s trace.StartEvent) string {
 	switch {
 	case s.Kind == trace.StartArgv:
 		return "argv[" + s.Name + "]=" + v
+	case s.Kind == trace.StartSignal:
+		return "signal " + s.Name + " " + s.Value // "signal SIGHUP ignored"
 	case s.Name != "":
 		return string(s.Kind) + " " + s.Name + "=" + v
 	}

@@ -83,7 +83,7 @@ func Execute(ctx context.Context, spec Spec, contents sandbox.Contents, at Attac
 	start := time.Now()
 	res, err := launch.RunUntraced(&launch.Config{
 		Path: path, Argv: spec.Argv, Env: sc.env, Dir: spec.Dir, Join: sc.specJoin(spec.Join),
-		Umask: sc.umask, Limits: sc.limits, Bound: &bound,
+		Umask: sc.umask, Limits: sc.limits, Signals: sc.signals, Bound: &bound,
 		CPU: spec.CPU, ASLR: spec.ASLR,
 		Stdin: at.Stdin, Stdout: at.Stdout, Stderr: at.Stderr, KeepFDs: spec.KeepFDs,
 		Sandbox: &box, Bundle: bundle, View: keepView,

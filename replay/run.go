@@ -138,7 +138,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	res, err := ptrace.Run(ptrace.Config{
 		Config: launch.Config{
 			Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir, Join: sc.specJoin(o.Join),
-			Umask: sc.umask, Limits: sc.limits, Bound: &bound,
+			Umask: sc.umask, Limits: sc.limits, Signals: sc.signals, Bound: &bound,
 			Table: r.Table,
 			CPU:   o.CPU,
 			Stdin: o.Stdin, Stdout: o.Stdout, Stderr: o.Stderr, KeepFDs: o.KeepFDs,

@@ -12,7 +12,9 @@ import (
 
 // Start items: what the command starts with that no system call shows
 // and a run can set before it starts: environment variables, the umask,
-// resource limits. The recording's start events hold their good values;
+// resource limits, the signals it starts with ignored or blocked (each
+// signal an item: the helper sets the good disposition before its exec,
+// the others as envbisect's caller gave them; no privilege involved). The recording's start events hold their good values;
 // a run that replays an item starts the command with the recorded value
 // (or without the variable, when the recording had none). argv is the
 // command's input and the credentials, auxv and kernel are not settable
@@ -26,7 +28,24 @@ import (
 var shellVars = map[string]bool{"_": true, "OLDPWD": true}
 
 // startKinds are the kinds of start events a run can replay.
-var startKinds = map[trace.StartKind]bool{trace.StartEnv: true, trace.StartUmask: true, trace.StartRlimit: true}
+var startKinds = map[trace.StartKind]bool{trace.StartEnv: true, trace.StartUmask: true, trace.StartRlimit: true, trace.StartSignal: true}
+
+// liveCompared keeps the live start events a comparison with the
+// recording is fair for: the signal dispositions only when the trace
+// recorded them (trace.Header.Signals; an older trace has no signal
+// items, which says nothing of its signals).
+func (r *Recording) liveCompared(live []trace.StartEvent) []trace.StartEvent {
+	if r.Trace.Header.Signals {
+		return live
+	}
+	out := live[:0:0]
+	for _, e := range live {
+		if e.Kind != trace.StartSignal {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 
 // StartItems returns the start items that differ between the recording
 // and a command started here now with env (nil: envbisect's own): A is
@@ -43,7 +62,7 @@ func (r *Recording) StartItems(env []string) (items, redacted []align.StartDiff)
 			rec = append(rec, e)
 		}
 	}
-	rec, live, redacted := r.splitRedacted(rec, launch.InheritedStart(env))
+	rec, live, redacted := r.splitRedacted(rec, r.liveCompared(launch.InheritedStart(env)))
 	for _, d := range align.CompareStart(rec, live, align.Options{}) {
 		if d.Kind == trace.StartEnv && shellVars[d.Name] {
 			continue
@@ -58,9 +77,12 @@ type startConfig struct {
 	env    []string
 	umask  *uint32
 	limits []trace.Limit
-	cwd    string     // the recorded working directory, to start at; "": where the run is
-	creds  credsStart // with an exec spec (startspec.go)
-	caps   capsStart  // with an exec spec (startcaps.go)
+	// signals, when a signal item is replayed, are the dispositions the
+	// command starts with: envbisect's caller's with the items' good ones.
+	signals *trace.SignalSets
+	cwd     string     // the recorded working directory, to start at; "": where the run is
+	creds   credsStart // with an exec spec (startspec.go)
+	caps    capsStart  // with an exec spec (startcaps.go)
 }
 
 // applyStart returns the environment, umask and limits of a run that
@@ -96,6 +118,18 @@ func applyStart(env []string, items []align.StartDiff, b launch.Bound) (startCon
 				return sc, err
 			}
 			sc.limits = append(sc.limits, limitInReach(it, l, b))
+		case trace.StartSignal:
+			if sc.signals == nil {
+				s := launch.CallerSignals()
+				sc.signals = &s
+			}
+			var good *string
+			if it.A != nil {
+				good = &it.A.Value
+			}
+			if !sc.signals.Set(it.Name, good) {
+				return sc, fmt.Errorf("start item signal %s: no such signal", it.Name)
+			}
 		case trace.StartCwd:
 			if it.A != nil {
 				sc.cwd = it.A.Value

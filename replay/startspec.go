@@ -59,7 +59,7 @@ func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unappli
 		}
 	}
 	var live []trace.StartEvent
-	for _, e := range launch.SpecStart(env, join.Exec) {
+	for _, e := range r.liveCompared(launch.SpecStart(env, join.Exec)) {
 		if specCompared(e) {
 			live = append(live, e)
 		}

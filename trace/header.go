@@ -56,6 +56,11 @@ type Header struct {
 	// names they decide which values are redacted.
 	ExcludeEnv []string `cbor:"31,keyasint,omitempty" json:"exclude_env,omitempty"`
 	KeepEnv    []string `cbor:"32,keyasint,omitempty" json:"keep_env,omitempty"`
+	// Signals is set when the start events hold the signals the command
+	// started with ignored or blocked (StartSignal): a trace without it
+	// was written before envbisect recorded them, and says nothing of
+	// them, not that none was ignored.
+	Signals bool `cbor:"33,keyasint,omitempty" json:"signals,omitempty"`
 }
 
 // End is the last frame of a complete trace. A trace without it was cut

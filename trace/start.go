@@ -15,6 +15,7 @@ const (
 	StartUname       StartKind = "uname"       // Name: sysname, release, version, machine
 	StartHostname    StartKind = "hostname"    // Value: host name
 	StartPersonality StartKind = "personality" // Value: hex
+	StartSignal      StartKind = "signal"      // Name: SIGHUP, Value: "ignored", "blocked" or both (signal.go)
 )
 
 // StartEvent is one piece of inherited state, recorded before the first

@@ -5,7 +5,9 @@
 // must never be reported as located. Each test builds both environments
 // in a mount namespace of its own (testutil.InWorkNS), records the
 // command where it works and locates it where it does not, and reads the
-// JSON report (report_test.go).
+// JSON report (report_test.go). signal_test.go locates causes that are
+// signal dispositions the command inherits (SIGHUP under nohup, SIGPIPE
+// ignored), named by the signal with the shell's fix.
 package causes_test
 
 import (

@@ -34,11 +34,13 @@ type report struct {
 		Causes []struct {
 			Kind    string `json:"kind"`
 			Name    string `json:"name"`
+			Says    string `json:"says"`
 			Objects []struct {
 				Path string `json:"path"`
 			} `json:"objects"`
 			Fix []struct {
 				Command string `json:"command"`
+				Text    string `json:"text"`
 			} `json:"fix"`
 		} `json:"causes"`
 		Fix *struct {
@@ -56,8 +58,10 @@ type cause struct {
 	Path     string `json:"path"`
 	Resource string `json:"resource"`
 	Start    *struct {
-		Kind string `json:"kind"`
-		Name string `json:"name"`
+		Kind string  `json:"kind"`
+		Name string  `json:"name"`
+		Good *string `json:"good"`
+		Here *string `json:"here"`
 	} `json:"start"`
 }
 
@@ -117,4 +121,12 @@ func indent(raw string) string {
 	}
 	b, _ := json.MarshalIndent(v, "", "  ")
 	return string(b)
+}
+
+// startOrNil is c's start item, for a message.
+func (c *cause) startOrNil() any {
+	if c == nil || c.Start == nil {
+		return nil
+	}
+	return *c.Start
 }
