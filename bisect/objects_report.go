@@ -20,7 +20,7 @@ func MaterializedReport(res *ObjectReport, command []string) *Report {
 	}
 	rep := &Report{SchemaVersion: render.LocateSchemaVersion, Status: status, Message: res.Message, Command: command,
 		Mechanism: envobj.Materialized, Objects: res, Runs: res.Runs, ConfirmRuns: res.ConfirmRuns,
-		StartItems: res.StartItems, Steps: []Step{}, Seconds: res.Seconds, Warnings: res.Warnings}
+		StartItems: res.StartItems, Steps: objectSteps(res.Steps), Seconds: res.Seconds, Warnings: res.Warnings}
 	// The run with nothing in place made again (the repeatability check)
 	// is a repeat run, as in the call-level report: on top of Runs.
 	if n := len(res.Steps); n >= 2 && res.Steps[0].InPlace == envobj.InPlaceNothing && res.Steps[1].InPlace == envobj.InPlaceNothing &&
@@ -38,4 +38,18 @@ func MaterializedReport(res *ObjectReport, command []string) *Report {
 func AfterObjects(rep *Report, res *ObjectReport) {
 	rep.Mechanism = envobj.CallLevel
 	rep.Objects = res
+}
+
+// objectSteps are the object search's runs as the report's steps, so
+// that "steps" lists every run locate made whichever search made it
+// (Objects.Steps says what each put in place).
+func objectSteps(steps []envobj.ResultStep) []Step {
+	out := make([]Step, 0, len(steps))
+	for _, st := range steps {
+		s := Step{Step: st.Step, Role: st.Role, Detail: st.Detail, Seconds: st.Seconds, Note: st.Note}
+		s.Verdict.UnmarshalText([]byte(st.Verdict)) // a name the object search wrote; else 0, left out
+		s.Taken.UnmarshalText([]byte(st.Taken))
+		out = append(out, s)
+	}
+	return out
 }

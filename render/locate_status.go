@@ -44,6 +44,10 @@ const (
 	// RoleCause: a run of the search for a further cause, or of the
 	// check that the set of causes is 1-minimal.
 	RoleCause = "cause"
+	// RoleObserve: the traced run with nothing in place that shows where
+	// the program met the object search's causes (its verdict decides
+	// nothing).
+	RoleObserve = "observe"
 )
 
 // ExceptText is what a run leaves out of what it replays, appended to

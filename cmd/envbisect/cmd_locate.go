@@ -289,11 +289,14 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	var objRep *bisect.ObjectReport
 	if o.materialize {
 		search := &objectSearch{o: o, s: s, t: t, rec: rec, site: site, box: box, start: start, items: startList, argv: argv, path: path, sigs: &runSigs,
-			walked: walked, report: reportOptions(o, t, path, site, argv, startList, notApplied, isolation)}
+			walked: walked, report: reportOptions(o, t, path, site, argv, startList, notApplied, isolation), warn: warnOnce(s.warn)}
 		res, diff, err := search.run(ctx)
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				return withCode(exitError, errors.New("interrupted: no culprit"))
+			}
+			if errors.Is(err, errAborted) {
+				return withCode(exitNotLocated, err)
 			}
 			return runError(err)
 		}

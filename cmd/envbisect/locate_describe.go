@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	"github.com/envbisect/envbisect/bisect"
+	"github.com/envbisect/envbisect/envobj"
 	"github.com/envbisect/envbisect/launch"
+	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/replay"
 	"github.com/envbisect/envbisect/serve"
 	"github.com/envbisect/envbisect/trace"
@@ -48,7 +50,8 @@ func (m *objectSearch) describe(ctx context.Context, res *bisect.ObjectReport, s
 	m.rec = rec
 	opts := m.report
 	opts.Header, opts.Events, opts.Files = &t.Header, t.Events, t.File
-	live, err := m.observe(ctx, bisect.ObservedCalls(rec.Graph, res), store, res.Runs+res.ConfirmRuns+1)
+	run := res.Runs + res.ConfirmRuns + 1
+	live, err := m.observe(ctx, bisect.ObservedCalls(rec.Graph, res), store, run, res)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -70,7 +73,9 @@ const describeMaxCalls = 200_000
 // observe makes the observation run, locate's run number run: the command
 // traced with nothing replayed and nothing put in place, ended once the
 // calls seqs ran.
-func (m *objectSearch) observe(ctx context.Context, seqs []uint64, store *serve.Store, run int) (map[uint64]*trace.Call, error) {
+//
+// The run is the last of res's steps (role "observe").
+func (m *objectSearch) observe(ctx context.Context, seqs []uint64, store *serve.Store, run int, res *bisect.ObjectReport) (map[uint64]*trace.Call, error) {
 	if err := m.o.box.runReset(ctx, m.s); err != nil {
 		return nil, err
 	}
@@ -83,10 +88,7 @@ func (m *objectSearch) observe(ctx context.Context, seqs []uint64, store *serve.
 	defer closeLog()
 	interrupt, done := m.sigs.add()
 	defer done()
-	if !m.o.quiet {
-		fmt.Fprintf(m.s.err, "envbisect: one traced run here with nothing in place, to show the call where the command met each cause\n")
-	}
-	res, err := rec.Run(ctx, replay.Options{
+	out, err := rec.Run(ctx, replay.Options{
 		Sandbox: m.box, Argv: m.argv, Plan: plan, Judge: m.o.verdict.spec, Window: m.o.window, CPU: m.site.cpu,
 		Join: m.site.join, Env: m.site.env, Dir: m.site.dir, Serve: store, KeepFDs: m.o.kept,
 		Stdout: output, Stderr: output, Interrupt: interrupt, ObserveOnly: seqs,
@@ -97,5 +99,19 @@ func (m *objectSearch) observe(ctx context.Context, seqs []uint64, store *serve.
 	if err != nil {
 		return nil, err
 	}
-	return res.Live, nil
+	detail := "traced, nothing in place: ended once the causes' first calls ran"
+	if !out.Observed {
+		detail = "traced, nothing in place: " + out.Detail
+	}
+	step := 1
+	if n := len(res.Steps); n > 0 {
+		step = res.Steps[n-1].Step + 1
+	}
+	if !m.o.quiet {
+		fmt.Fprintf(m.s.err, "envbisect: object run %d: nothing in place, traced, to show where the command met each cause: %s (%s)\n",
+			run, out.Verdict, detail)
+	}
+	res.Steps = append(res.Steps, envobj.ResultStep{Step: step, Role: render.RoleObserve, InPlace: envobj.InPlaceNothing,
+		Verdict: out.Verdict.String(), Detail: detail, Seconds: out.Seconds})
+	return out.Live, nil
 }

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/bisect"
@@ -49,6 +48,8 @@ type objectSearch struct {
 	// report is what the call-level report of a cause is made with
 	// (describe).
 	report bisect.Options
+	// warn says a run's warning on stderr, each once (warnOnce).
+	warn func(string)
 	// walked is the inspection's walk of the trace's calls, made as
 	// prepareObjectSearch read it (t then holds few of its events); nil:
 	// inspect t's events.
@@ -179,8 +180,12 @@ func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, content
 		code := out.ExitCode
 		oo.Exit = &code
 	}
-	if len(out.LeftRunning) > 0 {
-		oo.Warnings = append(oo.Warnings, "the command left running: "+strings.Join(out.LeftRunning, ", "))
+	for _, w := range oo.Warnings {
+		m.warn(w) // each once on stderr, as the call-level runs' (sayWarnings)
+	}
+	if out.Abortive && m.o.abortOnSignal {
+		return oo, fmt.Errorf("%w by --abort-on-signal: run %d (%s in place) gave %s, and git bisect run stops at a status of 128 or more",
+			errAborted, r.Run, r.InPlace, out.Detail)
 	}
 	return oo, nil
 }
