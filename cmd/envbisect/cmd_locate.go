@@ -193,8 +193,14 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if o.kept, err = o.keep.resolve(); err != nil {
 		return err
 	}
+	// --report and --logs are checked before the trace is read and before
+	// the first run: a path that cannot take them is found out at once,
+	// not at the end of a search.
+	if err := checkReportPath(o.report); err != nil {
+		return err
+	}
 	if err := o.logs.prepare(); err != nil {
-		return withCode(exitError, err)
+		return err
 	}
 	cpu, err := o.runCPU(s, path)
 	if err != nil {
@@ -306,13 +312,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 				}
 			}
 			rep.Verbose = o.verbose
-			if err := writeReportFile(o.report, rep); err != nil {
-				return withCode(exitError, err)
-			}
-			if err := format.writeReport(s.out, rep); err != nil {
-				return withCode(exitError, err)
-			}
-			return withCode(rep.ExitCode(), nil)
+			return deliverReport(s, format, o.report, rep)
 		}
 		if res != nil {
 			objRep = res
@@ -358,13 +358,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if objRep != nil {
 		bisect.AfterObjects(rep, objRep)
 	}
-	if err := writeReportFile(o.report, rep); err != nil {
-		return withCode(exitError, err)
-	}
-	if err := format.writeReport(s.out, rep); err != nil {
-		return withCode(exitError, err)
-	}
-	return withCode(rep.ExitCode(), nil)
+	return deliverReport(s, format, o.report, rep)
 }
 
 // reportOptions are the options of locate's report that do not depend
