@@ -132,3 +132,59 @@ printf '#!/bin/sh\necho changed\nexit 1\n' > build.sh
 		t.Errorf("the script changed: stderr %q; want the note naming its content, not the interpreter", s)
 	}
 }
+
+// TestLocateCauseLimit: a script needs nine configuration files, each of
+// which differs here. The call-level search (this test is about it:
+// --materialize=false) finds causes one by one up to its limit of 8;
+// with them replayed the script still fails, so it stops: exit 3,
+// status unconfirmed, the limit and the causes found so far in the JSON
+// report, and a text report that says the limit was reached and how to
+// narrow it, never that the command may be flaky nor --repeat.
+func TestLocateCauseLimit(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
+	out := testutil.InWorkNS(t, `
+cd "$W/good"
+printf '#!/bin/sh\nfor i in 1 2 3 4 5 6 7 8 9; do read v < conf$i; [ "$v" = good ] || exit 1; done\n' > run.sh
+chmod +x run.sh
+for i in 1 2 3 4 5 6 7 8 9; do echo good > conf$i; done
+"$EB" record -q -o ../t.envb -- ./run.sh
+cp run.sh ../bad/
+cd "$W/bad"
+for i in 1 2 3 4 5 6 7 8 9; do echo bad > conf$i; done
+code=0; "$EB" locate -q --materialize=false --report "$OUT/limit.json" ../t.envb -- ./run.sh > "$OUT/limit.out" 2> "$OUT/limit.err" || code=$?; echo $code > "$OUT/limit.code"
+`)
+	code, text := strings.TrimSpace(readOut(t, out, "limit.code")), readOut(t, out, "limit.out")
+	reportschema.Check(t, "cause limit", []byte(readOut(t, out, "limit.json")))
+	var rep struct {
+		Status     string `json:"status"`
+		CauseLimit *struct {
+			Limit int `json:"limit"`
+			Found []struct {
+				Path string `json:"path"`
+			} `json:"found"`
+		} `json:"cause_limit"`
+	}
+	if err := json.Unmarshal([]byte(readOut(t, out, "limit.json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if code != "3" || rep.Status != "unconfirmed" || rep.CauseLimit == nil || rep.CauseLimit.Limit != 8 || len(rep.CauseLimit.Found) != 8 {
+		t.Fatalf("nine causes: exit %s, %+v; want 3, unconfirmed at the limit of 8 with 8 found\n%s\n%s", code, rep, text, readOut(t, out, "limit.err"))
+	}
+	for _, c := range rep.CauseLimit.Found {
+		if !strings.Contains(c.Path, "/conf") {
+			t.Errorf("a cause found: %q; want a conf file", c.Path)
+		}
+	}
+	flat := strings.Join(strings.Fields(text), " ")
+	for _, bad := range []string{"flaky", "--repeat"} {
+		if strings.Contains(flat, bad) {
+			t.Errorf("the report at the cause limit says %q:\n%s", bad, text)
+		}
+	}
+	for _, want := range []string{"the search stopped at its limit of 8 causes", "Causes found so far (8 causes",
+		"/good/conf", "This is not flakiness", "Make the difference smaller", "locate without --materialize=false"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the report at the cause limit lacks %q:\n%s", want, text)
+		}
+	}
+}
