@@ -188,3 +188,44 @@ code=0; "$EB" locate -q --materialize=false --report "$OUT/limit.json" ../t.envb
 		}
 	}
 }
+
+// TestLocateStillFails: the command passes in its recording, and here a
+// --check looks at a file nothing the command does can give back (it is
+// not there). The object search cannot make it pass, nor can the calls:
+// exit 3, status replay-still-fails, a report that says no call can be
+// named and what else the cause may be, and no culprit.
+func TestLocateStillFails(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
+	out := testutil.InWorkNS(t, `
+cd "$W/good"
+printf '#!/bin/sh\nread v < conf\n[ "$v" = good ]\n' > run.sh
+chmod +x run.sh
+echo good > conf
+"$EB" record -q -o ../t.envb -- ./run.sh
+cp run.sh conf ../bad/
+cd "$W/bad"
+code=0; "$EB" locate -q --check "test -e $W/ready" --report "$OUT/still.json" ../t.envb -- ./run.sh > "$OUT/still.out" 2> "$OUT/still.err" || code=$?; echo $code > "$OUT/still.code"
+`)
+	code, text := strings.TrimSpace(readOut(t, out, "still.code")), readOut(t, out, "still.out")
+	reportschema.Check(t, "still fails", []byte(readOut(t, out, "still.json")))
+	var rep struct {
+		Status    string          `json:"status"`
+		Mechanism string          `json:"mechanism"`
+		Culprit   json.RawMessage `json:"culprit"`
+	}
+	if err := json.Unmarshal([]byte(readOut(t, out, "still.json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if code != "3" || rep.Status != "replay-still-fails" || rep.Culprit != nil || rep.Mechanism != "call-level" {
+		t.Fatalf("exit %s, %+v; want 3, replay-still-fails after the object search, no culprit\n%s\n%s", code, rep, text, readOut(t, out, "still.err"))
+	}
+	flat := strings.Join(strings.Fields(text), " ")
+	for _, want := range []string{"replay still fails (", "No call can be named", "Objects first: the object search"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(flat, "environment variables") {
+		t.Errorf("the report blames environment variables, which the runs give back:\n%s", text)
+	}
+}
