@@ -75,7 +75,7 @@ Exit status of locate: 0 located, 3 not located, 1 an error or
 interrupted, 2 bad usage (envbisect locate --help).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       versionText(debug.ReadBuildInfo()),
+		Version:       versionOf(),
 	}
 	root.SetVersionTemplate("{{.Version}}")
 	root.SetIn(s.in)
@@ -129,4 +129,10 @@ func isUsage(err error) bool {
 		}
 	}
 	return false
+}
+
+// versionOf is the text of --version for this binary.
+func versionOf() string {
+	bi, ok := debug.ReadBuildInfo()
+	return versionText(bi, ok, stampedRevision())
 }
