@@ -34,11 +34,27 @@ help:
 	@echo '                  LOCATERUNSFLAGS="-run mpd" picks cases)'
 	@echo 'make fuzz     fuzz every decoder of trace bytes, FUZZTIME each (default 30s)'
 
+# The revision `envbisect --version` names, given to the linker (-X) so
+# that a make build carries it whatever GOFLAGS says (-buildvcs=false) and
+# in a git worktree, whose .git file the toolchain does not read. The
+# toolchain's own stamping is then off: as root in a clone another user
+# owns, it fails the build ("dubious ownership"), where git here is told
+# that this checkout is safe. Outside a git checkout (a release tarball)
+# these are empty. `go install` keeps the toolchain's stamping.
+GIT = git -c safe.directory='$(CURDIR)' -C '$(CURDIR)'
+REVISION = $(shell $(GIT) rev-parse HEAD 2>/dev/null)
+REVISION_TIME = $(shell TZ=UTC $(GIT) log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ 2>/dev/null)
+REVISION_MODIFIED = $(shell $(GIT) status --porcelain 2>/dev/null | grep -q . && echo true)
+LDFLAGS = -X main.stampRevision=$(REVISION) -X main.stampTime=$(REVISION_TIME) -X main.stampModified=$(REVISION_MODIFIED)
+
+# BIN: where make build writes the binary (the tests build elsewhere).
+BIN ?= bin/envbisect
+
 build:
-	$(GO) build -o bin/envbisect ./cmd/envbisect
+	$(GO) build -buildvcs=false -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/envbisect
 
 install: build
-	install -D -m 0755 bin/envbisect $(DESTDIR)$(PREFIX)/bin/envbisect
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/envbisect
 
 demo: build
 	sh tools/demo/fig79.sh

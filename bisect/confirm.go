@@ -171,7 +171,7 @@ func (s *search) confirm(ctx context.Context, found *Report, k int, atLo Outcome
 			return s.unconfirmed(found, "the run that replays "+s.unitsText(causes)+" alone was skipped twice: it cannot be confirmed", a), nil
 		}
 		if len(causes) >= maxCauses {
-			return s.unconfirmed(found, fmt.Sprintf("replaying %s still fails, and the search stops at %d causes", s.unitsText(causes), maxCauses), a), nil
+			return s.atCauseLimit(found, causes, lows, a), nil
 		}
 		u, at, r, err := s.nextCause(ctx, found, causes, upTo, a)
 		if err != nil || r != nil {
@@ -301,6 +301,27 @@ func (s *search) withCauses(found *Report, causes []int, lows []Outcome) *Report
 			"any one of them fails; the first: %s", len(named), s.unitsText(causes), out.Message)
 	}
 	return out
+}
+
+// atCauseLimit is the report of a search that found maxCauses causes
+// and, with all of them replayed (a, failing), still fails: more remain,
+// and the set cannot be confirmed. It lists the causes found so far
+// (lows: the failing run next to each) and says so, so that the report
+// does not take it for flakiness.
+func (s *search) atCauseLimit(found *Report, causes []int, lows []Outcome, a decided) *Report {
+	r := s.unconfirmed(found, fmt.Sprintf("the search stopped at its limit of %d causes: with the %d found so far replayed "+
+		"together the command still fails here, so more remain", maxCauses, len(causes)), a)
+	r.CauseLimit = &render.CauseLimit{Limit: maxCauses, Found: []*Culprit{}}
+	for i, u := range causes {
+		c := s.located(u, lows[i])
+		switch {
+		case c.Culprit != nil:
+			r.CauseLimit.Found = append(r.CauseLimit.Found, c.Culprit)
+		case c.Suspect != nil:
+			r.CauseLimit.Found = append(r.CauseLimit.Found, c.Suspect)
+		}
+	}
+	return r
 }
 
 // unconfirmed is the report of a suspect that the confirmation runs

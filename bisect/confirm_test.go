@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -322,6 +323,60 @@ func TestIdenticalKeptFileFlip(t *testing.T) {
 		}
 		if rep.Status != tt.want {
 			t.Errorf("%s: got %s (%s), want %s", tt.name, rep.Status, rep.Message, tt.want)
+		}
+	}
+}
+
+// TestConfirmCauseLimit: ten environment variables differ, and the
+// command needs all of them. The search finds causes one by one up to
+// its limit; with those replayed the command still fails, so it stops:
+// unconfirmed (exit 3), with the limit and the causes found so far in
+// the report, and a report that says so instead of calling the command
+// flaky or suggesting more runs per step.
+func TestConfirmCauseLimit(t *testing.T) {
+	b := standard(t)
+	g := b.graph()
+	var items []StartItem
+	for i := range 10 {
+		items = append(items, StartItem{Kind: "env", Name: fmt.Sprintf("V%d", i), Good: strp("good"), Here: strp("bad")})
+	}
+	_, run := judged(g, differingFiles(t, b, g, "ld."), func(r Request) bool { return len(StartOf(r, items)) == len(items) })
+	rep, err := Locate(context.Background(), g, run, Options{Events: b.Events, Start: items, Command: []string{"app"}, TracePath: "good.envb",
+		RunFlags: []string{"--timeout", "10s"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Status != Unconfirmed || rep.ExitCode() != 3 || rep.CauseLimit == nil || rep.CauseLimit.Limit != maxCauses ||
+		len(rep.CauseLimit.Found) != maxCauses {
+		t.Fatalf("got %s (%s), cause limit %+v; want unconfirmed at the limit of %d causes, each listed", rep.Status, rep.Message, rep.CauseLimit, maxCauses)
+	}
+	for i, c := range rep.CauseLimit.Found {
+		if c.Start == nil || !strings.HasPrefix(c.Start.Name, "V") {
+			t.Errorf("cause %d found: %+v; want an env item", i+1, c)
+		}
+	}
+	if !strings.Contains(rep.Message, "the search stopped at its limit of 8 causes: with the 8 found so far replayed together the command still fails here, so more remain") {
+		t.Errorf("message %q; want the limit named", rep.Message)
+	}
+	var text, md bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"text": text.String(), "markdown": md.String()} {
+		for _, bad := range []string{"flaky", "--repeat"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s says %q at the cause limit:\n%s", name, bad, out)
+			}
+		}
+		for _, want := range []string{"Causes found so far (8 causes, each needed with the others; more remain):",
+			"start item env V", "looks for 8 at most", "This is not flakiness", "Make the difference smaller",
+			"envbisect locate --timeout 10s good.envb -- app"} {
+			if !strings.Contains(strings.Join(strings.Fields(out), " "), want) { // across wrapped lines
+				t.Errorf("%s lacks %q:\n%s", name, want, out)
+			}
 		}
 	}
 }

@@ -230,7 +230,7 @@ func TestReportTextStatuses(t *testing.T) {
 			}
 			return out, true
 		}, []string{"replay still fails (3 runs, ", "\nStill fails with every recorded call replayed",
-			"environment variables, argv",
+			"outside what replay gives back (argv",
 			"\nDivergences of that run:\n  thread [1] at call 5: expected openat, got stat\n",
 			"  envbisect replay good.envb --prefix all -- fig79 --serve 'a b'\n",
 			"   2  all            fail        0.50  exit status 1 (1 divergence, -v lists them)\n",

@@ -33,6 +33,11 @@ type LocateReport struct {
 	// confirm it.
 	Suspect     *Culprit `json:"suspect,omitempty"`
 	Disagreeing []int    `json:"disagreeing,omitempty"`
+	// CauseLimit is set when the search stopped at its limit of causes
+	// (Status Unconfirmed): with the causes found so far replayed
+	// together the command still failed here, so more remain, and none is
+	// named. It is not flakiness: more runs per step would not help.
+	CauseLimit *CauseLimit `json:"cause_limit,omitempty"`
 	// Candidates are, when Status is Inconclusive after the ends held,
 	// the calls one of which makes the difference: the search could not
 	// narrow them down further.

@@ -46,6 +46,10 @@ func CauseLine(c *Culprit) string {
 // unconfirmed prints a report whose suspect was not confirmed.
 func (t *textWriter) unconfirmed(r *LocateReport) {
 	t.heading(r, "unconfirmed")
+	if r.CauseLimit != nil {
+		t.causeLimit(r)
+		return
+	}
 	if c := r.Suspect; c != nil {
 		t.printf("\nsuspect   %s\n", CauseLine(c))
 	}
@@ -58,4 +62,20 @@ func (t *textWriter) unconfirmed(r *LocateReport) {
 	}
 	t.para(unconfirmedAdvice)
 	t.printf("\n  envbisect locate --repeat 5%s %s -- %s\n", r.flagsText(), r.tracePathOr(), r.commandOr())
+}
+
+// causeLimit prints the end of a search that stopped at its limit of
+// causes: the causes found so far, what that means and what to do.
+func (t *textWriter) causeLimit(r *LocateReport) {
+	l := r.CauseLimit
+	if len(l.Found) > 0 {
+		t.para(causeLimitFoundText(l))
+		for i, c := range l.Found {
+			t.printf("  %d. %s\n", i+1, CauseLine(c))
+		}
+	}
+	t.para(causeLimitText(r))
+	if !r.fellBack() {
+		t.printf("\n  %s\n", objectSearchCommand(r))
+	}
 }

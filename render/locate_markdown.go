@@ -123,6 +123,10 @@ func writeMarkdown(w io.Writer, r *LocateReport, raw []byte) error {
 	case NotRepeatable:
 		m.para(notRepeatableAdvice)
 	case Unconfirmed:
+		if r.CauseLimit != nil {
+			m.causeLimit(r)
+			break
+		}
 		m.para(unconfirmedAdvice)
 		if len(r.Disagreeing) > 0 {
 			m.para(disagreeingText(r))
@@ -345,4 +349,19 @@ func (m *mdWriter) steps(steps []LocateStep, fields [][]jsonField) {
 // suggests it.
 func repeatCommand(r *LocateReport) string {
 	return "envbisect locate --repeat 5" + r.flagsText() + " " + r.tracePathOr() + " -- " + r.commandOr()
+}
+
+// causeLimit writes the end of a search that stopped at its limit of
+// causes, as the text does (textWriter.causeLimit).
+func (m *mdWriter) causeLimit(r *LocateReport) {
+	l := r.CauseLimit
+	lines := make([]string, len(l.Found))
+	for i, c := range l.Found {
+		lines[i] = CauseLine(c)
+	}
+	m.list(causeLimitFoundText(l), lines, len(lines))
+	m.para(causeLimitText(r))
+	if !r.fellBack() {
+		m.command("Search the objects of the environment:", objectSearchCommand(r))
+	}
 }

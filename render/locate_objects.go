@@ -15,6 +15,12 @@ import (
 // textObjectPaths are the paths of a group cause listed.
 const textObjectPaths = 5
 
+// objectsInconclusiveAdvice follows an object search whose end could
+// not be judged: its run was skipped twice (exit status 125).
+const objectsInconclusiveAdvice = "An end of the search could not be judged: its run exited 125 (skip, as for git " +
+	"bisect run) twice, so nothing is named. Check that the command can run here (its own output is on stderr, or " +
+	"under --logs); if it skips only sometimes, run locate with more runs per step."
+
 const objectsUnconfirmedAdvice = "The search ended at these causes, but the runs that check them did not confirm " +
 	"them, so they are not named and no fix is given: the command may be flaky, or depend on state outside the " +
 	"sandbox. Run locate with more runs per step."
@@ -89,9 +95,13 @@ func objectPaths(c *envobj.ResultCause) []string {
 // fellBackText says that the object search named nothing and the
 // call-level search was made.
 func fellBackText(o *envobj.Result) string {
-	return fmt.Sprintf("Objects first: the object search (%s, %s) could not make the command pass: %s. "+
+	could := "could not make the command pass"
+	if o.Status == envobj.Unconfirmed {
+		could = "could not confirm what it ended at"
+	}
+	return fmt.Sprintf("Objects first: the object search (%s, %s) %s: %s. "+
 		"What is above was found by replaying recorded calls.", count(o.Runs+o.ConfirmRuns, "run", "runs"),
-		count(o.Candidates, "candidate", "candidates"), strings.TrimSuffix(o.Message, "."))
+		count(o.Candidates, "candidate", "candidates"), could, strings.TrimSuffix(o.Message, "."))
 }
 
 // unplacedIntro introduces the objects no run put in place.

@@ -72,6 +72,8 @@ func (m *mdWriter) objectsMarkdown(r *LocateReport, fields []jsonField) {
 		m.command("With more runs per step:", repeatCommand(r))
 	case envobj.NotRepeatable:
 		m.para(notRepeatableAdvice)
+	case envobj.Inconclusive:
+		m.para(objectsInconclusiveAdvice)
 	}
 	m.unplaced(o)
 	if len(r.Warnings) > 0 {

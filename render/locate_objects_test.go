@@ -178,3 +178,47 @@ func TestObjectsJSON(t *testing.T) {
 		t.Errorf("read back: %+v", back)
 	}
 }
+
+// TestObjectsEndingsAdvice: each ending's advice says what happened. An
+// object search whose end was skipped twice says so and what to check;
+// a fallback after an unconfirmed object search says it could not
+// confirm (not that it could not make the command pass); a
+// not-repeatable object search speaks of runs of the command as it is
+// here, not of replayed calls.
+func TestObjectsEndingsAdvice(t *testing.T) {
+	flat := func(r *LocateReport) string {
+		t.Helper()
+		var b strings.Builder
+		if err := r.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		var md strings.Builder
+		if err := r.WriteMarkdown(&md); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(strings.Fields(b.String()), " ") + "\n" + strings.Join(strings.Fields(md.String()), " ")
+	}
+	report := func(res *envobj.Result, status LocateStatus) *LocateReport {
+		return &LocateReport{SchemaVersion: LocateSchemaVersion, Status: status, Message: res.Message, Command: []string{"./app"},
+			Mechanism: envobj.Materialized, Objects: res, Runs: res.Runs, Steps: []LocateStep{}, TracePath: "good.envb"}
+	}
+	inc := flat(report(&envobj.Result{Status: envobj.Inconclusive, Message: "the run with nothing put in place could not be judged (skipped twice)", Runs: 2},
+		Inconclusive))
+	for _, want := range []string{"inconclusive (2 runs", "its run exited 125 (skip, as for git bisect run) twice", "Check that the command can run here"} {
+		if strings.Count(inc, want) < 1 {
+			t.Errorf("an inconclusive object search lacks %q:\n%s", want, inc)
+		}
+	}
+	nr := flat(report(&envobj.Result{Status: envobj.NotRepeatable, Message: "with nothing put in place the command failed once and then passed", Runs: 2},
+		NotRepeatable))
+	if !strings.Contains(nr, "Two runs of the command as it is here (nothing replayed, nothing put in place)") || strings.Contains(nr, "no call can be blamed") {
+		t.Errorf("a not-repeatable object search:\n%s", nr)
+	}
+	rs := objectsReports()
+	fb := rs["objects_fallback"]
+	fb.Objects = rs["objects_unconfirmed"].Objects
+	if s := flat(fb); !strings.Contains(s, "Objects first: the object search (4 runs, 6 candidates) could not confirm what it ended at: the search ended at") ||
+		strings.Contains(s, "could not make the command pass") {
+		t.Errorf("the fallback after an unconfirmed object search:\n%s", s)
+	}
+}

@@ -41,6 +41,9 @@ func (t *textWriter) objects(r *LocateReport) {
 	case envobj.NotRepeatable:
 		t.heading(r, "not repeatable")
 		t.para(notRepeatableAdvice)
+	case envobj.Inconclusive:
+		t.heading(r, "inconclusive")
+		t.para(objectsInconclusiveAdvice)
 	default:
 		t.heading(r, strings.ReplaceAll(string(o.Status), "-", " "))
 	}

@@ -16,13 +16,15 @@ const (
 	noFailureAdvice = "There is no failure here to explain. " +
 		"If it fails only sometimes, run locate with more runs per step; if its failure shows " +
 		"another way (output, a check command, a timeout), tell locate how to judge a run."
-	notRepeatableAdvice = "Two runs that replay nothing gave different verdicts, so no call can be blamed. " +
+	notRepeatableAdvice = "Two runs of the command as it is here (nothing replayed, nothing put in place) gave " +
+		"different verdicts, so nothing here can be blamed. " +
 		"The command may be flaky (run locate with --repeat N to take a majority of N runs per step), " +
 		"or depend on state outside the sandbox (a running service, the network, --persist paths): " +
 		"reset that state before every run with --reset CMD."
-	stillFailsAdvice = "No single call can be named. The cause may be outside the system-call interface " +
-		"(environment variables, argv, the auxiliary vector, CPU features, timing), or the run " +
-		"diverged from the recording and executed for real calls it was asked to replay."
+	stillFailsAdvice = "No call can be named: the run that gives back everything replay can (every recorded call, " +
+		"and the start items that differ) still fails. The cause may be outside what replay gives back (argv, the " +
+		"auxiliary vector, CPU features, timing, a start item no run could apply), or the run diverged from the " +
+		"recording and executed for real calls it was asked to replay."
 	inconclusiveEndsAdvice = "An end of the search could not be checked: its runs were skipped (exit 125) or " +
 		"disagreed. No culprit is named. Check that the command can run here, or run locate " +
 		"with more runs per step if it is flaky."

@@ -63,16 +63,35 @@ func newLocateCommand(s streams) *cobra.Command {
 	var o locateOptions
 	cmd := &cobra.Command{
 		Use:   "locate TRACE [flags] -- CMD [ARGS...]",
-		Short: "find the recorded call whose replay makes the command pass here",
-		Long: `Run CMD here again and again, each time replaying the first K calls of
-TRACE (a recording of CMD where it works) and executing the rest, and
-binary-search for the first recorded call whose replay makes CMD pass: the
-interaction with this environment that makes the difference.
+		Short: "find what in this environment makes the command fail here",
+		Long: `Find what in this environment makes CMD fail here, given TRACE: a recording
+of CMD where it works (envbisect record).
+
+Objects first. locate compares this environment with the recording: the
+files, directories, links, packages, start items (environment variables,
+the umask, resource limits), the host name, kernel tunables and addresses
+held that differ here are the candidates. Each run puts some of the good
+ones in place in a throwaway sandbox and runs CMD live, untraced; delta
+debugging narrows them down to the fewest that make CMD pass (a package or
+a directory of differing files first as one, then its parts), each
+confirmed. The report names each cause, what differs, and a fix validated
+by a run with exactly that change; one traced run then shows where the
+program met each cause: the call, its result in the recording and here,
+and why.
+
+Recorded calls when objects cannot tell. When no run of the object search
+makes CMD pass (the difference is in something it cannot put in place),
+or what it ended at is not confirmed, locate searches the recorded calls
+instead: each run replays the recorded results of the calls on some of
+the resources that differ here (a file's open hands out the good file the
+trace keeps) and executes the rest, and the search bisects for the
+resources whose replay makes CMD pass. --materialize=false searches the
+recorded calls only.
 
 The state CMD starts with and no system call shows (environment
 variables, the umask, resource limits) is compared with the recording's;
-each item that differs is a candidate too, tried before every call: a run
-that replays it starts CMD with the recorded value.
+each item that differs is a candidate of both searches: a run that gives
+it back starts CMD with the recorded value.
 
 CMD gets descriptors 0, 1 and 2 only, like under docker exec, whatever
 envbisect inherited; --keep-fds N passes envbisect's descriptor N too, at
@@ -88,15 +107,13 @@ environment's: it gets the recorded answer in every run and is never named
 as the culprit. Only when neither was pinned is a difference in it the
 environment's (fewer CPUs here, a cpuset, a taskset), located like any other.
 
-First both ends are checked: with nothing replayed CMD must fail here, with
-everything replayed it must pass. If either does not hold, locate says so
-and names no culprit. The run with nothing replayed is made twice before
-the search and once more after it: when those runs disagree, CMD is flaky
-or depends on state outside the sandbox, and locate reports it as not
-repeatable instead of naming a call. Then it bisects, about log2(N) runs
-for N replayable calls, and prints the culprit call, its result in the recording next to its
-result here (with a diff of the data), the file, socket or directory it
-belongs to, and every step.
+Each search first checks both ends: with nothing given back CMD must fail
+here, with everything given back it must pass. If either does not hold,
+locate says so and names no cause. The run with nothing given back is made
+twice: when those runs disagree, CMD is flaky or depends on state outside
+the sandbox, and locate reports it as not repeatable instead of naming a
+cause. The call-level search looks for at most 8 causes: past that it
+stops and lists those it found (unconfirmed).
 
 The report goes to stdout, alone: as text (the summary, the causes, the
 diff and a compact table of the runs; -v adds every run's divergences
@@ -124,15 +141,25 @@ signal (a crash), fails; with --abort-on-signal it stops the search
 instead, as 'git bisect run' does (exit 3, no report).
 
 Exit status:
-  0    located: the culprit (every cause, each confirmed) is printed
-  3    could not locate: CMD passes here without replay, still fails with
-       everything replayed, is not repeatable, the search was inconclusive,
-       or its answer was unconfirmed (see the message); or with
-       --abort-on-signal a run exited 128 or more or was killed by a signal
-  1    an error (unreadable trace, CMD not found, no ptrace permission, ...)
-  2    bad usage, or the trace records another command line or directory
-       (see --force)`,
-		Example: `  envbisect locate good.envb -- ./app --config app.conf
+  0    located: every cause is named, each confirmed
+  3    not located; the report says which and what to do: CMD passes here
+       (no-failure), still fails with everything given back
+       (replay-still-fails), gave different verdicts in runs that change
+       nothing (not-repeatable), runs were skipped or disagreed
+       (inconclusive), or what the search ended at was not confirmed
+       (unconfirmed; also when it stopped at its limit of causes). Also,
+       with --abort-on-signal, a run that exited 128 or more or was killed
+       by a signal (no report)
+  1    an error (unreadable trace, CMD not found, no ptrace permission,
+       ...); interrupted by Ctrl-C (SIGINT) or SIGTERM: the run under way
+       is stopped, nothing goes to stdout or --report; or the --report file
+       could not be written at the end (the report is on stdout)
+  2    bad usage: a bad flag or argument, a --report or --logs path that
+       cannot take its file (checked before the trace is read), or a trace
+       that records another command line or directory (see --force)`,
+		Example: `  envbisect record -o good.envb -- ./app --config app.conf      # where it works
+  envbisect locate good.envb -- ./app --config app.conf             # where it fails
+  envbisect locate --materialize=false good.envb -- ./app --config app.conf
   envbisect locate web.envb --alive 5s -- lighttpd -D -f /etc/lighttpd/lighttpd.conf
   envbisect locate ftp.envb --alive 2s --check 'curl -sf ftp://127.0.0.1/' -- vsftpd
   envbisect locate ci.envb --json --timeout 60s -- make test
@@ -163,7 +190,7 @@ Exit status:
 	f.StringVar(&o.format, "format", "", formatHelp)
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress on stderr")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "list every run's divergences from the recording in the text report")
-	f.StringVar(&o.report, "report", "", "write the report as JSON to `FILE` too (the text, or --format, still goes to stdout)")
+	f.StringVar(&o.report, "report", "", "write the report as JSON to `FILE` too (the text, or --format, still goes to stdout); its directory must exist, checked before the first run")
 	f.StringVar(&o.logs.dir, "logs", "", "write CMD's output to one file per run in `DIR` (run-NNN-ROLE.log) instead of stderr")
 	f.BoolVar(&o.abortOnSignal, "abort-on-signal", false, "stop the search when a run exits with status 128 or more or is killed by a signal, "+
 		"as git bisect run does (default: such a run fails)")
@@ -194,8 +221,14 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if o.kept, err = o.keep.resolve(); err != nil {
 		return err
 	}
+	// --report and --logs are checked before the trace is read and before
+	// the first run: a path that cannot take them is found out at once,
+	// not at the end of a search.
+	if err := checkReportPath(o.report); err != nil {
+		return err
+	}
 	if err := o.logs.prepare(); err != nil {
-		return withCode(exitError, err)
+		return err
 	}
 	cpu, err := o.runCPU(s, path)
 	if err != nil {
@@ -312,13 +345,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 				}
 			}
 			rep.Verbose = o.verbose
-			if err := writeReportFile(o.report, rep); err != nil {
-				return withCode(exitError, err)
-			}
-			if err := format.writeReport(s.out, rep); err != nil {
-				return withCode(exitError, err)
-			}
-			return withCode(rep.ExitCode(), nil)
+			return deliverReport(s, format, o.report, rep)
 		}
 		if res != nil {
 			objRep = res
@@ -364,13 +391,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if objRep != nil {
 		bisect.AfterObjects(rep, objRep)
 	}
-	if err := writeReportFile(o.report, rep); err != nil {
-		return withCode(exitError, err)
-	}
-	if err := format.writeReport(s.out, rep); err != nil {
-		return withCode(exitError, err)
-	}
-	return withCode(rep.ExitCode(), nil)
+	return deliverReport(s, format, o.report, rep)
 }
 
 // reportOptions are the options of locate's report that do not depend

@@ -30,15 +30,19 @@ code=0; "$EB" locate -q --abort-on-signal ../t.envb -- ./run.sh > "$OUT/abort.ou
 echo skip > conf
 code=0; "$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/skip.json" 2> "$OUT/skip.err" || code=$?; echo $code > "$OUT/skip.code"
 `)
+	type reportStep struct {
+		Verdict string `json:"verdict"`
+		Detail  string `json:"detail"`
+	}
 	type report struct {
 		Status  string `json:"status"`
 		Culprit *struct {
 			Path string `json:"path"`
 		} `json:"culprit"`
-		Steps []struct {
-			Verdict string `json:"verdict"`
-			Detail  string `json:"detail"`
-		} `json:"steps"`
+		Steps   []reportStep `json:"steps"`
+		Objects *struct {
+			Steps []reportStep `json:"steps"`
+		} `json:"objects"`
 	}
 	read := func(name string) (report, string) {
 		var r report
@@ -65,10 +69,14 @@ code=0; "$EB" locate -q --json ../t.envb -- ./run.sh > "$OUT/skip.json" 2> "$OUT
 		t.Errorf("--abort-on-signal printed a report: %q", s)
 	}
 	skip, code := read("skip")
-	if code != "3" || skip.Status != "inconclusive" || len(skip.Steps) == 0 {
-		t.Fatalf("exit 125 here: exit %s, status %s; want 3, inconclusive", code, skip.Status)
+	steps := skip.Steps
+	if skip.Objects != nil && len(steps) == 0 { // the object search's report: its runs are its own
+		steps = skip.Objects.Steps
 	}
-	if s := skip.Steps[0]; s.Verdict != "skip" || s.Detail != "exit status 125" {
+	if code != "3" || skip.Status != "inconclusive" || len(steps) == 0 {
+		t.Fatalf("exit 125 here: exit %s, status %s, %d runs; want 3, inconclusive", code, skip.Status, len(steps))
+	}
+	if s := steps[0]; s.Verdict != "skip" || s.Detail != "exit status 125" {
 		t.Errorf("exit 125 here: first run %+v; want skip", s)
 	}
 }
@@ -130,5 +138,102 @@ printf '#!/bin/sh\necho changed\nexit 1\n' > build.sh
 	s := readOut(t, out, "changed.err")
 	if !strings.Contains(s, "note: the executable differs: its content differs (SHA-256 ") || strings.Contains(s, "dash") {
 		t.Errorf("the script changed: stderr %q; want the note naming its content, not the interpreter", s)
+	}
+}
+
+// TestLocateCauseLimit: a script needs nine configuration files, each of
+// which differs here. The call-level search (this test is about it:
+// --materialize=false) finds causes one by one up to its limit of 8;
+// with them replayed the script still fails, so it stops: exit 3,
+// status unconfirmed, the limit and the causes found so far in the JSON
+// report, and a text report that says the limit was reached and how to
+// narrow it, never that the command may be flaky nor --repeat.
+func TestLocateCauseLimit(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
+	out := testutil.InWorkNS(t, `
+cd "$W/good"
+printf '#!/bin/sh\nfor i in 1 2 3 4 5 6 7 8 9; do read v < conf$i; [ "$v" = good ] || exit 1; done\n' > run.sh
+chmod +x run.sh
+for i in 1 2 3 4 5 6 7 8 9; do echo good > conf$i; done
+"$EB" record -q -o ../t.envb -- ./run.sh
+cp run.sh ../bad/
+cd "$W/bad"
+for i in 1 2 3 4 5 6 7 8 9; do echo bad > conf$i; done
+code=0; "$EB" locate -q --materialize=false --report "$OUT/limit.json" ../t.envb -- ./run.sh > "$OUT/limit.out" 2> "$OUT/limit.err" || code=$?; echo $code > "$OUT/limit.code"
+`)
+	code, text := strings.TrimSpace(readOut(t, out, "limit.code")), readOut(t, out, "limit.out")
+	reportschema.Check(t, "cause limit", []byte(readOut(t, out, "limit.json")))
+	var rep struct {
+		Status     string `json:"status"`
+		CauseLimit *struct {
+			Limit int `json:"limit"`
+			Found []struct {
+				Path string `json:"path"`
+			} `json:"found"`
+		} `json:"cause_limit"`
+	}
+	if err := json.Unmarshal([]byte(readOut(t, out, "limit.json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if code != "3" || rep.Status != "unconfirmed" || rep.CauseLimit == nil || rep.CauseLimit.Limit != 8 || len(rep.CauseLimit.Found) != 8 {
+		t.Fatalf("nine causes: exit %s, %+v; want 3, unconfirmed at the limit of 8 with 8 found\n%s\n%s", code, rep, text, readOut(t, out, "limit.err"))
+	}
+	for _, c := range rep.CauseLimit.Found {
+		if !strings.Contains(c.Path, "/conf") {
+			t.Errorf("a cause found: %q; want a conf file", c.Path)
+		}
+	}
+	flat := strings.Join(strings.Fields(text), " ")
+	for _, bad := range []string{"flaky", "--repeat"} {
+		if strings.Contains(flat, bad) {
+			t.Errorf("the report at the cause limit says %q:\n%s", bad, text)
+		}
+	}
+	for _, want := range []string{"the search stopped at its limit of 8 causes", "Causes found so far (8 causes",
+		"/good/conf", "This is not flakiness", "Make the difference smaller", "locate without --materialize=false"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the report at the cause limit lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// TestLocateStillFails: the command passes in its recording, and here a
+// --check looks at a file nothing the command does can give back (it is
+// not there). The object search cannot make it pass, nor can the calls:
+// exit 3, status replay-still-fails, a report that says no call can be
+// named and what else the cause may be, and no culprit.
+func TestLocateStillFails(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
+	out := testutil.InWorkNS(t, `
+cd "$W/good"
+printf '#!/bin/sh\nread v < conf\n[ "$v" = good ]\n' > run.sh
+chmod +x run.sh
+echo good > conf
+"$EB" record -q -o ../t.envb -- ./run.sh
+cp run.sh conf ../bad/
+cd "$W/bad"
+code=0; "$EB" locate -q --check "test -e $W/ready" --report "$OUT/still.json" ../t.envb -- ./run.sh > "$OUT/still.out" 2> "$OUT/still.err" || code=$?; echo $code > "$OUT/still.code"
+`)
+	code, text := strings.TrimSpace(readOut(t, out, "still.code")), readOut(t, out, "still.out")
+	reportschema.Check(t, "still fails", []byte(readOut(t, out, "still.json")))
+	var rep struct {
+		Status    string          `json:"status"`
+		Mechanism string          `json:"mechanism"`
+		Culprit   json.RawMessage `json:"culprit"`
+	}
+	if err := json.Unmarshal([]byte(readOut(t, out, "still.json")), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if code != "3" || rep.Status != "replay-still-fails" || rep.Culprit != nil || rep.Mechanism != "call-level" {
+		t.Fatalf("exit %s, %+v; want 3, replay-still-fails after the object search, no culprit\n%s\n%s", code, rep, text, readOut(t, out, "still.err"))
+	}
+	flat := strings.Join(strings.Fields(text), " ")
+	for _, want := range []string{"replay still fails (", "No call can be named", "Objects first: the object search"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the report lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(flat, "environment variables") {
+		t.Errorf("the report blames environment variables, which the runs give back:\n%s", text)
 	}
 }

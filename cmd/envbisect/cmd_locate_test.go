@@ -41,8 +41,12 @@ func TestLocateUsage(t *testing.T) {
 }
 
 // TestLocateInterrupted: Ctrl-C in the middle of a run stops the run and
-// the search; no traced process is left behind (the test binary's
-// TestMain checks that too) and no culprit is printed.
+// the search, in the object search (the default: an untraced run in its
+// sandbox) and in the call-level search: exit 1, "interrupted: no
+// culprit" on stderr, nothing on stdout, no --report file, and nothing
+// left behind: no process of the command or of envbisect's process
+// group (the test binary's TestMain checks its own children too), no
+// scratch directory of the tracer.
 func TestLocateInterrupted(t *testing.T) {
 	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Binary("sleep"), testutil.Binary("pgrep"), testutil.Binary("pkill"))
 	bin := testutil.Envbisect(t)
@@ -51,12 +55,23 @@ func TestLocateInterrupted(t *testing.T) {
 	if out, err := exec.Command(bin, "record", "-q", "-o", tr, "--alive", "300ms", "--", "sleep", "100").CombinedOutput(); err != nil {
 		t.Fatalf("record: %v\n%s", err, out)
 	}
-	code, stdout, stderr := startInterrupted(t, "^sleep 100$", "locate", tr, "--alive", "60s", "--", "sleep", "100")
-	if code != exitError || !strings.Contains(stderr, "interrupted: no culprit") {
-		t.Errorf("exit %d, stderr %q; want 1 and 'interrupted: no culprit'", code, stderr)
+	scratchBefore, _ := filepath.Glob(filepath.Join(os.TempDir(), "envbisect-scratch-*"))
+	for _, c := range []struct{ name, flag string }{{"objects", "--materialize=true"}, {"call-level", "--materialize=false"}} {
+		report := filepath.Join(dir, c.name+".json")
+		code, stdout, stderr := startInterrupted(t, "^sleep 100$", "locate", c.flag, "--report", report, tr, "--alive", "60s", "--", "sleep", "100")
+		if code != exitError || !strings.Contains(stderr, "envbisect: interrupted: no culprit") {
+			t.Errorf("%s: exit %d, stderr %q; want 1 and 'interrupted: no culprit'", c.name, code, stderr)
+		}
+		if stdout != "" {
+			t.Errorf("%s: an interrupted locate printed %q", c.name, stdout)
+		}
+		if _, err := os.Stat(report); err == nil {
+			t.Errorf("%s: an interrupted locate wrote --report %s", c.name, report)
+		}
 	}
-	if stdout != "" {
-		t.Errorf("an interrupted locate printed %q", stdout)
+	scratchAfter, _ := filepath.Glob(filepath.Join(os.TempDir(), "envbisect-scratch-*"))
+	if len(scratchAfter) > len(scratchBefore) {
+		t.Errorf("scratch directories left behind: %v (before: %v)", scratchAfter, scratchBefore)
 	}
 }
 

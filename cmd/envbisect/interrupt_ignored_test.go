@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -60,6 +61,21 @@ func startInterrupted(t *testing.T, leftover string, args ...string) (code int, 
 	if left, _ := exec.Command("pgrep", "-f", leftover).Output(); len(left) != 0 {
 		exec.Command("pkill", "-KILL", "-f", leftover).Run()
 		t.Errorf("processes left behind: %s", left)
+	}
+	// Nothing of envbisect's process group either (workers, helpers): a
+	// process killed at the end may take a moment to be reaped by init,
+	// so the group gets a bound, not a pause, to empty.
+	for start := time.Now(); ; time.Sleep(50 * time.Millisecond) {
+		left, _ := exec.Command("pgrep", "-g", strconv.Itoa(cmd.Process.Pid)).Output()
+		if len(left) == 0 {
+			break
+		}
+		if time.Since(start) > 10*time.Second {
+			ps, _ := exec.Command("pgrep", "-a", "-g", strconv.Itoa(cmd.Process.Pid)).CombinedOutput()
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			t.Errorf("processes of envbisect's group left behind:\n%s", ps)
+			break
+		}
 	}
 	return cmd.ProcessState.ExitCode(), out.String(), errs.String()
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/envbisect/envbisect/bisect"
 )
 
@@ -16,13 +18,18 @@ type runLogs struct {
 	dir string // "": stderr
 }
 
-// prepare makes the directory of the logs.
+// prepare makes the directory of the logs, and checks that this process
+// may create the logs' files in it, before the first run: a directory
+// that cannot take them is a usage error (exit 2), found out at once.
 func (l runLogs) prepare() error {
 	if l.dir == "" {
 		return nil
 	}
 	if err := os.MkdirAll(l.dir, 0o755); err != nil {
-		return fmt.Errorf("--logs %s: %w", l.dir, err)
+		return usageError("--logs %s: cannot make the directory of the logs (%w): give a directory you can write", l.dir, err)
+	}
+	if err := unix.Access(l.dir, unix.W_OK|unix.X_OK); err != nil {
+		return usageError("--logs %s: cannot create the logs' files there (%w): give a directory you can write", l.dir, err)
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/envbisect/envbisect/render"
 )
@@ -61,23 +60,4 @@ func (f reportFormat) writeReport(w io.Writer, rep *render.LocateReport) error {
 		return rep.WriteMarkdown(w)
 	}
 	return rep.WriteText(w)
-}
-
-// writeReportFile writes rep as JSON to path (--report), when given.
-func writeReportFile(path string, rep *render.LocateReport) error {
-	if path == "" {
-		return nil
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("--report: %w", err)
-	}
-	if err := formatJSON.writeReport(f, rep); err != nil {
-		f.Close()
-		return fmt.Errorf("--report %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("--report %s: %w", path, err)
-	}
-	return nil
 }

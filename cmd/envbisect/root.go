@@ -56,15 +56,26 @@ func newRootCommand(s streams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "envbisect",
 		Short: "git bisect for environments: find the system call that makes a command fail here",
-		Long: `envbisect records a command's system calls where it works, then re-runs it
-where it fails, replaying a prefix of the recorded results, and binary-searches
-for the one interaction with the environment that makes the difference.
+		Long: `envbisect records a command's system calls where it works, then runs it
+where it fails with parts of the good environment put back (files,
+packages, environment variables, ...; recorded calls when those cannot
+tell) and names what in this environment makes the difference, with a
+fix validated by a run.
 
   envbisect record -o good.envb -- make test     # where it works
-  envbisect show good.envb                       # read the trace`,
+  envbisect show good.envb                       # read the trace
+  envbisect locate good.envb -- make test        # where it fails: what differs that matters
+
+Where it fails in a container, or fails another way than its exit status:
+
+  envbisect locate --container ci-runner good.envb -- make test
+  envbisect locate --alive 5s --check 'curl -sf http://127.0.0.1:8080/' good.envb -- ./server
+
+Exit status of locate: 0 located, 3 not located, 1 an error or
+interrupted, 2 bad usage (envbisect locate --help).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Version:       versionText(debug.ReadBuildInfo()),
+		Version:       versionOf(),
 	}
 	root.SetVersionTemplate("{{.Version}}")
 	root.SetIn(s.in)
@@ -118,4 +129,10 @@ func isUsage(err error) bool {
 		}
 	}
 	return false
+}
+
+// versionOf is the text of --version for this binary.
+func versionOf() string {
+	bi, ok := debug.ReadBuildInfo()
+	return versionText(bi, ok, stampedRevision())
 }
