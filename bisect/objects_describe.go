@@ -223,6 +223,11 @@ func causeCalls(g *depgraph.Graph, c *envobj.ResultCause, n int) []uint64 {
 func observedOf(cu *Culprit) *envobj.Observed {
 	o := &envobj.Observed{Explanation: cu.Explanation}
 	if cu.Start != nil {
+		if t := cu.Start.Text; t != "" {
+			// The kind's own sentence, as the call-level report says it:
+			// "The working directory differs: good /src/a, here /src/b."
+			o.Explanation = strings.ToUpper(t[:1]) + t[1:] + "."
+		}
 		return o
 	}
 	o.Seq, o.Call, o.Good, o.Here = cu.Seq, cu.Call, cu.Good.Return, cu.Here.Return

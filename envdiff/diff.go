@@ -23,8 +23,9 @@ type Options struct {
 	MaxHash int64
 	// Ignore are paths here (as the command names them) that are
 	// envbisect's own, with what is under them: the trace being read,
-	// a logs directory. They are never objects, nor entries of a
-	// directory, whatever the good run saw.
+	// a logs directory, what --persist shares with every run. They are
+	// never objects, nor entries of a directory, whatever the good run
+	// saw.
 	Ignore []string
 }
 

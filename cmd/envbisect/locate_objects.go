@@ -77,6 +77,10 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 			ignore = append(ignore, abs)
 		}
 	}
+	// What --persist shares is the same real path in every run, the
+	// user's to keep (and --reset's to clear): never an object a run
+	// could put in place, which the sandbox refuses there.
+	ignore = append(ignore, m.box.Persist...)
 	opts := envdiff.Options{Ignore: ignore}
 	var diff *envdiff.Diff
 	var err error

@@ -30,6 +30,12 @@ type report struct {
 	Steps       []struct {
 		Round int `json:"round"`
 	} `json:"steps"`
+	// Objects.Steps are the object search's runs when locate fell back
+	// from it to the call-level search (Steps are then the latter's).
+	Mechanism string `json:"mechanism"`
+	Objects   *struct {
+		Steps []struct{} `json:"steps"`
+	} `json:"objects"`
 	Culprit *struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
@@ -44,6 +50,16 @@ func (r report) Rounds() int {
 	n := 0
 	for _, s := range r.Steps {
 		n = max(n, s.Round)
+	}
+	return n
+}
+
+// allRuns is how many runs locate made: its steps, and the object
+// search's before a fallback to the call-level search.
+func (r report) allRuns() int {
+	n := len(r.Steps)
+	if r.Mechanism == "call-level" && r.Objects != nil {
+		n += len(r.Objects.Steps)
 	}
 	return n
 }
