@@ -2,6 +2,7 @@ package envobj
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -149,6 +150,9 @@ func plural(n int) string {
 // and why not: a missing-here file or one whose content differs needs its
 // content in the trace; a special file is never made.
 func (o *Object) Materializable() (bool, string) {
+	if path.Clean(o.Path) == "/" {
+		return false, "the root directory of the run's view is not changed by a run"
+	}
 	if o.Tunable() {
 		return o.tunableMaterializable()
 	}

@@ -23,3 +23,13 @@ func TestModeString(t *testing.T) {
 		}
 	}
 }
+
+// TestRootNotMaterializable: the root directory of the run's view is
+// never put in place (its modification time differs between any two
+// containers): listed as unplaced, not a candidate whose run fails.
+func TestRootNotMaterializable(t *testing.T) {
+	o := Object{Path: "/", Good: State{Exists: true, Type: TypeDir}, Here: State{Exists: true, Type: TypeDir}, Differs: Aspects{AspectMtime}}
+	if ok, why := o.Materializable(); ok || why == "" {
+		t.Errorf("Materializable() = %v, %q; want false with a reason", ok, why)
+	}
+}
