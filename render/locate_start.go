@@ -44,11 +44,15 @@ type StartItem struct {
 }
 
 // Plain says the item's difference as a sentence, for the kinds that
-// have one (the working directory); "" for the others, which the report
-// prints as their label and values.
+// have one (the working directory, a capability set: its capabilities by
+// name, caps_words.go); "" for the others, which the report prints as
+// their label and values.
 func (it StartItem) Plain() string {
-	if it.Kind == string(trace.StartCwd) {
+	switch trace.StartKind(it.Kind) {
+	case trace.StartCwd:
 		return fmt.Sprintf("the working directory differs: good %s, here %s", valueOr(it.Good, "(not recorded)"), valueOr(it.Here, "(unknown)"))
+	case trace.StartCaps:
+		return capsPlain(it)
 	}
 	return ""
 }
