@@ -32,8 +32,20 @@ func (m *objectSearch) describe(ctx context.Context, res *bisect.ObjectReport, s
 		}
 	}
 	if len(seqs) == 0 {
-		// Start items alone: nothing to observe, no graph to build.
-		return bisect.DescribeObjects(nil, res, nil, m.report), nil
+		// Start items alone: nothing to observe. Only a PATH that differs
+		// needs the recorded calls: they name the programs it hides or
+		// reveals.
+		if !hasPathCause(res) {
+			return bisect.DescribeObjects(nil, res, nil, m.report), nil
+		}
+		rec, err := fullRecording(m.path, m.t)
+		if err != nil {
+			fmt.Fprintf(m.s.err, "envbisect: the recording's calls could not be read (%v): the report does not name "+
+				"the programs PATH finds\n", err)
+			return bisect.DescribeObjects(nil, res, nil, m.report), nil
+		}
+		m.rec = rec
+		return bisect.DescribeObjects(rec.Graph, res, nil, m.report), nil
 	}
 	rec, err := fullRecording(m.path, m.t)
 	if err != nil {
@@ -83,4 +95,15 @@ func (m *objectSearch) observe(ctx context.Context, seqs []uint64, store *serve.
 		return nil, err
 	}
 	return res.Live, nil
+}
+
+// hasPathCause reports whether a cause of res is the start item env
+// PATH.
+func hasPathCause(res *bisect.ObjectReport) bool {
+	for _, c := range res.Causes {
+		if c.Start != nil && trace.StartKind(c.Start.Kind) == trace.StartEnv && c.Start.Name == "PATH" {
+			return true
+		}
+	}
+	return false
 }
