@@ -19,6 +19,13 @@ import (
 // pathVar is the environment variable programs are looked up along.
 const pathVar = "PATH"
 
+// IsPath reports whether the start item of kind and name is env PATH,
+// whose explanation names the programs it hides or reveals from the
+// recorded calls.
+func IsPath(kind, name string) bool {
+	return trace.StartKind(kind) == trace.StartEnv && name == pathVar
+}
+
 // pathPrograms are, for a start item env PATH that differs, the programs
 // the command looked up along the good run's PATH (the recorded calls on
 // DIR/NAME for a directory DIR of it: a shell's stats, an execvp's
@@ -31,7 +38,7 @@ const pathVar = "PATH"
 // run by its path, not looked up, and is left out. nil when the item is
 // not PATH or nothing can be told.
 func (s *search) pathPrograms(it *StartItem) []render.ProgramLookup {
-	if s.g == nil || s.o.StatHere == nil || trace.StartKind(it.Kind) != trace.StartEnv || it.Name != pathVar || it.Good == nil {
+	if s.g == nil || s.o.StatHere == nil || !IsPath(it.Kind, it.Name) || it.Good == nil {
 		return nil
 	}
 	goodDirs := pathDirs(it.Good)

@@ -101,7 +101,7 @@ func (m *objectSearch) observe(ctx context.Context, seqs []uint64, store *serve.
 // PATH.
 func hasPathCause(res *bisect.ObjectReport) bool {
 	for _, c := range res.Causes {
-		if c.Start != nil && trace.StartKind(c.Start.Kind) == trace.StartEnv && c.Start.Name == "PATH" {
+		if c.Start != nil && bisect.IsPath(c.Start.Kind, c.Start.Name) {
 			return true
 		}
 	}
