@@ -23,6 +23,7 @@ func (s *search) culprit(seq uint64, liveRun map[uint64]*trace.Call) (*Culprit, 
 func (s *search) culpritFacts(seq uint64, liveRun map[uint64]*trace.Call) (*Culprit, *Group) {
 	cu, gr := s.describe(seq, liveRun[seq])
 	cu.DNS = s.dnsExchange(gr, liveRun)
+	s.groupListing(cu, gr, liveRun)
 	if gr == nil || cu.Here.Missing || cu.Here.Errno != "" || cu.Good.Errno != "" {
 		return cu, s.group(gr)
 	}

@@ -125,6 +125,10 @@ func dataDiff(rows render.Rows, h *trace.Header, good, here *trace.Call) *DataDi
 		gm, ctype := find(gb, key)
 		bm, _ := find(hb, key)
 		if d := compare(key, gm, bm); d != nil {
+			if e, ok := listingDiff(ctype, gm, bm); ok {
+				d.Entries = e
+				return d
+			}
 			if !d.Text && ctype != "" && gm != nil && bm != nil && render.DecodesStruct(rows, h, ctype, gm.Data, bm.Data) {
 				d.Struct = ctype
 				d.Fields = render.StructDiff(rows, h, ctype, gm.Data, bm.Data)

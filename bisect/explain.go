@@ -20,6 +20,11 @@ import (
 // cause a report names is explained the same way.
 func (s *search) explain(cu *Culprit, atLo map[uint64]*trace.Call) {
 	cu.Facts = nil
+	if cu.Start != nil {
+		if ps := s.pathPrograms(cu.Start); len(ps) > 0 {
+			cu.Facts = &render.Facts{Programs: ps}
+		}
+	}
 	if cu.Start == nil && !cu.Here.Missing {
 		live := s.hereLive(atLo)
 		f := &render.Facts{}
@@ -142,7 +147,7 @@ func (s *search) missingComponent(cu *Culprit, live map[uint64]*trace.Call) *ren
 					break
 				}
 			}
-			if s.rows().ByNr(int(c.Nr)).Effects&systable.CreatesPath == 0 {
+			if s.rows().ByNr(int(c.Nr)).EffectsFor(c.Args)&systable.CreatesPath == 0 {
 				existedGood[q] = true
 			}
 		}
@@ -167,6 +172,12 @@ func (s *search) missingComponent(cu *Culprit, live map[uint64]*trace.Call) *ren
 	if cu.Good.Errno == "" {
 		for _, d := range prefixes(p) {
 			existedGood[d] = true
+		}
+		// The culprit itself found its path in the good run (an open,
+		// an exec, a stat that succeeded), unless it may have created
+		// it there (O_CREAT, mkdir).
+		if c, ok := s.g.Call(cu.Seq); ok && !c.NoReturn && s.rows().ByNr(int(c.Nr)).EffectsFor(c.Args)&systable.CreatesPath == 0 {
+			existedGood[p] = true
 		}
 	}
 	for d := range s.recordedDirs(cu.Seq) {

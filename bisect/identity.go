@@ -1,6 +1,7 @@
 package bisect
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,8 +22,25 @@ func (s *search) explainIdentity(rep *Report) {
 	}
 	rep.Unapplied = s.o.Unapplied
 	if c := rep.Culprit; c != nil {
-		if c.Start == nil {
-			rep.Cause = render.ExplainCulprit(c, rep.Unapplied, s.facts(c.Seq))
+		// Each cause an item explains says so in its explanation (the
+		// capability by name, the filter, the mount): the modes of its
+		// path, the same on both sides, do not explain it.
+		causes := rep.Causes
+		if !slices.Contains(causes, c) {
+			causes = append([]*Culprit{c}, causes...)
+		}
+		for _, cu := range causes {
+			if cu.Start != nil {
+				continue
+			}
+			cs := render.ExplainCulprit(cu, rep.Unapplied, s.facts(cu.Seq))
+			if cs == nil {
+				continue
+			}
+			cu.Explanation = render.CauseSentence(cs)
+			if cu == c {
+				rep.Cause = cs
+			}
 		}
 		return
 	}

@@ -173,7 +173,8 @@ func TestReportResults(t *testing.T) {
 				}
 			},
 			[]string{"\nhere      = 10   data differs: 10 bytes in both, first difference at offset 3\n",
-				"            good: \"=value\\n\"\n            here: \"\\x00\\x01lue\\n\\xff\"\n"}},
+				"            (-v shows the bytes)\n",
+				"-v:            good: \"=value\\n\"\n            here: \"\\x00\\x01lue\\n\\xff\"\n"}},
 		{"missing", func(*trace.Call) *trace.Call { return nil },
 			func(t *testing.T, r Result) {
 				if !r.Missing || r.Ret != nil {
@@ -195,13 +196,21 @@ func TestReportResults(t *testing.T) {
 			if tt.diff != nil {
 				tt.diff(t, rep.Culprit.DataDiff)
 			}
-			var out bytes.Buffer
+			var out, verbose bytes.Buffer
 			if err := rep.WriteText(&out); err != nil {
 				t.Fatal(err)
 			}
+			rep.Verbose = true // the bytes of binary data: only under -v
+			if err := rep.WriteText(&verbose); err != nil {
+				t.Fatal(err)
+			}
 			for _, w := range tt.text {
-				if !strings.Contains(out.String(), w) {
-					t.Errorf("text lacks %q:\n%s", w, out.String())
+				text := out.String()
+				if v, ok := strings.CutPrefix(w, "-v:"); ok {
+					w, text = v, verbose.String()
+				}
+				if !strings.Contains(text, w) {
+					t.Errorf("text lacks %q:\n%s", w, text)
 				}
 			}
 		})

@@ -1,6 +1,9 @@
 package envobj
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // ModeString prints modes as ls does, special bits in the execute
 // columns (Go's fs.FileMode prints "dtrwxrwxrwx" for /tmp).
@@ -31,5 +34,22 @@ func TestRootNotMaterializable(t *testing.T) {
 	o := Object{Path: "/", Good: State{Exists: true, Type: TypeDir}, Here: State{Exists: true, Type: TypeDir}, Differs: Aspects{AspectMtime}}
 	if ok, why := o.Materializable(); ok || why == "" {
 		t.Errorf("Materializable() = %v, %q; want false with a reason", ok, why)
+	}
+}
+
+// TestStartCapsWords: a capability set that differs is said by its
+// capabilities' names, in the cause and in its fix, never in hex.
+func TestStartCapsWords(t *testing.T) {
+	s := func(v string) *string { return &v }
+	v := StartValue{Kind: "caps", Name: "bounding", Good: s("00000000a80425fb"), Here: s("00000000a80425fa")}
+	if got, want := v.Says(), "CAP_CHOWN: in the good run's bounding set, not here"; got != want {
+		t.Errorf("Says %q, want %q", got, want)
+	}
+	v = StartValue{Kind: "caps", Name: "effective", Good: s("0000000000000000"), Here: s("0000000000204000")}
+	if got, want := v.Says(), "CAP_IPC_LOCK and CAP_SYS_ADMIN: in the effective set here, not in the good run's"; got != want {
+		t.Errorf("Says %q, want %q", got, want)
+	}
+	if f := v.Fix(); len(f) != 1 || !strings.Contains(f[0].Text, "CAP_SYS_ADMIN") {
+		t.Errorf("Fix %+v, want the capability named", f)
 	}
 }

@@ -2,6 +2,7 @@ package envobj
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/envbisect/envbisect/trace"
@@ -44,7 +45,33 @@ func (s StartValue) Says() string {
 	if trace.StartKind(s.Kind) == trace.StartSignal {
 		return SignalSays(s.Name, s.Good, s.Here)
 	}
+	if w := s.capsWords(); w != "" {
+		return w
+	}
 	return fmt.Sprintf("%s is %s here, %s in the good run", s.Label(), startWords(s.Here), startWords(s.Good))
+}
+
+// capsWords says a capability set that differs by its capabilities'
+// names, never its hex value: "CAP_CHOWN: in the good run's bounding
+// set, not here", "CAP_SYS_ADMIN: in the bounding set here, not in the
+// good run's"; "" for another kind or a value that is not a set.
+func (s StartValue) capsWords() string {
+	if trace.StartKind(s.Kind) != trace.StartCaps || s.Good == nil || s.Here == nil {
+		return ""
+	}
+	g, err1 := strconv.ParseUint(*s.Good, 16, 64)
+	h, err2 := strconv.ParseUint(*s.Here, 16, 64)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	var parts []string
+	if lost := trace.CapabilityNames(g &^ h); len(lost) > 0 {
+		parts = append(parts, andWords(lost)+": in the good run's "+s.Name+" set, not here")
+	}
+	if gained := trace.CapabilityNames(h &^ g); len(gained) > 0 {
+		parts = append(parts, andWords(gained)+": in the "+s.Name+" set here, not in the good run's")
+	}
+	return strings.Join(parts, "; ")
 }
 
 func startWords(v *string) string {
@@ -107,5 +134,16 @@ func (s StartValue) Fix() []FixStep {
 			}
 		}
 	}
+	if w := s.capsWords(); w != "" {
+		return []FixStep{{Text: fmt.Sprintf("start the command with the good run's %s set (%s)", s.Name, w)}}
+	}
 	return []FixStep{{Text: fmt.Sprintf("start the command with %s %s, as in the good run", s.Label(), startWords(s.Good))}}
+}
+
+// andWords is "a", "a and b", "a, b and c".
+func andWords(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }

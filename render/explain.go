@@ -38,6 +38,23 @@ type Facts struct {
 	// one) and leads to another file here than in the good run, where
 	// it leads on each side.
 	Link *LinkTargets `json:"link,omitempty"`
+	// Programs are, for the start item env PATH, the programs the
+	// command looked up along PATH that the PATH here hides (found
+	// nowhere) or finds elsewhere.
+	Programs []ProgramLookup `json:"programs,omitempty"`
+}
+
+// ProgramLookup is one program the command looked up along PATH by its
+// name, and where the lookup found it on each side.
+type ProgramLookup struct {
+	// Name is the name looked up: "mytool".
+	Name string `json:"name"`
+	// Good is where the good run found it, "" when it found it nowhere;
+	// Here where the PATH here finds it, "" when nowhere.
+	Good string `json:"good"`
+	Here string `json:"here"`
+	// From says who looked here and when: "locate after the runs".
+	From string `json:"from,omitempty"`
 }
 
 // PackageOwners is the package that owns one file in the good
@@ -183,19 +200,63 @@ func signalState(v *string) string {
 }
 
 // Explain is the explanation of c: one or two sentences built from its
-// results, its data diff, its start item and its Facts. "" when nothing
-// more than the results can be said.
+// results, its data diff, its start item and its Facts; where those say
+// nothing more, its results in a sentence (resultSentence): a cause is
+// never left unexplained. "" only for a nil c.
 func Explain(c *Culprit) string {
 	if c == nil {
 		return ""
 	}
+	if s := explainFacts(c); s != "" {
+		return s
+	}
+	return resultSentence(c)
+}
+
+// resultSentence says what c's call did here and in the good run:
+// "chdir(/src/wt) did not happen here: the program took another path
+// before it; in the good run it returned 0.", "read(/etc/a.conf) returned
+// 3 here, 5 in the good run."
+func resultSentence(c *Culprit) string {
+	call := c.Syscall
+	if c.Path != "" {
+		call += "(" + c.Path + ")"
+	} else if c.Resource != "" {
+		call += " on " + c.Resource
+	}
+	if call == "" {
+		call = "call " + strconv.FormatUint(c.Seq, 10)
+	}
+	good := "in the good run it returned " + c.Good.Return
+	if c.Good.Missing {
+		good = "the good run did not make it"
+	}
+	if c.Here.Missing {
+		return call + " did not happen here: the program took another path before it; " + good + "."
+	}
+	if c.Here.Return == c.Good.Return {
+		return call + " returned " + c.Here.Return + " here and in the good run; replaying it made the difference."
+	}
+	return call + " returned " + c.Here.Return + " here; " + good + "."
+}
+
+// explainFacts is Explain from the facts alone: "" when they say
+// nothing more than the results.
+func explainFacts(c *Culprit) string {
 	if it := c.Start; it != nil && it.Kind == string(trace.StartSignal) {
 		return fmt.Sprintf("The command started here with %s %s; in the good run it started with it %s.",
 			it.Name, signalState(it.Here), signalState(it.Good))
 	}
 	if it := c.Start; it != nil {
-		return fmt.Sprintf("The command started here with %s %s; in the good run it started with %s.",
+		s := fmt.Sprintf("The command started here with %s %s; in the good run it started with %s.",
 			it.Label(), it.ValueWords(it.Here), it.ValueWords(it.Good))
+		if text := it.Plain(); text != "" {
+			s = upper(text) + "."
+		}
+		if c.Facts != nil {
+			s = joinSentences(s, programsSentence(c.Facts.Programs))
+		}
+		return s
 	}
 	if c.Here.Missing {
 		return ""
@@ -334,9 +395,13 @@ func firstID(ids string) string {
 	return f[0]
 }
 
-// dataSentence says how the data a call got differs: the members of a
-// struct it filled in (a stat's st_mtime), or the content it read.
+// dataSentence says how the data a call got differs: the entries of a
+// directory it listed, the members of a struct it filled in (a stat's
+// st_mtime), or the content it read.
 func dataSentence(what string, d *DataDiff) string {
+	if d.Entries != nil {
+		return entriesSentence(what, d.Entries)
+	}
 	if d.Struct != "" {
 		return fieldsSentence(what, d)
 	}
@@ -463,4 +528,23 @@ func linkSentence(l *LinkTargets) string {
 		return ""
 	}
 	return l.Path + " leads to " + l.Here + " here and to " + l.Good + " in the good run (a symbolic link)."
+}
+
+// programsSentence: "The command looked up mytool along PATH: the good
+// run found /opt/app/bin/mytool; here it is found nowhere on PATH." for
+// each program a PATH that differs hides or reveals.
+func programsSentence(ps []ProgramLookup) string {
+	var out []string
+	for _, p := range ps {
+		good := "the good run found it nowhere on PATH"
+		if p.Good != "" {
+			good = "the good run found " + p.Good
+		}
+		here := "here it is found nowhere on PATH"
+		if p.Here != "" {
+			here = "here it is " + p.Here
+		}
+		out = append(out, "The command looked up "+p.Name+" along PATH: "+good+"; "+here+".")
+	}
+	return strings.Join(out, " ")
 }

@@ -58,7 +58,9 @@ func TestExplain(t *testing.T) {
 			Struct: "struct stat"}},
 			"The stat of /src/a differs here only in members that differ between any two runs by nature (such as device and inode " +
 				"numbers), which no program decides by."},
-		{"denied in both", Culprit{Syscall: "openat", Path: "/root/x", Good: errno("EACCES"), Here: errno("EACCES")}, ""},
+		{"denied in both", Culprit{Syscall: "openat", Path: "/root/x", Good: CallResult{Errno: "EACCES", Return: "-1 EACCES"},
+			Here: CallResult{Errno: "EACCES", Return: "-1 EACCES"}},
+			"openat(/root/x) returned -1 EACCES here and in the good run; replaying it made the difference."},
 		{"text content", Culprit{Syscall: "read", Path: "/etc/app.conf", Good: ok, Here: ok,
 			DataDiff: &DataDiff{Text: true, GoodSize: 10, HereSize: 10, FirstDifference: 3}},
 			"The content of /etc/app.conf differs here: 10 bytes in both, first difference at offset 3 (the diff below)."},
@@ -71,7 +73,26 @@ func TestExplain(t *testing.T) {
 		{"address holder not found", Culprit{Syscall: "bind", Good: ok, Here: errno("EADDRINUSE"),
 			Facts: &Facts{Holder: &AddressHolder{Address: "127.0.0.1:8080", Why: "no process of this pid namespace holds its socket"}}},
 			"127.0.0.1:8080 is in use here; the process that holds it was not found (no process of this pid namespace holds its socket)."},
-		{"did not happen", Culprit{Syscall: "openat", Path: "/x", Good: ok, Here: CallResult{Missing: true}}, ""},
+		{"did not happen", Culprit{Syscall: "chdir", Path: "/src/wt", Good: CallResult{Return: "0"}, Here: CallResult{Missing: true}},
+			"chdir(/src/wt) did not happen here: the program took another path before it; in the good run it returned 0."},
+		{"directory entries", Culprit{Syscall: "getdents64", Path: "/etc/ssh/ssh_config.d", Good: ok, Here: ok,
+			DataDiff: &DataDiff{Buffer: "dirp", GoodSize: 80, HereSize: 112, GoodSHA256: "aa", HereSHA256: "bb",
+				Entries: &DirEntries{OnlyHere: []string{"50-corp.conf"}}}},
+			"The directory /etc/ssh/ssh_config.d has an entry here that it did not have in the good run: 50-corp.conf."},
+		{"directory entries both ways", Culprit{Syscall: "getdents64", Path: "/etc/app.d", Good: ok, Here: ok,
+			DataDiff: &DataDiff{Buffer: "dirp", Entries: &DirEntries{OnlyHere: []string{"x.conf", "y.conf"}, OnlyGood: []string{"a.conf"}}}},
+			"The directory /etc/app.d has entries here that it did not have in the good run: x.conf and y.conf. " +
+				"It lacks an entry it had in the good run: a.conf."},
+		{"capability set", Culprit{Start: &StartItem{Kind: "caps", Name: "permitted", Good: s("00000000a80425fb"), Here: s("00000000a80425fa")}},
+			"CAP_CHOWN: in the good run's permitted set, not here."},
+		{"PATH hides a program", Culprit{Start: &StartItem{Kind: "env", Name: "PATH", Good: s("/opt/app/bin:/usr/bin"), Here: s("/usr/bin")},
+			Facts: &Facts{Programs: []ProgramLookup{{Name: "mytool", Good: "/opt/app/bin/mytool"}}}},
+			`The command started here with env PATH "/usr/bin"; in the good run it started with "/opt/app/bin:/usr/bin". ` +
+				"The command looked up mytool along PATH: the good run found /opt/app/bin/mytool; here it is found nowhere on PATH."},
+		{"PATH reveals a program", Culprit{Start: &StartItem{Kind: "env", Name: "PATH", Good: s("/usr/bin"), Here: s("/usr/local/bin:/usr/bin")},
+			Facts: &Facts{Programs: []ProgramLookup{{Name: "find", Good: "/usr/bin/find", Here: "/usr/local/bin/find"}}}},
+			`The command started here with env PATH "/usr/local/bin:/usr/bin"; in the good run it started with "/usr/bin". ` +
+				"The command looked up find along PATH: the good run found /usr/bin/find; here it is /usr/local/bin/find."},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -24,8 +25,8 @@ type Cause struct {
 	// call as show prints it.
 	Seq  uint64 `json:"seq"`
 	Call string `json:"call,omitempty"`
-	// Text says why: "chown(/tmp/owned) = EPERM here: this process's
-	// bounding set lacks CAP_CHOWN (good: present)".
+	// Text says why: "chown(/tmp/owned) = EPERM here: CAP_CHOWN is in
+	// the good run's bounding set, not here".
 	Text string `json:"text"`
 	// Run is, when no culprit was located, the run the evidence failed
 	// in: "with everything replayed", or "with nothing replayed" (the
@@ -128,7 +129,7 @@ func ExplainCall(fc FailedCall, unapplied []StartItem, f CallFacts) *Cause {
 			}
 			for _, bit := range f.Capabilities {
 				if g&(1<<bit) != 0 && h&(1<<bit) == 0 {
-					return cause(it, fmt.Sprintf("this process's %s set lacks %s (good: present)", it.Name, trace.CapabilityName(bit)))
+					return cause(it, fmt.Sprintf("%s is in the good run's %s set, not here", trace.CapabilityName(bit), it.Name))
 				}
 			}
 		}
@@ -162,6 +163,14 @@ func ExplainCall(fc FailedCall, unapplied []StartItem, f CallFacts) *Cause {
 	return cause(it, fmt.Sprintf("the mount at %s is %s here (%s; good: %s)", m, what, *it.Here, valueOr(it.Good, "not a mount")))
 }
 
+// CauseSentence is the explanation of a call that c explains: its text
+// and the item in docker run's words, "chown(/tmp/owned) = EPERM here:
+// CAP_CHOWN is in the good run's bounding set, not here (--cap-drop
+// CHOWN)."
+func CauseSentence(c *Cause) string {
+	return c.Text + dockerSuffix(c.Item) + "."
+}
+
 // valueOr is *v, or or when v is nil.
 func valueOr(v *string, or string) string {
 	if v == nil {
@@ -170,14 +179,16 @@ func valueOr(v *string, or string) string {
 	return *v
 }
 
-// unappliedText lists the unapplied items, one a line: "caps bounding:
-// good 00000000a80425fb, here 00000000a80425fa (here: --cap-drop CHOWN)".
+// unappliedText lists the unapplied items, one a line: "CAP_CHOWN: in
+// the good run's bounding set, not here (here: --cap-drop CHOWN)", a
+// capability set by its capabilities' names (StartItem.Plain), never by
+// its hex value.
 func unappliedText(items []StartItem) []string {
 	var out []string
 	for _, it := range items {
 		line := fmt.Sprintf("%s: good %s, here %s", it.Label(), valueOr(it.Good, "(not recorded)"), valueOr(it.Here, "(none)"))
-		if it.Text != "" {
-			line = it.Text
+		if text := cmp.Or(it.Text, it.Plain()); text != "" {
+			line = text
 		}
 		if it.Docker != "" {
 			line += " (here: " + it.Docker + ")"

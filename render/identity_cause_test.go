@@ -29,7 +29,7 @@ func TestExplainCulprit(t *testing.T) {
 		text      string // in the cause's text
 	}{
 		{"capability", call("chown", "/tmp/owned", "EPERM", false), []StartItem{root, bounding}, CallFacts{Capabilities: []int{0}},
-			"caps bounding", "bounding set lacks CAP_CHOWN (good: present)"},
+			"caps bounding", "CAP_CHOWN is in the good run's bounding set, not here"},
 		{"capability not needed", call("chown", "/tmp/owned", "EPERM", false), []StartItem{bounding}, CallFacts{Capabilities: []int{5}}, "", ""},
 		{"read-only", call("openat", "/new", "EROFS", false), []StartItem{tmp, root}, CallFacts{}, "mount /", "the mount at / is read-only here"},
 		{"noexec", call("execve", "/tmp/x.sh", "EACCES", false), []StartItem{root, tmp}, CallFacts{Execs: true}, "mount /tmp", "noexec here"},

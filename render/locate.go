@@ -349,6 +349,21 @@ type DataDiff struct {
 	// Partial: a side was stored only in part (a capture limit): the
 	// comparison covers the stored bytes.
 	Partial bool `json:"partial,omitempty"`
+	// Entries is, for a directory listing (the records getdents fills
+	// in), the entries that differ by name: the report says them, not
+	// the records' bytes.
+	Entries *DirEntries `json:"entries,omitempty"`
+}
+
+// DirEntries are the names a directory listing holds on one side only,
+// over the listing calls of the directory that both runs made ("." and
+// ".." left out), sorted. Both empty: the same names, in another order
+// or with other inode numbers.
+type DirEntries struct {
+	// OnlyHere are listed here and were not in the good run;
+	// OnlyGood were listed in the good run and are not here.
+	OnlyHere []string `json:"only_here,omitempty"`
+	OnlyGood []string `json:"only_good,omitempty"`
 }
 
 // CulpritGroup is the group of linked calls the culprit is in: "the file

@@ -33,6 +33,8 @@ func CauseLine(c *Culprit) string {
 	switch {
 	case c.Here.Missing:
 		return line + ": did not happen here"
+	case c.DataDiff != nil && c.DataDiff.Entries != nil:
+		return line + ": entries differ here: " + entriesShort(c.DataDiff.Entries)
 	case c.DataDiff != nil:
 		return line + ": data differs here"
 	case c.Content != nil:

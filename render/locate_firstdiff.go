@@ -134,6 +134,9 @@ func differsText(c *Culprit) string {
 	case DiffersMetadata:
 		return "metadata differs"
 	case DiffersData:
+		if c.DataDiff != nil && c.DataDiff.Entries != nil {
+			return "entries differ: " + entriesShort(c.DataDiff.Entries)
+		}
 		return "data differs"
 	case DiffersResult:
 		return "another result here"

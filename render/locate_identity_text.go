@@ -8,7 +8,7 @@ func (t *textWriter) cause(r *LocateReport) {
 		return
 	}
 	t.printf("cause     %s%s\n", c.Item.Label(), dockerSuffix(c.Item))
-	t.para(causeConclusion(c))
+	t.para(causeConclusion(r, c))
 }
 
 // unapplied lists the identity items that differ here and no run could

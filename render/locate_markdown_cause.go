@@ -31,6 +31,8 @@ func culpritShort(r *LocateReport, c *Culprit) string {
 		return s + "not made"
 	case c.Content != nil:
 		return s + mdCodeText(c.Here.Return) + ", and the file's content differs"
+	case c.DataDiff != nil && c.DataDiff.Entries != nil:
+		return s + mdCodeText(c.Here.Return) + ", and its entries differ: " + mdText(entriesShort(c.DataDiff.Entries))
 	case c.DataDiff != nil:
 		return s + mdCodeText(c.Here.Return) + ", and its data differs"
 	}
@@ -74,16 +76,16 @@ func (m *mdWriter) cause(r *LocateReport, mc mdCause, i, n int) {
 	}
 	// Members laid out by nobody (an explanation) continue the list.
 	m.fields(extras(mc.Fields, culpritLaidOut), "")
-	m.dataDiff(c)
+	m.dataDiff(c, r.Verbose)
 	if cc := c.Content; cc != nil {
-		m.dataDiff(cc)
+		m.dataDiff(cc, r.Verbose)
 	}
 	if i > 0 || r.Status != Located {
 		return
 	}
 	if cs := r.Cause; cs != nil {
 		m.printf("\n- **Cause** %s%s\n", mdCodeText(cs.Item.Label()), mdText(dockerSuffix(cs.Item)))
-		m.para(causeConclusion(cs))
+		m.para(causeConclusion(r, cs))
 	}
 	m.para(firstConclusion(r, c))
 }
@@ -136,6 +138,8 @@ func (m *mdWriter) results(c *Culprit, indent string) {
 	switch {
 	case c.Here.Missing:
 		m.printf("%s- **Here** did not happen in this environment (the failing run took another path before it)\n", indent)
+	case c.DataDiff != nil && c.DataDiff.Entries != nil:
+		m.printf("%s- **Here** %s, entries differ: %s\n", indent, mdCodeText(c.Here.Return), mdText(entriesShort(c.DataDiff.Entries)))
 	case c.DataDiff != nil && c.DataDiff.Struct != "":
 		m.printf("%s- **Here** %s, %s\n", indent, mdCodeText(c.Here.Return), mdText(structDiffers(c)))
 	case c.DataDiff != nil:
@@ -148,10 +152,16 @@ func (m *mdWriter) results(c *Culprit, indent string) {
 }
 
 // dataDiff writes how a call's data differs: a text diff in a diff
-// block, binary bytes from the first difference in a plain one.
-func (m *mdWriter) dataDiff(c *Culprit) {
+// block, a struct's members that differ in a plain one; binary bytes
+// from the first difference only with verbose (-v): a directory
+// listing's entries are in the Here line, other bytes in the JSON
+// report.
+func (m *mdWriter) dataDiff(c *Culprit, verbose bool) {
 	d := c.DataDiff
 	if d == nil || c.Here.Missing {
+		return
+	}
+	if !d.Text && d.Struct == "" && !verbose {
 		return
 	}
 	m.para(fmt.Sprintf("How the data of call %d differs (%s):", c.Seq, d.Buffer))

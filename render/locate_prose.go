@@ -124,10 +124,16 @@ func locatedConclusion(r *LocateReport, c *Culprit) string {
 		"can change), the command passes here; with " + executed + " executed for real, it fails."
 }
 
-// causeConclusion follows a cause of the located culprit's error.
-func causeConclusion(c *Cause) string {
-	return c.Text + ". No run could give the command the good value of this, so no run confirmed it: it is what " +
+// causeConclusion follows a cause of the located culprit's error; its
+// text is left out when the culprit's explanation already says it
+// (CauseSentence).
+func causeConclusion(r *LocateReport, c *Cause) string {
+	s := "No run could give the command the good value of this, so no run confirmed it: it is what " +
 		"differs here that explains this error."
+	if r.Culprit != nil && r.Culprit.Explanation == CauseSentence(c) {
+		return s
+	}
+	return c.Text + ". " + s
 }
 
 // unlocatedCause says what explains a failing call when no culprit was

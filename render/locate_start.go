@@ -45,11 +45,15 @@ type StartItem struct {
 
 // Plain says the item's difference as a sentence, for the kinds that
 // have one (the working directory, a signal's disposition: "signal
-// SIGHUP: ignored in the good run, default here"); "" for the others, which the report
-// prints as their label and values.
+// SIGHUP: ignored in the good run, default here", a capability set: its
+// capabilities by name, caps_words.go); "" for the others, which the
+// report prints as their label and values.
 func (it StartItem) Plain() string {
-	if it.Kind == string(trace.StartCwd) {
+	switch trace.StartKind(it.Kind) {
+	case trace.StartCwd:
 		return fmt.Sprintf("the working directory differs: good %s, here %s", valueOr(it.Good, "(not recorded)"), valueOr(it.Here, "(unknown)"))
+	case trace.StartCaps:
+		return capsPlain(it)
 	}
 	if it.Kind == string(trace.StartSignal) {
 		return envobj.SignalSays(it.Name, it.Good, it.Here)

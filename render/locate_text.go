@@ -164,14 +164,14 @@ func (t *textWriter) located(r *LocateReport) {
 		t.printf("path      %s\n", c.Path)
 	}
 	t.printf("good      = %s\n", c.Good.Return)
-	t.here(c)
+	t.here(c, r.Verbose)
 	if d := c.DNS; d != nil {
 		t.printf("dns       %s\n", d.Line())
 	}
 	if cc := c.Content; cc != nil {
 		t.printf("content   the file differs here: call %d, %s\n", cc.Seq, cc.Call)
 		t.printf("good      = %s\n", cc.Good.Return)
-		t.here(cc)
+		t.here(cc, r.Verbose)
 	}
 	if g := r.Group; g != nil {
 		t.printf("group     %s: %s\n", g.Title, groupCalls(g))
@@ -189,8 +189,10 @@ func (t *textWriter) located(r *LocateReport) {
 	t.para(firstConclusion(r, c))
 }
 
-// here prints the live result of the culprit and how its data differs.
-func (t *textWriter) here(c *Culprit) {
+// here prints the live result of the culprit and how its data differs:
+// a directory listing by the entries that differ, a struct by its
+// members, text by a diff; binary bytes only with verbose (-v).
+func (t *textWriter) here(c *Culprit, verbose bool) {
 	if c.Here.Missing {
 		t.printf("here      did not happen in this environment (the failing run took another path before it)\n")
 		return
@@ -206,6 +208,11 @@ func (t *textWriter) here(c *Culprit) {
 		for _, l := range d.Diff {
 			t.printf("            %s\n", l)
 		}
+	case d.Entries != nil:
+		t.printf("here      = %s   entries differ: %s\n", c.Here.Return, entriesShort(d.Entries))
+		if verbose {
+			t.printf("            good: %s\n            here: %s\n", d.GoodBytes, d.HereBytes)
+		}
 	case d.Struct != "":
 		// Members, not bytes: a stat differs in its st_mtime, not at an
 		// offset.
@@ -216,8 +223,10 @@ func (t *textWriter) here(c *Culprit) {
 		switch {
 		case len(d.Fields) > 0:
 			t.fields(d.Fields)
-		case !d.Text:
+		case !d.Text && verbose:
 			t.printf("            good: %s\n            here: %s\n", d.GoodBytes, d.HereBytes)
+		case !d.Text:
+			t.printf("            (-v shows the bytes)\n")
 		}
 	}
 }

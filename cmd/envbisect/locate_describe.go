@@ -34,8 +34,20 @@ func (m *objectSearch) describe(ctx context.Context, res *bisect.ObjectReport, s
 		}
 	}
 	if len(seqs) == 0 {
-		// Start items alone: nothing to observe, no graph to build.
-		return bisect.DescribeObjects(nil, res, nil, m.report), nil
+		// Start items alone: nothing to observe. Only a PATH that differs
+		// needs the recorded calls: they name the programs it hides or
+		// reveals.
+		if !hasPathCause(res) {
+			return bisect.DescribeObjects(nil, res, nil, m.report), nil
+		}
+		rec, err := fullRecording(m.path, m.t)
+		if err != nil {
+			fmt.Fprintf(m.s.err, "envbisect: the recording's calls could not be read (%v): the report does not name "+
+				"the programs PATH finds\n", err)
+			return bisect.DescribeObjects(nil, res, nil, m.report), nil
+		}
+		m.rec = rec
+		return bisect.DescribeObjects(rec.Graph, res, nil, m.report), nil
 	}
 	if m.walked != nil && m.walked.Calls() > describeMaxCalls {
 		fmt.Fprintf(m.s.err, "envbisect: the trace holds %d calls: the report names the objects and the recorded call that met "+
@@ -114,4 +126,15 @@ func (m *objectSearch) observe(ctx context.Context, seqs []uint64, store *serve.
 	res.Steps = append(res.Steps, envobj.ResultStep{Step: step, Role: render.RoleObserve, InPlace: envobj.InPlaceNothing,
 		Verdict: out.Verdict.String(), Detail: detail, Seconds: out.Seconds})
 	return out.Live, nil
+}
+
+// hasPathCause reports whether a cause of res is the start item env
+// PATH.
+func hasPathCause(res *bisect.ObjectReport) bool {
+	for _, c := range res.Causes {
+		if c.Start != nil && bisect.IsPath(c.Start.Kind, c.Start.Name) {
+			return true
+		}
+	}
+	return false
 }

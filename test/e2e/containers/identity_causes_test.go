@@ -19,7 +19,9 @@ type identityReport struct {
 		Syscall string `json:"syscall"`
 		Path    string `json:"path"`
 		Call    string `json:"call"`
-		Here    struct {
+		// Explanation is the culprit's: by the item that explains it.
+		Explanation string `json:"explanation"`
+		Here        struct {
 			Errno  string `json:"errno"`
 			Denied bool   `json:"denied"`
 		} `json:"here"`
@@ -42,6 +44,7 @@ type identityItem struct {
 	Here   *string  `json:"here"`
 	Docker string   `json:"docker"`
 	Denies []string `json:"denies"`
+	Text   string   `json:"text"`
 	Why    string   `json:"why"`
 	Remedy string   `json:"remedy"`
 }
@@ -203,8 +206,16 @@ func TestContainerCapDropNamed(t *testing.T) {
 		!strings.Contains(bounding.Remedy, "--cap-add CHOWN") {
 		t.Errorf("unapplied %+v: want the bounding set, not applied because it would grant CAP_CHOWN beyond %s, remedy --cap-add CHOWN", rep.Unapplied, bad)
 	}
+	// Named, not in hex (issue 28): the set by its capability, the
+	// culprit's explanation by the capability it lacks here.
+	if want := "CAP_CHOWN: in the good run's bounding set, not here"; bounding != nil && bounding.Text != want {
+		t.Errorf("unapplied bounding set says %q, want %q", bounding.Text, want)
+	}
 	c := rep.Cause
 	if c == nil || c.Item.Kind != "caps" || c.Item.Name != "bounding" || c.Item.Docker != "--cap-drop CHOWN" || !strings.Contains(c.Text, "CAP_CHOWN") {
 		t.Errorf("cause %+v, want the bounding set lacking CAP_CHOWN, said as --cap-drop CHOWN", c)
+	}
+	if want := "CAP_CHOWN is in the good run's bounding set, not here (--cap-drop CHOWN)."; !strings.HasSuffix(rep.Culprit.Explanation, want) {
+		t.Errorf("culprit explanation %q, want it to end %q", rep.Culprit.Explanation, want)
 	}
 }
