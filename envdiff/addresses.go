@@ -21,38 +21,54 @@ import (
 // cannot give it), and not port 0 (the kernel picks a free one). Each
 // address and protocol once, in the order they were first bound.
 func BoundAddresses(tr *tracefile.Trace, table *systable.Table) []envobj.Address {
-	protos := map[string]string{} // socket:[inode] -> tcp, udp
-	seen := map[string]bool{}
-	var out []envobj.Address
-	for _, ev := range tr.Events {
-		c := ev.Call
-		if c == nil || c.Denied || c.NoReturn || c.Ret < 0 {
-			continue
-		}
-		row := table.ByNr(int(c.Nr))
-		if row == nil || row.Unknown {
-			continue
-		}
-		if row.Made == systable.MadeSocket {
-			if p := socketProto(row, c); p != "" && c.Path != "" {
-				protos[c.Path] = p
-			}
-			continue
-		}
-		if row.EffectsFor(c.Args)&systable.BindsAddress == 0 || c.Errno() != 0 {
-			continue
-		}
-		ap, ok := boundAddr(row, c)
-		if !ok {
-			continue
-		}
-		a := envobj.Address{AddrPort: ap, Proto: protos[c.Path], BoundAt: c.Seq}
-		if k := a.String(); !seen[k] {
-			seen[k] = true
-			out = append(out, a)
-		}
+	b := newBinds(table)
+	for i := range tr.Events {
+		b.add(&tr.Events[i])
 	}
-	return out
+	return b.out
+}
+
+// binds gathers BoundAddresses one event at a time, so that a streaming
+// Inspector reads them as the trace goes by (Inspector.Bound).
+type binds struct {
+	table  *systable.Table
+	protos map[string]string // socket:[inode] -> tcp, udp
+	seen   map[string]bool
+	out    []envobj.Address
+}
+
+func newBinds(table *systable.Table) *binds {
+	return &binds{table: table, protos: map[string]string{}, seen: map[string]bool{}}
+}
+
+// add takes the recorded event ev.
+func (b *binds) add(ev *trace.Event) {
+	c := ev.Call
+	if c == nil || c.Denied || c.NoReturn || c.Ret < 0 {
+		return
+	}
+	row := b.table.ByNr(int(c.Nr))
+	if row == nil || row.Unknown {
+		return
+	}
+	if row.Made == systable.MadeSocket {
+		if p := socketProto(row, c); p != "" && c.Path != "" {
+			b.protos[c.Path] = p
+		}
+		return
+	}
+	if row.EffectsFor(c.Args)&systable.BindsAddress == 0 || c.Errno() != 0 {
+		return
+	}
+	ap, ok := boundAddr(row, c)
+	if !ok {
+		return
+	}
+	a := envobj.Address{AddrPort: ap, Proto: b.protos[c.Path], BoundAt: c.Seq}
+	if k := a.String(); !b.seen[k] {
+		b.seen[k] = true
+		b.out = append(b.out, a)
+	}
 }
 
 // boundAddr is the IP address bind call c passed, when it is one the

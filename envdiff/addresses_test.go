@@ -67,6 +67,26 @@ s.close(); s = socket.socket(); s.bind(("127.0.0.1", %[1]d))
 	if !slices.Equal(got, want) {
 		t.Fatalf("BoundAddresses = %q, want %q", got, want)
 	}
+	// The streaming Inspector, given the events as locate's lean read
+	// does (each call's buffers but those DataUsed keeps), finds the same.
+	in := envdiff.NewInspector(tab, tr.Header.Arch)
+	used := envdiff.DataUsed(tab)
+	for _, ev := range tr.Events {
+		if c := ev.Call; c != nil {
+			lean := *c
+			lean.Mem = nil
+			for _, m := range c.Mem {
+				if used(c, &m) {
+					lean.Mem = append(lean.Mem, m)
+				}
+			}
+			ev.Call = &lean
+		}
+		in.Add(&ev)
+	}
+	if !slices.Equal(in.Bound(), bound) {
+		t.Errorf("Inspector.Bound = %v, want BoundAddresses' %v", in.Bound(), bound)
+	}
 
 	l, err := net.Listen("tcp4", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {

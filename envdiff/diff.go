@@ -85,7 +85,7 @@ func (d *Diff) Object(p string) *envobj.Object {
 // what it compares and what it cannot see. It is an Inspector given
 // tr's events, for a trace held whole.
 func Inspect(tr *tracefile.Trace, table *systable.Table, root string, opts Options) (*Diff, error) {
-	in := &Inspector{w: newWalker(table, tr.Header.Arch, tr.File), tunables: newTunableReads(table)}
+	in := &Inspector{w: newWalker(table, tr.Header.Arch, tr.File), tunables: newTunableReads(table), binds: newBinds(table)}
 	for i := range tr.Events {
 		in.Add(&tr.Events[i])
 	}

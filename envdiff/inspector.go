@@ -20,6 +20,7 @@ import (
 type Inspector struct {
 	w        *walker
 	tunables *tunableReads // the good values of the kernel tunables read
+	binds    *binds        // the addresses the good run bound
 	calls    int           // the calls given to Add
 }
 
@@ -29,7 +30,7 @@ type Inspector struct {
 // trace's file frames may follow them, and Compare observes each as of
 // the first call that named it.
 func NewInspector(table *systable.Table, arch string) *Inspector {
-	return &Inspector{w: newWalker(table, arch, nil), tunables: newTunableReads(table)}
+	return &Inspector{w: newWalker(table, arch, nil), tunables: newTunableReads(table), binds: newBinds(table)}
 }
 
 // Add reads the trace's next event. The event is not kept, nor is
@@ -37,10 +38,15 @@ func NewInspector(table *systable.Table, arch string) *Inspector {
 func (in *Inspector) Add(ev *trace.Event) {
 	in.w.add(ev)
 	in.tunables.add(ev)
+	in.binds.add(ev)
 	if ev.Call != nil {
 		in.calls++
 	}
 }
+
+// Bound is what BoundAddresses gives of the events the Inspector was
+// given: the addresses the good run bound.
+func (in *Inspector) Bound() []envobj.Address { return in.binds.out }
 
 // Calls is how many calls the Inspector was given.
 func (in *Inspector) Calls() int { return in.calls }
@@ -82,6 +88,9 @@ func DataUsed(table *systable.Table) func(c *trace.Call, m *trace.Mem) bool {
 		}
 		if row.ReadsData && m.Dir == trace.Out && envobj.TunablePath(c.Path) {
 			return true // a tunable's good value (tunableReads)
+		}
+		if row.EffectsFor(c.Args)&systable.BindsAddress != 0 && int(m.Arg) == row.AddressArg(false) {
+			return true // the address a bind bound (binds)
 		}
 		if a.Kind != systable.OutBuf || m.Dir != trace.Out {
 			return false

@@ -21,7 +21,13 @@ import (
 // the same bind failing with EADDRINUSE and explains its holder instead,
 // so it is an item of the object search only.
 func (m *objectSearch) addAddresses() {
-	held := envdiff.HeldAddresses(envdiff.BoundAddresses(m.t, m.rec.Table), holderOfIn(m.site.join))
+	var bound []envobj.Address
+	if m.walked != nil {
+		bound = m.walked.Bound() // the trace was streamed: t holds few of its calls
+	} else {
+		bound = envdiff.BoundAddresses(m.t, m.rec.Table)
+	}
+	held := envdiff.HeldAddresses(bound, holderOfIn(m.site.join))
 	if len(held) == 0 {
 		return
 	}
