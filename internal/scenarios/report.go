@@ -9,12 +9,12 @@ import (
 
 // LocateReport is the object `envbisect locate --json` prints.
 type LocateReport struct {
-	Status      string          `json:"status"` // located, no-failure, replay-still-fails, inconclusive, not-repeatable, unconfirmed
-	Message     string          `json:"message"`
-	Culprit     *ReportCulprit  `json:"culprit"`
+	Status  string         `json:"status"` // located, no-failure, replay-still-fails, inconclusive, not-repeatable, unconfirmed
+	Message string         `json:"message"`
+	Culprit *ReportCulprit `json:"culprit"`
 	// Mechanism is how the culprit was found: "materialized" (the object
 	// search, untraced runs that replay nothing), "call-level".
-	Mechanism string `json:"mechanism"`
+	Mechanism   string          `json:"mechanism"`
 	Group       json.RawMessage `json:"group"`
 	Runs        int             `json:"runs"`
 	RepeatRuns  int             `json:"repeat_runs"`  // the repeatability checks, on top of Runs
