@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -292,6 +293,10 @@ func (s *search) withCauses(found *Report, causes []int, lows []Outcome) *Report
 		}
 		named = append(named, r)
 	}
+	// In the order the program met them: start items first (met at its
+	// start), then by the call named, whatever order the search found
+	// them in.
+	sort.SliceStable(named, func(i, j int) bool { return metOrder(named[i].Culprit) < metOrder(named[j].Culprit) })
 	out := named[0]
 	for _, r := range named {
 		out.Causes = append(out.Causes, r.Culprit)
@@ -301,6 +306,15 @@ func (s *search) withCauses(found *Report, causes []int, lows []Outcome) *Report
 			"any one of them fails; the first: %s", len(named), s.unitsText(causes), out.Message)
 	}
 	return out
+}
+
+// metOrder orders causes by when the program met them: a start item
+// first, then by the seq of the call named.
+func metOrder(c *Culprit) uint64 {
+	if c == nil || c.Start != nil {
+		return 0
+	}
+	return c.Seq
 }
 
 // atCauseLimit is the report of a search that found maxCauses causes

@@ -123,8 +123,10 @@ func TestDifferingReachedLater(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Status != Located || rep.Culprit.Seq != hosts {
-		t.Fatalf("got %s (%s), culprit %+v; want /etc/hosts's read", rep.Status, rep.Message, rep.Culprit)
+	// Both are causes, named in the order the program met them: the
+	// configuration's read first, /etc/hosts's, reached later, second.
+	if rep.Status != Located || len(rep.Causes) != 2 || rep.Culprit.Seq != conf || rep.Causes[1].Seq != hosts {
+		t.Fatalf("got %s (%s), culprit %+v; want the configuration's read, then /etc/hosts's", rep.Status, rep.Message, rep.Culprit)
 	}
 	if sp := rep.Space; sp == nil || sp.Over != "differing" || sp.Candidates != 2 ||
 		sp.Resources[0].Differs != conf || sp.Resources[1].Differs != hosts {
@@ -209,8 +211,13 @@ func TestDifferingChainOfMissingFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Status != Located || rep.Culprit.Seq != b.l("motd.open") {
-		t.Fatalf("got %s (%s), culprit %+v; want the open of /etc/motd", rep.Status, rep.Message, rep.Culprit)
+	// Every part is needed; the causes are in the order the program met
+	// them, the last part, /etc/motd, among them.
+	if rep.Status != Located || len(rep.Causes) < 2 {
+		t.Fatalf("got %s (%s), %d causes; want every part", rep.Status, rep.Message, len(rep.Causes))
+	}
+	if last := rep.Causes[len(rep.Causes)-1]; last.Seq != b.l("motd.open") || rep.Culprit.Seq >= last.Seq {
+		t.Fatalf("got %s (%s), culprit %+v; want the parts in the order met, the open of /etc/motd last", rep.Status, rep.Message, rep.Culprit)
 	}
 	sp := rep.Space
 	if sp == nil || sp.Over != "differing" || sp.Candidates != len(files) {

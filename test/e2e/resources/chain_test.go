@@ -11,9 +11,9 @@ import (
 // configuration in turn, and every part is missing here; dash stops at
 // the first it cannot open, so each run reaches one part more than the
 // run before. The search widens its pass end by what each run saw
-// differ, then once by what no run reached, and locates the last part
-// the script needs (a program of the class Python's imports of a removed
-// package belong to). A test of the call-level search
+// differ, then once by what no run reached, and locates every part the
+// script needs, named in the order it met them (a program of the class
+// Python's imports of a removed package belong to). A test of the call-level search
 // (--materialize=false): the object search, locate's default, puts the
 // five parts in place from its first runs and names them all.
 func TestChainOfMissingFiles(t *testing.T) {
@@ -30,8 +30,16 @@ locate_bad said dash -c "$build"
 `)
 	r := readReport(t, out, "report.json")
 	t.Logf("status %s, culprit %s, %d runs, space %s", r.Status, show(r.Culprit), r.Runs, showSpace(r.Space))
-	if r.Status != "located" || r.Culprit == nil || r.Culprit.Syscall != "openat" || !strings.HasSuffix(r.Culprit.Path, "/conf.d/e") {
-		t.Errorf("status %s, culprit %s; want the open of conf.d/e, the last part the script needs\n%s", r.Status, show(r.Culprit), indent(r.raw))
+	// Every part is needed: the five are the causes, in the order the
+	// script met them, the culprit the first.
+	var parts []string
+	for _, c := range r.Causes {
+		if c.Syscall == "openat" {
+			parts = append(parts, c.Path[strings.LastIndex(c.Path, "/")+1:])
+		}
+	}
+	if r.Status != "located" || r.Culprit == nil || !strings.HasSuffix(r.Culprit.Path, "/conf.d/a") || strings.Join(parts, " ") != "a b c d e" {
+		t.Errorf("status %s, culprit %s, causes %q; want the opens of the five parts, a to e\n%s", r.Status, show(r.Culprit), parts, indent(r.raw))
 	}
 	unobserved := 0
 	if r.Space != nil {

@@ -18,6 +18,8 @@ type report struct {
 	Runs       int      `json:"runs"`
 	RepeatRuns int      `json:"repeat_runs"`
 	Culprit    *culprit `json:"culprit"`
+	// Causes are every cause, in the order the program met them.
+	Causes []*culprit `json:"causes"`
 	Space      *space   `json:"space"`
 	// Mechanism and Objects say whether the object search (locate's
 	// default) found the culprit, over how many candidates.
