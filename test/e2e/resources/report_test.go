@@ -20,7 +20,7 @@ type report struct {
 	Culprit    *culprit `json:"culprit"`
 	// Causes are every cause, in the order the program met them.
 	Causes []*culprit `json:"causes"`
-	Space      *space   `json:"space"`
+	Space  *space     `json:"space"`
 	// Mechanism and Objects say whether the object search (locate's
 	// default) found the culprit, over how many candidates.
 	Mechanism string `json:"mechanism"`
