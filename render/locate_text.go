@@ -115,7 +115,7 @@ func runsAndTime(r *LocateReport) string {
 	}
 	checks := ""
 	if r.RepeatRuns > 0 {
-		checks = fmt.Sprintf(" and %d repeatability checks", r.RepeatRuns)
+		checks = fmt.Sprintf(" and %d repeatability %s", r.RepeatRuns, map[bool]string{true: "check", false: "checks"}[r.RepeatRuns == 1])
 	}
 	if r.ConfirmRuns > 0 {
 		checks += fmt.Sprintf(", %d confirming", r.ConfirmRuns)
