@@ -52,7 +52,7 @@ func TestCraftedTraceGrantsNothing(t *testing.T) {
 			t.Errorf("the command's status lacks %q: it holds more than nobody:\n%s", want, status)
 		}
 	}
-	for _, want := range []string{"differs here and could not be applied", "caps ambient", "caps inheritable",
+	for _, want := range []string{"differs here and could not be applied", "in the good run's ambient set", "in the good run's inheritable set",
 		"it would grant CAP_SYS_ADMIN", "uid 0 (root)", "envbisect's own user (uid 65534)"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("replay's note lacks %q:\n%s", want, stderr)
