@@ -61,7 +61,7 @@ func TestHostTraceNeverRaisesContainer(t *testing.T) {
 				}
 			}
 			stderr := string(r.Stderr)
-			if !strings.Contains(stderr, "differs here and could not be applied") || !strings.Contains(stderr, "caps bounding") ||
+			if !strings.Contains(stderr, "differs here and could not be applied") || !strings.Contains(stderr, "bounding set") ||
 				!strings.Contains(stderr, "it would grant") || !strings.Contains(stderr, "CAP_SYS_ADMIN") {
 				t.Errorf("replay did not list the bounding set as not applied, with what it would grant:\n%s", stderr)
 			}

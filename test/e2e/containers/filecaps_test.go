@@ -76,7 +76,7 @@ func TestContainerFileCapabilityOutsideBounding(t *testing.T) {
 	if r.Code != 3 {
 		t.Fatalf("want exit status 3 (not located):\n%s", r)
 	}
-	listing := "caps bounding: good 00000000a80425fb, here 00000000a80405fb (here: --cap-drop NET_RAW): not applied: " +
+	listing := "CAP_NET_RAW: in the good run's bounding set, not here (here: --cap-drop NET_RAW): not applied: " +
 		"it would grant CAP_NET_RAW in the bounding set, more than container " + bad
 	for _, want := range []string{"replay still fails", "Differs here and could not be applied by a run:\n  " + listing,
 		"start the container with --cap-add NET_RAW"} {
@@ -118,7 +118,7 @@ func TestContainerFileCapabilityOutsideOwnBounding(t *testing.T) {
 	if r.Err != nil || r.Code != 3 {
 		t.Fatalf("want exit status 3 (not located):\n%s", r)
 	}
-	listing := "caps bounding: good 00000000a80425fb, here 00000000a80405fb (here: --cap-drop NET_RAW)"
+	listing := "CAP_NET_RAW: in the good run's bounding set, not here (here: --cap-drop NET_RAW)"
 	for _, want := range []string{"replay still fails", "Differs here and could not be applied by a run:\n  " + listing} {
 		if !strings.Contains(string(r.Stdout), want) {
 			t.Errorf("locate does not say %q:\n%s", want, r)
