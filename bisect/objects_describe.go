@@ -1,6 +1,8 @@
 package bisect
 
 import (
+	"fmt"
+	"path"
 	"slices"
 	"strings"
 
@@ -95,10 +97,39 @@ func (s *search) objectCulprit(c *envobj.ResultCause, live map[uint64]*trace.Cal
 		}
 	}
 	cu, gr := s.culprit(seq, live)
+	if shadowed := s.shadowedProgram(c); shadowed != "" {
+		cu.Explanation = fmt.Sprintf("%s exists here but not in the good run, and comes first where the command looks "+
+			"for the program: it runs %s here, where the good run ran %s.", c.Path, c.Path, shadowed)
+	}
 	if cu.Explanation == "" {
 		cu.Explanation = c.Says
 	}
 	return cu, gr
+}
+
+// shadowedProgram is, for a cause that is one file (or link) that
+// exists only here, the program of the same name the good run ran from another path
+// after it looked for this one (an exec of an image, systable's
+// ServesImage): the program this file hides here, as one earlier on PATH
+// does. "" when there is none.
+func (s *search) shadowedProgram(c *envobj.ResultCause) string {
+	if len(c.Objects) != 1 || c.Path == "" {
+		return ""
+	}
+	o := c.Objects[0]
+	if o.Good.Exists || !o.Here.Exists || o.Here.Type != envobj.TypeFile && o.Here.Type != envobj.TypeSymlink {
+		return ""
+	}
+	name := path.Base(c.Path)
+	for _, call := range s.g.Calls() {
+		if call.Seq < c.FirstSeq || call.Path == "" || call.Path == c.Path || path.Base(call.Path) != name || call.Errno() != 0 || call.NoReturn {
+			continue
+		}
+		if row := s.rows().ByNr(int(call.Nr)); row != nil && row.ServesImage {
+			return call.Path
+		}
+	}
+	return ""
 }
 
 // refusedAt is the first call on cause c (causeCalls) that failed here

@@ -116,6 +116,10 @@ type cause struct {
 	} `json:"objects"`
 	FirstCall string    `json:"first_call"`
 	Fix       []fixStep `json:"fix"`
+	// Observed is what the traced run here showed of the cause.
+	Observed *struct {
+		Explanation string `json:"explanation"`
+	} `json:"observed"`
 }
 
 // fixStep is one step of a fix: a command, or a text with a diff.
