@@ -2,9 +2,6 @@ package launch
 
 import (
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -48,28 +45,11 @@ func settableSignals(s trace.SignalSets) trace.SignalSets {
 // procSignals reads the signals process pid ignores and blocks (its main
 // thread's mask) from /proc/PID/status.
 func procSignals(pid int) (trace.SignalSets, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	ign, blk, err := callersig.ProcStatus(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return trace.SignalSets{}, err
 	}
-	var s trace.SignalSets
-	for _, line := range strings.Split(string(b), "\n") {
-		key, val, ok := strings.Cut(line, ":")
-		if !ok {
-			continue
-		}
-		n, err := strconv.ParseUint(strings.TrimSpace(val), 16, 64)
-		if err != nil {
-			continue
-		}
-		switch key {
-		case "SigIgn":
-			s.Ignored = n
-		case "SigBlk":
-			s.Blocked = n
-		}
-	}
-	return settableSignals(s), nil
+	return settableSignals(trace.SignalSets{Ignored: ign, Blocked: blk}), nil
 }
 
 // kernelSigaction is struct sigaction as rt_sigaction(2) takes it on

@@ -9,9 +9,16 @@ import (
 // fromProc reads SigIgn and SigBlk of this process (its main thread)
 // from /proc/self/status; 0 where it cannot.
 func fromProc() (ignored, blocked uint64) {
-	b, err := os.ReadFile("/proc/self/status")
+	ignored, blocked, _ = ProcStatus("/proc/self/status")
+	return ignored, blocked
+}
+
+// ProcStatus reads the SigIgn and SigBlk sets of the /proc status file
+// at path (/proc/PID/status: the process's main thread).
+func ProcStatus(path string) (ignored, blocked uint64, err error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return 0, 0
+		return 0, 0, err
 	}
 	for _, line := range strings.Split(string(b), "\n") {
 		key, val, ok := strings.Cut(line, ":")
@@ -29,5 +36,5 @@ func fromProc() (ignored, blocked uint64) {
 			blocked = n
 		}
 	}
-	return ignored, blocked
+	return ignored, blocked, nil
 }
