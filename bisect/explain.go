@@ -47,7 +47,12 @@ func (s *search) explain(cu *Culprit, atLo map[uint64]*trace.Call) {
 			f.Package = s.packageOwners(cu)
 			f.Link = s.linkTargets(cu)
 		}
-		if f.Missing != nil || len(f.Paths) > 0 || f.RanAs != nil || f.Umask != nil || f.Holder != nil || f.Package != nil || f.Link != nil {
+		if cu.Here.Errno == "" && cu.Good.Errno == "ENOENT" && cu.Path != "" {
+			if good := s.ranInstead(cu.Path, cu.Seq); good != "" {
+				f.Hides = &render.ProgramLookup{Name: path.Base(cu.Path), Here: cu.Path, Good: good}
+			}
+		}
+		if f.Missing != nil || len(f.Paths) > 0 || f.RanAs != nil || f.Umask != nil || f.Holder != nil || f.Package != nil || f.Link != nil || f.Hides != nil {
 			cu.Facts = f
 		}
 	}

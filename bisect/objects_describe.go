@@ -1,7 +1,6 @@
 package bisect
 
 import (
-	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -98,8 +97,7 @@ func (s *search) objectCulprit(c *envobj.ResultCause, live map[uint64]*trace.Cal
 	}
 	cu, gr := s.culprit(seq, live)
 	if shadowed := s.shadowedProgram(c); shadowed != "" {
-		cu.Explanation = fmt.Sprintf("%s exists here but not in the good run, and comes first where the command looks "+
-			"for the program: it runs %s here, where the good run ran %s.", c.Path, c.Path, shadowed)
+		cu.Explanation = render.HidesSentence(render.ProgramLookup{Name: path.Base(c.Path), Here: c.Path, Good: shadowed})
 	}
 	if cu.Explanation == "" {
 		cu.Explanation = c.Says
@@ -108,10 +106,10 @@ func (s *search) objectCulprit(c *envobj.ResultCause, live map[uint64]*trace.Cal
 }
 
 // shadowedProgram is, for a cause that is one file (or link) that
-// exists only here, the program of the same name the good run ran from another path
-// after it looked for this one (an exec of an image, systable's
-// ServesImage): the program this file hides here, as one earlier on PATH
-// does. "" when there is none.
+// exists only here, the program of the same name the good run ran from
+// another path after it looked for this one (ranInstead): the program
+// this file hides here, as one earlier on PATH does. "" when there is
+// none.
 func (s *search) shadowedProgram(c *envobj.ResultCause) string {
 	if len(c.Objects) != 1 || c.Path == "" {
 		return ""
@@ -120,9 +118,17 @@ func (s *search) shadowedProgram(c *envobj.ResultCause) string {
 	if o.Good.Exists || !o.Here.Exists || o.Here.Type != envobj.TypeFile && o.Here.Type != envobj.TypeSymlink {
 		return ""
 	}
-	name := path.Base(c.Path)
+	return s.ranInstead(c.Path, c.FirstSeq)
+}
+
+// ranInstead is the program the good run ran, by an exec of an image
+// (systable's ServesImage) from call seq on, that has p's name and
+// another path: where a lookup along PATH that found nothing at p led
+// in the good run. "" when no such exec succeeded.
+func (s *search) ranInstead(p string, seq uint64) string {
+	name := path.Base(p)
 	for _, call := range s.g.Calls() {
-		if call.Seq < c.FirstSeq || call.Path == "" || call.Path == c.Path || path.Base(call.Path) != name || call.Errno() != 0 || call.NoReturn {
+		if call.Seq < seq || call.Path == "" || call.Path == p || path.Base(call.Path) != name || call.Errno() != 0 || call.NoReturn {
 			continue
 		}
 		if row := s.rows().ByNr(int(call.Nr)); row != nil && row.ServesImage {

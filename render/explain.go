@@ -42,6 +42,11 @@ type Facts struct {
 	// command looked up along PATH that the PATH here hides (found
 	// nowhere) or finds elsewhere.
 	Programs []ProgramLookup `json:"programs,omitempty"`
+	// Hides is, for a file found here where the good run found nothing
+	// (ENOENT), the program of its name the good run then ran from
+	// another path: the file comes first where the command looks for
+	// the program (a directory earlier on PATH) and hides it here.
+	Hides *ProgramLookup `json:"hides,omitempty"`
 }
 
 // ProgramLookup is one program the command looked up along PATH by its
@@ -270,6 +275,8 @@ func explainFacts(c *Culprit) string {
 		what = c.Resource
 	}
 	switch errno := c.Here.Errno; {
+	case errno == "" && f.Hides != nil:
+		return HidesSentence(*f.Hides)
 	case errno == c.Good.Errno && errno == "":
 		if len(f.Paths) > 0 && f.Paths[0].Path == c.Path && f.Paths[0].Good != nil && f.Paths[0].Here != nil {
 			return fmt.Sprintf("%s is %s here, %s in the good run (mode, owner:group).", c.Path, f.Paths[0].Here, f.Paths[0].Good)
@@ -292,6 +299,16 @@ func explainFacts(c *Culprit) string {
 		return addressSentence(f.Holder)
 	}
 	return ""
+}
+
+// HidesSentence says that the program p.Here, found here where the good
+// run found nothing, hides the one it ran (p.Good): "/w/bin/find exists
+// here but not in the good run, and comes first where the command looks
+// for find: it runs /w/bin/find here, where the good run ran
+// /usr/bin/find."
+func HidesSentence(p ProgramLookup) string {
+	return fmt.Sprintf("%s exists here but not in the good run, and comes first where the command looks for %s: "+
+		"it runs %s here, where the good run ran %s.", p.Here, p.Name, p.Here, p.Good)
 }
 
 // missingSentence: "/var/run/mpd does not exist here (call 7 found it

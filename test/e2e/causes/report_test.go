@@ -57,6 +57,8 @@ type cause struct {
 	Syscall  string `json:"syscall"`
 	Path     string `json:"path"`
 	Resource string `json:"resource"`
+	// Explanation is the cause in a sentence.
+	Explanation string `json:"explanation"`
 	Start    *struct {
 		Kind string  `json:"kind"`
 		Name string  `json:"name"`
