@@ -59,7 +59,7 @@ type cause struct {
 	Resource string `json:"resource"`
 	// Explanation is the cause in a sentence.
 	Explanation string `json:"explanation"`
-	Start    *struct {
+	Start       *struct {
 		Kind string  `json:"kind"`
 		Name string  `json:"name"`
 		Good *string `json:"good"`
