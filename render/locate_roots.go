@@ -181,7 +181,7 @@ func (t *textWriter) rootEvidence(r *LocateReport) {
 		if len(rt.Evidence) < 2 {
 			continue
 		}
-		t.printf("\ncalls that met %s (%s, in the run %s):\n", Visible(rt.Says), RootCount(rt), rt.Run)
+		t.printf("\ncalls that met the root (%s, in the run %s):\n", RootCount(rt), rt.Run)
 		for _, e := range rt.Evidence {
 			t.printf("  %s\n", Visible(rootCallLine(e)))
 		}
