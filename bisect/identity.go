@@ -29,6 +29,7 @@ func (s *search) explainIdentity(rep *Report) {
 		if !slices.Contains(causes, c) {
 			causes = append([]*Culprit{c}, causes...)
 		}
+		explained := make([]*render.Cause, len(rep.Causes))
 		for _, cu := range causes {
 			if cu.Start != nil {
 				continue
@@ -41,6 +42,12 @@ func (s *search) explainIdentity(rep *Report) {
 			if cu == c {
 				rep.Cause = cs
 			}
+			if i := slices.Index(rep.Causes, cu); i >= 0 {
+				explained[i] = cs
+			}
+		}
+		if rep.Status == Located {
+			s.groupRoots(rep, explained)
 		}
 		return
 	}

@@ -44,6 +44,7 @@ func DescribeObjects(g *depgraph.Graph, res *ObjectReport, live map[uint64]*trac
 			continue
 		}
 		res.Causes[i].Observed = observedOf(cu)
+		res.Causes[i].Observed.Met = s.metBy(&res.Causes[i])
 		if len(rep.Causes) == 0 {
 			rep.Culprit, rep.Group = cu, gr
 		}

@@ -141,6 +141,23 @@ type Observed struct {
 	Here string `json:"here,omitempty"`
 	// Explanation says why, in a sentence or two (locate's culprit's).
 	Explanation string `json:"explanation"`
+	// Met counts the recorded calls that met the cause (on any of its
+	// objects: a package's files, a directory's entries), with the
+	// process that met it first and the programs that did: one root
+	// for many calls. Nil for a start item.
+	Met *Met `json:"met,omitempty"`
+}
+
+// Met is the evidence of a cause: the calls that met it.
+type Met struct {
+	// Who is the process that met it first, as show prints it ("[3]"),
+	// Program the image it ran.
+	Who     string `json:"who"`
+	Program string `json:"program,omitempty"`
+	// Calls is how many recorded calls met it; Programs the programs
+	// that made them, in the order they first met it.
+	Calls    int      `json:"calls"`
+	Programs []string `json:"programs"`
 }
 
 // MetAt is the first recorded call that met the cause: FirstSeq, or for

@@ -32,6 +32,12 @@ type Cause struct {
 	// in: "with everything replayed", or "with nothing replayed" (the
 	// fail end, when no run with more replayed was left failing).
 	Run string `json:"run,omitempty"`
+	// Capability is, for a capability set, the capability the call
+	// lacks here ("CAP_CHOWN"); MountFlag, for a mount, the flag that
+	// refused it (trace.MountReadOnly, trace.MountNoExec): with the item,
+	// the root the cause shares with others (RootKey).
+	Capability string `json:"capability,omitempty"`
+	MountFlag  string `json:"mount_flag,omitempty"`
 }
 
 // The runs a Cause's evidence comes from when no culprit was located.
@@ -129,7 +135,9 @@ func ExplainCall(fc FailedCall, unapplied []StartItem, f CallFacts) *Cause {
 			}
 			for _, bit := range f.Capabilities {
 				if g&(1<<bit) != 0 && h&(1<<bit) == 0 {
-					return cause(it, fmt.Sprintf("%s is in the good run's %s set, not here", trace.CapabilityName(bit), it.Name))
+					c := cause(it, fmt.Sprintf("%s is in the good run's %s set, not here", trace.CapabilityName(bit), it.Name))
+					c.Capability = trace.CapabilityName(bit)
+					return c
 				}
 			}
 		}
@@ -160,7 +168,9 @@ func ExplainCall(fc FailedCall, unapplied []StartItem, f CallFacts) *Cause {
 		return nil
 	}
 	what := map[string]string{trace.MountReadOnly: "read-only", trace.MountNoExec: "noexec"}[flag]
-	return cause(it, fmt.Sprintf("the mount at %s is %s here (%s; good: %s)", m, what, *it.Here, valueOr(it.Good, "not a mount")))
+	c := cause(it, fmt.Sprintf("the mount at %s is %s here (%s; good: %s)", m, what, *it.Here, valueOr(it.Good, "not a mount")))
+	c.MountFlag = flag
+	return c
 }
 
 // CauseSentence is the explanation of a call that c explains: its text

@@ -103,6 +103,11 @@ type LocateReport struct {
 	// everything replayed, or else in the run with nothing replayed
 	// (ExplainCall; Cause.Run says which).
 	Cause *Cause `json:"cause,omitempty"`
+	// Roots are, when Status is Located, what causes share: one item of
+	// the process's identity (a seccomp filter, a capability, a mount's
+	// flag) that explains each of their errors here, named once with the
+	// calls that met it as evidence, counted (locate_roots.go).
+	Roots []Root `json:"roots,omitempty"`
 	// Isolation says whether each run had a throwaway copy of the file
 	// system (locate's sandbox) and what it did not isolate; "" when not
 	// told.

@@ -38,7 +38,7 @@ func reportLaidOut(key string) bool {
 	switch key {
 	case "status", "message", "command", "culprit", "causes", "suspect", "group", "candidates", "divergences", "runs", "repeat_runs",
 		"recorded_calls", "replayable_calls", "start_items", "space", "steps", "seconds", "lost", "not_served", "unapplied",
-		"cause", "isolation", "disagreeing":
+		"cause", "isolation", "disagreeing", "roots":
 		return true
 	case "confirm_runs", "cause_runs":
 		return true // counted by runsAndTime, with the runs of the search
@@ -103,6 +103,7 @@ func writeMarkdown(w io.Writer, r *LocateReport, raw []byte) error {
 	if msg := r.Message; msg != "" {
 		m.para(strings.ToUpper(msg[:1]) + msg[1:] + ".")
 	}
+	m.roots(r) // a root first, then the causes that met it
 	for i, c := range causes {
 		m.cause(r, c, i, len(causes))
 	}

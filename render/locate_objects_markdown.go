@@ -135,6 +135,9 @@ func (m *mdWriter) objectCause(c *envobj.ResultCause, i, n int, status envobj.St
 		if ob.Explanation != "" {
 			m.printf("- **Why** %s\n", mdText(ob.Explanation))
 		}
+		if ob.Met != nil && ob.Met.Calls > 1 {
+			m.printf("- **Met by** %s\n", mdText(MetText(ob.Met)))
+		}
 	}
 	if status != envobj.Located {
 		return // a suspect's fix is not validated, and not given

@@ -89,6 +89,9 @@ func (t *textWriter) objectCauses(cs []envobj.ResultCause, what string) {
 			if ob.Explanation != "" {
 				t.printf("why       %s\n", Visible(ob.Explanation))
 			}
+			if ob.Met != nil && ob.Met.Calls > 1 {
+				t.printf("met by    %s\n", Visible(MetText(ob.Met)))
+			}
 		}
 		if what != "cause" {
 			continue

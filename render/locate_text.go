@@ -152,8 +152,11 @@ func (t *textWriter) located(r *LocateReport) {
 		t.para(firstConclusion(r, c))
 		return
 	}
+	defer t.rootEvidence(r)
 	defer t.causes(r)
-	t.printf("located: call %d of %d recorded (%s)\n\n", c.Seq, r.RecordedCalls, runsAndTime(r))
+	t.printf("located: call %d of %d recorded (%s)\n", c.Seq, r.RecordedCalls, runsAndTime(r))
+	t.rootHeads(r) // a root first, then the call that met it first
+	t.printf("\n")
 	t.printf("cause     %s\n", CauseTitle(c))
 	who := c.Who
 	if c.Exe != "" {

@@ -2,6 +2,7 @@ package containers
 
 import (
 	"encoding/json"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -28,7 +29,19 @@ type identityReport struct {
 		Start *identityItem `json:"start"`
 	} `json:"culprit"`
 	Unapplied []identityItem `json:"unapplied"`
-	Cause     *struct {
+	// Causes and Roots: the causes named, and the roots they share.
+	Causes []struct {
+		Seq uint64 `json:"seq"`
+	} `json:"causes"`
+	Roots []struct {
+		Kind     string       `json:"kind"`
+		Says     string       `json:"says"`
+		Item     identityItem `json:"item"`
+		Causes   []int        `json:"causes"`
+		Calls    int          `json:"calls"`
+		Programs []string     `json:"programs"`
+	} `json:"roots"`
+	Cause *struct {
 		Item identityItem `json:"item"`
 		Seq  uint64       `json:"seq"`
 		Call string       `json:"call"`
@@ -217,5 +230,46 @@ func TestContainerCapDropNamed(t *testing.T) {
 	}
 	if want := "CAP_CHOWN is in the good run's bounding set, not here (--cap-drop CHOWN)."; !strings.HasSuffix(rep.Culprit.Explanation, want) {
 		t.Errorf("culprit explanation %q, want it to end %q", rep.Culprit.Explanation, want)
+	}
+}
+
+// TestContainerSeccompFilterOneRoot: a seccomp profile that denies the
+// chmod calls; one command runs chmod and mkdir -m, each denied and
+// failing, and cp -p, denied too but only warning. The search names the
+// failing calls as causes; they are one root, the filter, named once
+// with every call it denied counted (cp's too) and the program that
+// made them (busybox, whose applets these are), not one cause per call.
+func TestContainerSeccompFilterOneRoot(t *testing.T) {
+	requireDockerTracing(t)
+	root := identityRoot(t)
+	for _, tool := range []string{"chmod"} {
+		root.Symlinks["bin/"+tool] = "busybox"
+	}
+	image := testutil.ImportImage(t, root, "/")
+	good := startWith(t, image, "good")
+	bad := startWith(t, image, "bad", "--security-opt", "seccomp="+denyProfile(t, 1, "chmod", "fchmod", "fchmodat", "fchmodat2"))
+	script := "rc=0; cd /tmp && rm -rf m c p; touch c; chmod 600 c || rc=1; mkdir -m 700 m || rc=1; cp -p c p; exit $rc"
+	rep := locateIdentity(t, good, bad, 0, "sh", "-c", script)
+	if rep.Status != "located" {
+		t.Fatalf("locate: status %q (%s), want located", rep.Status, rep.Message)
+	}
+	if len(rep.Roots) != 1 {
+		t.Fatalf("%d roots, want one (the filter); causes %d", len(rep.Roots), len(rep.Causes))
+	}
+	rt := rep.Roots[0]
+	if rt.Kind != "seccomp_filter" || !strings.HasPrefix(rt.Says, "the seccomp filter here") || !strings.Contains(rt.Says, "denies ") ||
+		!strings.Contains(rt.Says, "chmod") {
+		t.Errorf("root %s %q, want the seccomp filter denying a chmod call", rt.Kind, rt.Says)
+	}
+	if len(rt.Causes) != len(rep.Causes) || rt.Calls < 3 {
+		t.Errorf("root explains causes %v of %d, met by %d calls; want all, and at least 3 calls (cp's too)", rt.Causes, len(rep.Causes), rt.Calls)
+	}
+	// busybox's applets are one image: the program that met the filter
+	// is busybox, whichever applet ran (the image, not argv[0]).
+	if len(rt.Programs) != 1 || path.Base(rt.Programs[0]) != "busybox" {
+		t.Errorf("root met by programs %q, want busybox (chmod, mkdir and cp are its applets)", rt.Programs)
+	}
+	if !strings.HasPrefix(rep.Message, "one root: the seccomp filter here") {
+		t.Errorf("message %q, want it to name the filter first", rep.Message)
 	}
 }
