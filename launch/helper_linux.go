@@ -51,6 +51,10 @@ func helperFDs() (cfgFD, errFD int) {
 // addrNoRandomize is personality(2)'s ADDR_NO_RANDOMIZE (not in x/sys).
 const addrNoRandomize = 0x0040000
 
+// personalityQuery, passed to personality(2), changes nothing and
+// returns the current persona.
+const personalityQuery = 0xffffffff
+
 // helperConfig is what the tracer tells the helper.
 type helperConfig struct {
 	Path    string   `json:"path"`
@@ -171,7 +175,15 @@ func MaybeRunHelper() {
 		}
 	}
 	if !cfg.ASLR {
-		if _, _, e := unix.RawSyscall(unix.SYS_PERSONALITY, addrNoRandomize, 0, 0); e != 0 {
+		// personality(2) sets the whole persona: the one the helper
+		// inherited (setarch's UNAME26, READ_IMPLIES_EXEC ...) is kept,
+		// as the start events say (Command.StartEvents), with address
+		// randomisation turned off on top.
+		cur, _, e := unix.RawSyscall(unix.SYS_PERSONALITY, personalityQuery, 0, 0)
+		if e != 0 {
+			fail(126, fmt.Errorf("personality(0xffffffff): %w", e))
+		}
+		if _, _, e := unix.RawSyscall(unix.SYS_PERSONALITY, cur|addrNoRandomize, 0, 0); e != 0 {
 			fail(126, fmt.Errorf("personality(ADDR_NO_RANDOMIZE): %w", e))
 		}
 	}
