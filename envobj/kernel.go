@@ -18,12 +18,19 @@ import (
 // namespace gives them (trace.StartHostname).
 const KindKernel = "kernel"
 
+// The names of the KindKernel items, as trace.StartUname's items and the
+// fields of systable's struct new_utsname name them.
+const (
+	KernelRelease = "release"
+	KernelVersion = "version"
+)
+
 // KernelFields are the names of the KindKernel items, in the order a
 // report lists them.
-var KernelFields = []string{"release", "version"}
+var KernelFields = []string{KernelRelease, KernelVersion}
 
 // kernelFlag is uname(1)'s option that prints each field.
-var kernelFlag = map[string]string{"release": "-r", "version": "-v"}
+var kernelFlag = map[string]string{KernelRelease: "-r", KernelVersion: "-v"}
 
 // kernelSays is how a KindKernel item differs: `kernel release (uname
 // -r) is "6.1.0-18-amd64" here, "2.6.61-18-amd64" in the good run`, and
@@ -55,7 +62,7 @@ func (s StartValue) kernelFix() []FixStep {
 // uname26 reports whether s is the release item and its good value is
 // the release this kernel reports under personality UNAME26.
 func (s StartValue) uname26() bool {
-	if s.Name != "release" || s.Good == nil || s.Here == nil {
+	if s.Name != KernelRelease || s.Good == nil || s.Here == nil {
 		return false
 	}
 	r, ok := Uname26Release(*s.Here)
