@@ -90,6 +90,10 @@ type ObjectOutcome struct {
 	// Warnings are what the run warned of (processes left running): the
 	// search lists each once in the report.
 	Warnings []string
+	// Stops are, for a run that put a kernel answer in place, the calls
+	// that stopped the command (it ran under ptrace, stopped there
+	// only); nil for an untraced run.
+	Stops []string
 }
 
 // ObjectRunner makes one materialized run: the objects a request names

@@ -3,6 +3,7 @@ package bisect
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/envbisect/envbisect/envobj"
@@ -67,6 +68,9 @@ func (s *objSearch) located(causes []*objUnit, validatedBy int) *ObjectReport {
 		fix.Steps = append(fix.Steps, c.Fix...)
 		if c.Start != nil && c.Start.Kind == envobj.KindAddress {
 			notes = append(notes, envobj.AddressNote)
+		}
+		if c.Start != nil && c.Start.Kind == envobj.KindKernel && !slices.Contains(notes, envobj.KernelNote) {
+			notes = append(notes, envobj.KernelNote)
 		}
 		if c.Kind == string(envobj.GroupPackage) {
 			notes = append(notes, fmt.Sprintf("the run put the %d differing %s of %s in place; its package manager also runs the package's scripts and installs what it depends on",

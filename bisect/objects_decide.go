@@ -137,7 +137,7 @@ func (s *objSearch) runOnce(ctx context.Context, req ObjectRequest, step int, ro
 		out.Seconds = time.Since(start).Seconds()
 	}
 	s.steps = append(s.steps, ObjectStep{Step: step, Role: role, InPlace: req.InPlace, Objects: len(req.Objects),
-		Start: len(req.Start), Verdict: out.Verdict.String(), Detail: out.Detail, Exit: out.Exit, Seconds: out.Seconds})
+		Start: len(req.Start), Verdict: out.Verdict.String(), Detail: out.Detail, Exit: out.Exit, Seconds: out.Seconds, Stops: out.Stops})
 	for _, w := range out.Warnings {
 		if !s.warned[w] {
 			s.warned[w] = true

@@ -27,6 +27,10 @@ type Options struct {
 	// never objects, nor entries of a directory, whatever the good run
 	// saw.
 	Ignore []string
+	// KernelHere are the kernel's names a run here sees ("release",
+	// "version": uname(2) as envbisect, whose persona the runs inherit,
+	// gets it); nil: the kernel's names are not compared (Diff.Kernel).
+	KernelHere map[string]string
 }
 
 // Diff is the static environment diff: the objects the recording
@@ -51,6 +55,11 @@ type Diff struct {
 	// the bytes read here to compare content.
 	Compared int   `json:"compared"`
 	Hashed   int64 `json:"hashed"`
+	// Kernel are the kernel's names (release, version) whose answer to
+	// the recorded command's uname differs from Options.KernelHere:
+	// start items of envobj.KindKernel, which a run puts in place by
+	// rewriting uname's answer (kernel.go).
+	Kernel []envobj.StartValue `json:"kernel,omitempty"`
 }
 
 // Skip is a path inspection could not compare (in part, when it is also
@@ -85,7 +94,7 @@ func (d *Diff) Object(p string) *envobj.Object {
 // what it compares and what it cannot see. It is an Inspector given
 // tr's events, for a trace held whole.
 func Inspect(tr *tracefile.Trace, table *systable.Table, root string, opts Options) (*Diff, error) {
-	in := &Inspector{w: newWalker(table, tr.Header.Arch, tr.File), tunables: newTunableReads(table), binds: newBinds(table)}
+	in := &Inspector{w: newWalker(table, tr.Header.Arch, tr.File), tunables: newTunableReads(table), binds: newBinds(table), kernel: newKernelAnswer(table)}
 	for i := range tr.Events {
 		in.Add(&tr.Events[i])
 	}

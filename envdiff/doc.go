@@ -98,6 +98,16 @@
 // here with EADDRINUSE: envobj.Address, a start item of the object
 // search, not a path.
 //
+// # The kernel's names (kernel.go)
+//
+// The release and version the recorded command's first uname answered
+// (systable's KernelNames rows, decoded with its struct new_utsname)
+// are compared with Options.KernelHere: each that differs is a start
+// item of envobj.KindKernel in Diff.Kernel, put in place by a run that
+// rewrites uname's answer (package replay's Spec.Uname). No namespace
+// gives another release: the host and domain names, which a UTS
+// namespace gives, are the caller's start items (trace.StartHostname).
+//
 // # Limits
 //
 // Inspection sees the file system only. /proc, /sys and /dev (but

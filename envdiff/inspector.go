@@ -21,6 +21,7 @@ type Inspector struct {
 	w        *walker
 	tunables *tunableReads // the good values of the kernel tunables read
 	binds    *binds        // the addresses the good run bound
+	kernel   *kernelAnswer // the kernel's names uname answered (kernel.go)
 	calls    int           // the calls given to Add
 }
 
@@ -30,7 +31,7 @@ type Inspector struct {
 // trace's file frames may follow them, and Compare observes each as of
 // the first call that named it.
 func NewInspector(table *systable.Table, arch string) *Inspector {
-	return &Inspector{w: newWalker(table, arch, nil), tunables: newTunableReads(table), binds: newBinds(table)}
+	return &Inspector{w: newWalker(table, arch, nil), tunables: newTunableReads(table), binds: newBinds(table), kernel: newKernelAnswer(table)}
 }
 
 // Add reads the trace's next event. The event is not kept, nor is
@@ -39,6 +40,7 @@ func (in *Inspector) Add(ev *trace.Event) {
 	in.w.add(ev)
 	in.tunables.add(ev)
 	in.binds.add(ev)
+	in.kernel.add(ev)
 	if ev.Call != nil {
 		in.calls++
 	}
@@ -68,7 +70,9 @@ func (in *Inspector) Compare(files []trace.FileObject, root string, opts Options
 	c := newComparer(in.w.recs, fs, opts)
 	c.values = in.tunables.values()
 	c.compareAll()
-	return c.diff(), nil
+	d := c.diff()
+	d.Kernel = in.kernel.differ(opts.KernelHere)
+	return d, nil
 }
 
 // DataUsed is the ReadOptions.KeepData of a trace read for an
@@ -91,6 +95,9 @@ func DataUsed(table *systable.Table) func(c *trace.Call, m *trace.Mem) bool {
 		}
 		if row.EffectsFor(c.Args)&systable.BindsAddress != 0 && int(m.Arg) == row.AddressArg(false) {
 			return true // the address a bind bound (binds)
+		}
+		if isKernelNames(row, m) {
+			return true // the kernel's names (kernelAnswer)
 		}
 		if a.Kind != systable.OutBuf || m.Dir != trace.Out {
 			return false

@@ -51,6 +51,17 @@
 // its fix stops the holder ("kill 4242"; AddressNote says what the
 // validating run did instead).
 //
+// # The kernel's names (kernel.go)
+//
+// The kernel release and version the good run's uname got, when they
+// differ here, are a start item too (StartValue of KindKernel, one per
+// name): no namespace gives them, so a run puts the good value in place
+// by rewriting uname's answer, traced at uname only (package replay's
+// Spec.Uname). Says tells whether the good release is this kernel's
+// under personality UNAME26 (Uname26Release), and Fix then says to start
+// the command under setarch --uname-2.6; otherwise, to run it on a
+// kernel of that release (KernelNote says what the validating run did).
+//
 // # The search's result (result.go)
 //
 // Result, ResultCause, ResultStep and Fix are the object search's

@@ -219,6 +219,11 @@ type ResultStep struct {
 	Detail  string  `json:"detail"`
 	Exit    *int    `json:"exit,omitempty"`
 	Seconds float64 `json:"seconds"`
+	// Stops are the system calls that stopped the command, for a run
+	// that put a kernel answer in place (the kernel release: the command
+	// ran under ptrace with a seccomp filter that stops those calls and
+	// no other, ["uname"]); empty for a run that was not traced at all.
+	Stops []string `json:"stops,omitempty"`
 	// Taken and Note are set on the last run of each step: the verdict
 	// the search took for it, and how when more than one run decided it
 	// (a repeat, a re-run of a verdict that contradicted an earlier

@@ -45,6 +45,9 @@ func (s StartValue) Says() string {
 	if trace.StartKind(s.Kind) == trace.StartSignal {
 		return SignalSays(s.Name, s.Good, s.Here)
 	}
+	if s.Kind == KindKernel {
+		return s.kernelSays()
+	}
 	if w := s.capsWords(); w != "" {
 		return w
 	}
@@ -105,6 +108,9 @@ func (s StartValue) Fix() []FixStep {
 	}
 	if trace.StartKind(s.Kind) == trace.StartSignal {
 		return signalFix(s.Name, s.Good, s.Here)
+	}
+	if s.Kind == KindKernel {
+		return s.kernelFix()
 	}
 	if s.Good == nil {
 		if trace.StartKind(s.Kind) == trace.StartEnv {

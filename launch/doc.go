@@ -23,8 +23,10 @@
 // runtime changed them, or Config.Signals; set last before the filters
 // and the exec, so that neither the runtime of envbisect nor the
 // helper's loses a SIG_IGN or a blocked signal on the way), turns address randomisation off with
-// personality(ADDR_NO_RANDOMIZE) unless ASLR is set, installs the
-// seccomp filter of TraceAllBut if asked (on its own thread only: its
+// personality(ADDR_NO_RANDOMIZE) unless ASLR is set (on top of the
+// persona it inherited: setarch's UNAME26 reaches the command), installs the
+// seccomp filter of TraceAllBut, or TraceOnly's that stops only the calls
+// it names, if asked (on its own thread only: its
 // other Go threads must not stop; a call of another ABI than the native
 // one traps, nativeOnly), and execs the command. An exec that
 // fails is reported on a second, close-on-exec pipe ("127 exec ...":

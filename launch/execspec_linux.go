@@ -33,7 +33,7 @@ func becomeTarget(cfg *helperConfig) error {
 		if !cfg.Seccomp {
 			return nil
 		}
-		ours, err := tracingProgram(cfg.Allow)
+		ours, err := tracingProgram(cfg.Allow, cfg.Stop)
 		if err != nil {
 			return err
 		}
@@ -47,7 +47,7 @@ func becomeTarget(cfg *helperConfig) error {
 	var ours trace.BPFProgram
 	if cfg.Seccomp {
 		var err error
-		if ours, err = tracingProgram(cfg.Allow); err != nil {
+		if ours, err = tracingProgram(cfg.Allow, cfg.Stop); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -51,6 +52,10 @@ func helperFDs() (cfgFD, errFD int) {
 // addrNoRandomize is personality(2)'s ADDR_NO_RANDOMIZE (not in x/sys).
 const addrNoRandomize = 0x0040000
 
+// personalityQuery, passed to personality(2), changes nothing and
+// returns the current persona.
+const personalityQuery = 0xffffffff
+
 // helperConfig is what the tracer tells the helper.
 type helperConfig struct {
 	Path    string   `json:"path"`
@@ -58,6 +63,10 @@ type helperConfig struct {
 	Env     []string `json:"env"`
 	Seccomp bool     `json:"seccomp"` // install the filter
 	Allow   []string `json:"allow"`   // calls the filter lets through
+	// Stop, when not empty, turns the filter round: only these calls
+	// stop (SECCOMP_RET_TRACE), every other runs (SECCOMP_RET_ALLOW),
+	// and Allow is not used (Command.TraceOnly).
+	Stop    []string `json:"stop,omitempty"`
 	ASLR    bool     `json:"aslr"`    // leave address randomisation on
 	NoPrivs bool     `json:"noprivs"` // set no_new_privs (needed without CAP_SYS_ADMIN)
 	CPU     int      `json:"cpu"`     // pin the target to this CPU; -1: leave it
@@ -171,7 +180,15 @@ func MaybeRunHelper() {
 		}
 	}
 	if !cfg.ASLR {
-		if _, _, e := unix.RawSyscall(unix.SYS_PERSONALITY, addrNoRandomize, 0, 0); e != 0 {
+		// personality(2) sets the whole persona: the one the helper
+		// inherited (setarch's UNAME26, READ_IMPLIES_EXEC ...) is kept,
+		// as the start events say (Command.StartEvents), with address
+		// randomisation turned off on top.
+		cur, _, e := unix.RawSyscall(unix.SYS_PERSONALITY, personalityQuery, 0, 0)
+		if e != 0 {
+			fail(126, fmt.Errorf("personality(0xffffffff): %w", e))
+		}
+		if _, _, e := unix.RawSyscall(unix.SYS_PERSONALITY, cur|addrNoRandomize, 0, 0); e != 0 {
 			fail(126, fmt.Errorf("personality(ADDR_NO_RANDOMIZE): %w", e))
 		}
 	}
@@ -225,6 +242,19 @@ func seccompFilter(allow []string, noPrivs bool) seccomp.Filter {
 	}
 }
 
+// stopOnlyFilter returns the filter that sends the calls named in stop
+// to the tracer and lets every other call run, at native speed: the
+// filter of a run that changes the answers of a few calls and records
+// nothing (Command.TraceOnly).
+func stopOnlyFilter(stop []string) seccomp.Filter {
+	return seccomp.Filter{
+		Policy: seccomp.Policy{
+			DefaultAction: seccomp.ActionAllow,
+			Syscalls:      []seccomp.SyscallGroup{{Names: stop, Action: seccomp.ActionTrace}},
+		},
+	}
+}
+
 // CheckSeccompFilter assembles the filter TraceAllBut installs, in the
 // tracer, so that a name the filter library does not know is reported
 // before anything runs.
@@ -232,6 +262,19 @@ func CheckSeccompFilter(allow []string) error {
 	f := seccompFilter(allow, false)
 	if _, err := f.Policy.Assemble(); err != nil {
 		return fmt.Errorf("seccomp filter for %s: %w", strings.Join(allow, ","), err)
+	}
+	return nil
+}
+
+// CheckStopOnlyFilter assembles the filter TraceOnly installs, in the
+// tracer, as CheckSeccompFilter does TraceAllBut's.
+func CheckStopOnlyFilter(stop []string) error {
+	if len(stop) == 0 {
+		return errors.New("seccomp filter: no call to stop")
+	}
+	f := stopOnlyFilter(stop)
+	if _, err := f.Policy.Assemble(); err != nil {
+		return fmt.Errorf("seccomp filter stopping %s: %w", strings.Join(stop, ","), err)
 	}
 	return nil
 }

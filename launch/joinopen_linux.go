@@ -205,3 +205,15 @@ func HostnameIn(join *trace.Join) (string, error) {
 	}
 	return unix.ByteSliceToString(u.Nodename[:]), nil
 }
+
+// KernelNamesHere returns the kernel's release and version as a command
+// a run starts sees them: uname(2) as envbisect gets it, whose persona
+// (setarch's UNAME26) the helper passes on; the kernel's, in a container
+// too. Keyed as trace.StartUname's items are.
+func KernelNamesHere() (map[string]string, error) {
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		return nil, fmt.Errorf("read the kernel's names: %w", err)
+	}
+	return map[string]string{"release": unix.ByteSliceToString(u.Release[:]), "version": unix.ByteSliceToString(u.Version[:])}, nil
+}

@@ -106,11 +106,15 @@ func chain(first, second trace.BPFProgram) (trace.BPFProgram, bool) {
 	return append(out, second...), true
 }
 
-// tracingProgram assembles our own tracing filter (seccompFilter) as a
-// program, behind nativeOnly: a call made through another ABI than the
-// native one traps instead of stopping as a native call would.
-func tracingProgram(allow []string) (trace.BPFProgram, error) {
+// tracingProgram assembles our own tracing filter (seccompFilter; with
+// stop, stopOnlyFilter) as a program, behind nativeOnly: a call made
+// through another ABI than the native one traps instead of stopping as a
+// native call would.
+func tracingProgram(allow, stop []string) (trace.BPFProgram, error) {
 	f := seccompFilter(allow, false)
+	if len(stop) > 0 {
+		f = stopOnlyFilter(stop)
+	}
 	insts, err := f.Policy.Assemble()
 	if err != nil {
 		return nil, fmt.Errorf("seccomp filter: %w", err)

@@ -56,7 +56,7 @@ func denyOne(nr int) trace.BPFProgram {
 }
 
 func TestTracedPrograms(t *testing.T) {
-	ours, err := tracingProgram([]string{"getpid"})
+	ours, err := tracingProgram([]string{"getpid"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestTracedPrograms(t *testing.T) {
 // as the x86-64 call of the same number; native calls are traced or
 // allowed as before, also when chained into a target's filter.
 func TestTracingProgramTrapsOtherABIs(t *testing.T) {
-	ours, err := tracingProgram([]string{"getpid"})
+	ours, err := tracingProgram([]string{"getpid"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,5 +119,33 @@ func TestTracingProgramTrapsOtherABIs(t *testing.T) {
 		if got := runFilter(t, p, unix.SYS_GETPID); got != seccompRetAllow {
 			t.Errorf("%s: x86-64 getpid: result %#x, want SECCOMP_RET_ALLOW", name, got)
 		}
+	}
+}
+
+// TestStopOnlyProgram: the filter of a run that answers a few calls
+// stops those (uname) and lets every other call run, an i386 call
+// trapping as in the tracing filter; chained into a target's filter,
+// a call the target denies still reaches the tracer tagged.
+func TestStopOnlyProgram(t *testing.T) {
+	ours, err := tracingProgram(nil, []string{"uname"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	chained := tracedPrograms(ours, []trace.BPFProgram{denyOne(unix.SYS_MKDIR)})[0]
+	for name, p := range map[string]trace.BPFProgram{"ours": ours, "chained": chained} {
+		if got := runFilter(t, p, unix.SYS_UNAME); got != seccompRetTrace {
+			t.Errorf("%s: uname: result %#x, want SECCOMP_RET_TRACE", name, got)
+		}
+		for _, nr := range []int{unix.SYS_OPENAT, unix.SYS_READ, unix.SYS_GETPID, unix.SYS_EXECVE, unix.SYS_CLONE} {
+			if got := runFilter(t, p, nr); got != seccompRetAllow {
+				t.Errorf("%s: call %d: result %#x, want SECCOMP_RET_ALLOW", name, nr, got)
+			}
+		}
+		if got := runFilterArch(t, p, 122 /* i386 uname */, unix.AUDIT_ARCH_I386); got != seccompRetTrap {
+			t.Errorf("%s: i386 call: result %#x, want SECCOMP_RET_TRAP", name, got)
+		}
+	}
+	if CheckStopOnlyFilter(nil) == nil || CheckStopOnlyFilter([]string{"uname"}) != nil {
+		t.Errorf("CheckStopOnlyFilter: an empty set must be refused, uname accepted")
 	}
 }

@@ -324,6 +324,13 @@ func (cfg *Config) checkObjects() error {
 // other call to the tracer (SECCOMP_RET_TRACE). Call it before Release.
 func (u *Command) TraceAllBut(allow []string) { u.hc.Seccomp, u.hc.Allow = true, allow }
 
+// TraceOnly makes the helper install, on the thread that execs, a
+// seccomp filter that sends the calls named in stop to the tracer and
+// lets every other call run untouched (SECCOMP_RET_ALLOW): the command
+// runs at native speed but for those calls. Call it before Release; stop
+// must not be empty (CheckStopOnlyFilter).
+func (u *Command) TraceOnly(stop []string) { u.hc.Seccomp, u.hc.Allow, u.hc.Stop = true, nil, stop }
+
 // StartEvents returns the state the command will start with, read from
 // the helper before Release and completed with what the helper sets
 // before its exec (umask, limits, personality, signal dispositions). The open-files limit is

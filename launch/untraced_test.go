@@ -35,12 +35,19 @@ func (c oneContent) OpenHash(h trace.Hash) (io.ReadCloser, error) {
 // settings and returns its result and output.
 func runShell(t *testing.T, cfg Config, script string) (*trace.RunResult, string, error) {
 	t.Helper()
+	return runShellWith(t, cfg, script, true)
+}
+
+// runShellWith is runShell with address randomisation left on (aslr)
+// or turned off by the helper.
+func runShellWith(t *testing.T, cfg Config, script string, aslr bool) (*trace.RunResult, string, error) {
+	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	cfg.Path, cfg.Argv, cfg.Env, cfg.CPU, cfg.ASLR = "/bin/sh", []string{"sh", "-c", script}, []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}, -1, true
+	cfg.Path, cfg.Argv, cfg.Env, cfg.CPU, cfg.ASLR = "/bin/sh", []string{"sh", "-c", script}, []string{"PATH=/usr/bin:/bin", "LC_ALL=C"}, -1, aslr
 	cfg.Stdout = w
 	outc := make(chan string, 1)
 	go func() {

@@ -58,7 +58,7 @@ func (s *session) syscallStop(t *task) error {
 			// No filter traps other ABIs in this mode (compat_linux.go).
 			return compatError(t, launch.CompatCall(auditArchName(arch), int(nr)))
 		}
-		skip := t.hidden() || s.table.ByNr(sysNr(&r)).NoStop
+		skip := t.hidden() || s.table.ByNr(sysNr(&r)).NoStop || s.answerSkips(sysNr(&r))
 		if s.cfg.Replayer != nil && !skip && t.proc.execd {
 			return s.replayEnter(t, &r)
 		}
@@ -87,6 +87,11 @@ func (s *session) syscallStop(t *task) error {
 		s.cap.capture(memReader{pid: t.tid}, row, c, true)
 	}
 	s.account(t, row, c)
+	if s.cfg.Answering != nil && !execd && !row.Unknown {
+		if err := s.answer(t, row, c); err != nil {
+			return err
+		}
+	}
 	if s.files != nil && !row.Unknown {
 		if execd {
 			s.files.keepExec(t, c)

@@ -31,4 +31,22 @@ type Config struct {
 	// their ELF interpreters, as file objects; each call that opened or
 	// ran one gets its ID in Obj.
 	Files FileSink
+	// Answering, when set (Replayer nil, Files nil), stops only its
+	// calls and lets Answer change their answers; see Answering.
+	Answering *Answering
+}
+
+// Answering is a run that records nothing and replays nothing: the
+// command runs live, its seccomp filter stops only the calls Stop names
+// (launch's TraceOnly: every other call runs untouched, at native
+// speed), and at the exit of each of those Answer may change what the
+// program sees. A materialized run uses it to put in place a kernel
+// answer no namespace gives (the kernel release uname reports). The
+// engine still follows every fork, clone and exec (ptrace events), and
+// hands the Observer the process events and the stopped calls.
+type Answering struct {
+	// Stop are the calls that stop, by name (systable's KernelNames).
+	Stop []string
+	// Answer decides what the program sees of a stopped call.
+	Answer Answerer
 }

@@ -301,6 +301,21 @@
 // the live one is shown as the recorded one. RunResult.AddrRedirects lists
 // the redirected binds. With none, the only cost is a length check.
 //
+// # Answering runs
+//
+// With Config.Answering a run records and replays nothing: the helper's
+// filter stops only the calls Answering.Stop names (launch's TraceOnly;
+// a materialized run's: systable's KernelNames, uname) and lets every
+// other call run at native speed. At such a call's exit stop the call is
+// captured as a recording would hold it, the Answerer changes its
+// out-memory (answer_linux.go: the release and version of a struct
+// new_utsname), and the engine writes that back into the program's
+// buffer, never past its capacity, before the Observer hears of it.
+// Forks, clones and execs still stop the tracer (ptrace events), so the
+// whole tree is followed; nothing else does. In the PTRACE_SYSCALL
+// fallback every call stops, and only those of the set are followed to
+// their exit.
+//
 // # Identities
 //
 // Processes and threads get logical numbers in the order the tracer learns

@@ -65,6 +65,9 @@ type session struct {
 	redir redirects
 	// noMFDExec: this kernel refused a stand-in's MFD_EXEC (serve_linux.go).
 	noMFDExec bool
+	// answerNrs are, in an Answering run, the numbers of the calls that
+	// stop (answer_linux.go); nil otherwise.
+	answerNrs map[int]bool
 }
 
 // Run starts cfg's command under the tracer and follows it until every
@@ -121,7 +124,19 @@ func (s *session) run() (*trace.RunResult, error) {
 	}
 	s.result.Backend = trace.BackendPtrace
 	s.result.Filtered = allow
-	if s.seccomp {
+	if err := s.answering(); err != nil {
+		return nil, err
+	}
+	if s.cfg.Answering != nil {
+		s.result.Filtered = nil // every call but the stopped ones
+	}
+	if s.seccomp && s.cfg.Answering != nil {
+		if err := launch.CheckStopOnlyFilter(s.cfg.Answering.Stop); err != nil {
+			return nil, err
+		}
+		s.result.Backend = trace.BackendPtraceSeccomp
+		s.denyTags = s.cfg.Join != nil && s.cfg.Join.Exec != nil && len(s.cfg.Join.Exec.Seccomp) > 0
+	} else if s.seccomp {
 		if err := launch.CheckSeccompFilter(allow); err != nil {
 			return nil, err
 		}
@@ -164,7 +179,10 @@ func (s *session) run() (*trace.RunResult, error) {
 			return nil, fmt.Errorf("ptrace interrupt of the helper: %w", err)
 		}
 	}
-	if s.seccomp {
+	switch {
+	case s.seccomp && s.cfg.Answering != nil:
+		h.TraceOnly(s.cfg.Answering.Stop)
+	case s.seccomp:
 		h.TraceAllBut(allow)
 	}
 	if err := h.Release(); err != nil {

@@ -124,6 +124,9 @@ func objectsStepDetail(s *envobj.ResultStep, taken func(string) string) string {
 	if s.Role != "" {
 		d += " [" + s.Role + "]"
 	}
+	if len(s.Stops) > 0 {
+		d += " [traced at " + strings.Join(s.Stops, ", ") + " only]"
+	}
 	if s.Taken != "" && s.Taken != s.Verdict {
 		d += taken(s.Taken)
 	}

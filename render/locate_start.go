@@ -46,7 +46,8 @@ type StartItem struct {
 // Plain says the item's difference as a sentence, for the kinds that
 // have one (the working directory, a signal's disposition: "signal
 // SIGHUP: ignored in the good run, default here", a capability set: its
-// capabilities by name, caps_words.go); "" for the others, which the
+// capabilities by name, caps_words.go; a kernel name, as uname answered it:
+// envobj.KindKernel); "" for the others, which the
 // report prints as their label and values.
 func (it StartItem) Plain() string {
 	switch trace.StartKind(it.Kind) {
@@ -57,6 +58,10 @@ func (it StartItem) Plain() string {
 	}
 	if it.Kind == string(trace.StartSignal) {
 		return envobj.SignalSays(it.Name, it.Good, it.Here)
+	}
+	if it.Kind == envobj.KindKernel {
+		// What uname answered: "kernel release (uname -r) is ... here, ... in the good run".
+		return envobj.StartValue{Kind: it.Kind, Name: it.Name, Good: it.Good, Here: it.Here}.Says()
 	}
 	return ""
 }

@@ -178,6 +178,16 @@
 // running in the run's view (its mount namespace comes back from the
 // helper over a socket).
 //
+// One kind of object no namespace or start item puts in place: the
+// kernel's answer to uname(2) (its release and version, Spec.Uname).
+// A run that puts it in place starts the command under the ptrace engine
+// instead (kernelnames.go, ptrace.Answering), with a seccomp filter that
+// stops only the calls systable marks KernelNames (uname) and lets every
+// other call run untraced; at each stop the good fields are written into
+// the answer, the host name (the run's UTS namespace) left as it is. The
+// sandbox, the start items and the verdict are the same; Outcome.Stops
+// names the calls that stopped the command.
+//
 // It lives here, beside Run, because it shares what a run of the
 // command is apart from the tracer: the start items and their bounds
 // (start*.go), the judging in the run's view (judge), the same launcher

@@ -9,6 +9,7 @@ import (
 
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/sandbox"
+	"github.com/envbisect/envbisect/trace"
 )
 
 // Execute carries out one materialized run: the command starts through
@@ -17,7 +18,9 @@ import (
 // content from contents (a *sandbox.Bundle that holds them all is used as
 // it is, so one bundle can serve many runs; anything else is copied into
 // a bundle for this run), and runs untraced (launch.RunUntraced): no
-// ptrace, no seccomp filter of envbisect's. It is judged by spec.Judge,
+// ptrace, no seccomp filter of envbisect's; a spec that puts a kernel
+// answer in place (Uname) runs under the ptrace engine stopped at the
+// calls that answer it and no other (kernelnames.go). It is judged by spec.Judge,
 // a check after the command's exit running in the run's view (on the
 // host for a container run, as in Run). Every process of the run, its
 // mounts and its scratch are gone when it returns.
@@ -81,7 +84,7 @@ func Execute(ctx context.Context, spec Spec, contents sandbox.Contents, at Attac
 		}
 	}()
 	start := time.Now()
-	res, err := launch.RunUntraced(&launch.Config{
+	cfg := &launch.Config{
 		Path: path, Argv: spec.Argv, Env: sc.env, Dir: spec.Dir, Join: sc.specJoin(spec.Join),
 		Umask: sc.umask, Limits: sc.limits, Signals: sc.signals, Bound: &bound,
 		CPU: spec.CPU, ASLR: spec.ASLR,
@@ -90,7 +93,14 @@ func Execute(ctx context.Context, spec Spec, contents sandbox.Contents, at Attac
 		Watch:     spec.Judge.Watch(),
 		Interrupt: at.Interrupt,
 		Warn:      at.Warn,
-	})
+	}
+	var res *trace.RunResult
+	var ans *unameAnswer
+	if len(spec.Uname) > 0 {
+		res, ans, err = runAnswering(cfg, spec.Uname)
+	} else {
+		res, err = launch.RunUntraced(cfg)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +108,9 @@ func Execute(ctx context.Context, spec Spec, contents sandbox.Contents, at Attac
 	out := &Outcome{Verdict: j.Verdict, Detail: j.Detail, CheckOutput: j.CheckOutput, Abortive: j.Abortive,
 		ExitCode: res.ExitCode, Signal: res.Signal, TimedOut: res.TimedOut, LeftRunning: res.LeftRunning,
 		Seconds: time.Since(start).Seconds()}
+	if ans != nil {
+		out.Stops, out.Stopped = ans.stops()
+	}
 	if res.Interrupted {
 		return out, errors.New("interrupted")
 	}

@@ -58,6 +58,12 @@ type Spec struct {
 	// KeepFDs are descriptors of the executor's own that the command gets
 	// too, at the same numbers (--keep-fds).
 	KeepFDs []int `json:"keep_fds,omitempty"`
+	// Uname are fields of uname's answer put in place, by name as
+	// trace.StartUname's items name them ("release", "version"): the
+	// kernel's answer, which no namespace gives. With any, the command
+	// runs under the ptrace engine stopped only at the calls that answer
+	// with them (kernelnames.go); without, it runs untraced.
+	Uname map[string]string `json:"uname,omitempty"`
 }
 
 // Validate reports a Spec that cannot run.
@@ -71,7 +77,7 @@ func (s *Spec) Validate() error {
 	if err := s.Sandbox.Validate(); err != nil {
 		return fmt.Errorf("materialized run: %w", err)
 	}
-	return nil
+	return validUname(s.Uname)
 }
 
 // Attach is what ties a run to the process that executes it and is not
@@ -103,4 +109,9 @@ type Outcome struct {
 	// running when it exited, which the run ended.
 	LeftRunning []string `json:"left_running,omitempty"`
 	Seconds     float64  `json:"seconds"`
+	// Stops are, for a run that put a kernel answer in place
+	// (Spec.Uname), the calls that stopped the command, by name, and
+	// Stopped how many did; nil for an untraced run.
+	Stops   []string `json:"stops,omitempty"`
+	Stopped int      `json:"stopped,omitempty"`
 }

@@ -199,6 +199,9 @@ func (s Syscall) copies(in, inOff, out, outOff, n uint8) Syscall {
 // servesImage marks a call whose recorded image can be run in its place.
 func (s Syscall) servesImage() Syscall { s.ServesImage = true; return s }
 
+// kernelNames marks a call that answers with the kernel's names.
+func (s Syscall) kernelNames() Syscall { s.KernelNames = true; return s }
+
 // ImageArgs returns the indexes of an exec call's argv and envp
 // arguments (its string arrays: the one that holds the environment is
 // envp), or -1 for what the row lacks.

@@ -1,6 +1,9 @@
 package systable
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Struct layouts: one table of the C types behind buffer arguments, with
 // their size and fields (offset, size, kind, volatility), that show,
@@ -123,6 +126,16 @@ func (f Field) Int(b []byte) int64 {
 		return int64(int32(le.Uint32(b[f.Off:])))
 	}
 	return int64(f.Uint(b))
+}
+
+// Str reads field f of b as a NUL-padded string of f.Size bytes
+// (FieldString): the bytes before the first NUL.
+func (f Field) Str(b []byte) string {
+	v := b[f.Off : f.Off+f.Size]
+	if i := bytes.IndexByte(v, 0); i >= 0 {
+		v = v[:i]
+	}
+	return string(v)
 }
 
 // StructName returns a C type name as the table's rows write it ("struct

@@ -128,6 +128,20 @@ func (t *Table) NoStop() []string {
 	return out
 }
 
+// KernelNames returns the names of the calls that answer with the
+// kernel's names (Syscall.KernelNames), sorted: the only calls a run
+// that puts the good kernel release in place stops.
+func (t *Table) KernelNames() []string {
+	var out []string
+	for _, r := range t.byName {
+		if r.KernelNames {
+			out = append(out, r.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Ioctl returns what the table knows of ioctl request req.
 func (t *Table) Ioctl(req uint64) (Ioctl, bool) {
 	io, ok := t.ioctls[uint64(uint32(req))] // the request is an unsigned int

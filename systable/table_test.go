@@ -568,3 +568,24 @@ func TestReturnSizedBuffersBounded(t *testing.T) {
 		t.Errorf("epoll_wait's capacity = %d, %v; want 8 events of 12 bytes (maxevents is an int)", n, ok)
 	}
 }
+
+// TestKernelNames: uname is the one call that answers with the kernel's
+// names, in a struct new_utsname out-buffer whose release and version a
+// run rewrites; it is no NoStop call.
+func TestKernelNames(t *testing.T) {
+	tab := amd64Table(t)
+	if got := tab.KernelNames(); !slices.Equal(got, []string{"uname"}) {
+		t.Fatalf("KernelNames() = %v, want [uname]", got)
+	}
+	for _, name := range tab.KernelNames() {
+		r, _ := tab.ByName(name)
+		if r.NoStop || len(r.Args) != 1 || r.Args[0].Kind != OutBuf {
+			t.Errorf("%s: a kernel-names call must stop and have one out-buffer", name)
+			continue
+		}
+		st := StructOf(r.Args[0].Struct)
+		if st.Is != StructUtsname || st.Field("release").Size != 65 || st.Field("version").Off != 195 {
+			t.Errorf("%s: its buffer is %q, not a struct new_utsname", name, r.Args[0].Struct)
+		}
+	}
+}

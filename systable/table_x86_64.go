@@ -179,7 +179,7 @@ func amd64Rows() []Syscall {
 		sc(60, "exit", Int, EndsThread, i32("status")).always(),
 		sc(61, "wait4", PID, WaitsChild, pid("pid"), outb("wstatus", fixed(intSize), "int"), flg("options", WaitOptions), outb("rusage", fixed(rusageSize), "struct rusage")).always().volatileArgs(3).waitBy(WaitByPID).holds(1, HoldsWaitStatus),
 		sc(62, "kill", Int, SignalsProcess, pid("pid"), sig("sig")).always(),
-		sc(63, "uname", Int, envEff, outb("buf", fixed(utsnameSize), "struct new_utsname")),
+		sc(63, "uname", Int, envEff, outb("buf", fixed(utsnameSize), "struct new_utsname")).kernelNames(),
 		unknown(64, "semget"),
 		unknown(65, "semop"),
 		unknown(66, "semctl"),

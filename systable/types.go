@@ -210,6 +210,13 @@ type Syscall struct {
 	// is not the environment among its string arrays is the new image's
 	// argv (ImageArgs).
 	ServesImage bool
+	// KernelNames: the call answers with the kernel's names, a struct
+	// new_utsname in its out-buffer (uname). A materialized run that puts
+	// the good run's kernel release in place (no namespace gives one)
+	// has the seccomp filter stop these calls, and only these
+	// (Table.KernelNames), and rewrites the release and version fields
+	// of their answer.
+	KernelNames bool
 	// Metadata: the call reports attributes of a file or directory (its
 	// stat, statx, statfs, access rights, a symbolic link's target, its
 	// extended attributes), not what the program reads from it. A file

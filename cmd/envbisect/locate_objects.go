@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/bisect"
@@ -82,6 +83,9 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 	// could put in place, which the sandbox refuses there.
 	ignore = append(ignore, m.box.Persist...)
 	opts := envdiff.Options{Ignore: ignore}
+	if here, err := launch.KernelNamesHere(); err == nil {
+		opts.KernelHere = here
+	}
 	var diff *envdiff.Diff
 	var err error
 	if m.walked != nil {
@@ -94,12 +98,17 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 	}
 	m.addHostname()
 	m.addAddresses()
+	m.addKernel(diff.Kernel)
 	if !m.o.quiet {
 		fmt.Fprintf(s.err, "envbisect: %d of the %d paths the recording met differ here", len(diff.Objects), diff.Compared)
 		if len(m.items) > 0 {
 			fmt.Fprintf(s.err, ", and %d start item(s)", len(m.items))
 		}
-		fmt.Fprintf(s.err, ": searching them with the good objects put in place, untraced\n")
+		if len(diff.Kernel) > 0 {
+			fmt.Fprintf(s.err, ": searching them with the good objects put in place, untraced but for uname when the kernel's names are in place\n")
+		} else {
+			fmt.Fprintf(s.err, ": searching them with the good objects put in place, untraced\n")
+		}
 	}
 	// A kernel tunable's good value is not a file of the trace: it
 	// comes from the recording's reads (envdiff).
@@ -111,7 +120,11 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 	if !m.o.quiet {
 		progress = func(p bisect.ObjectProgress) {
 			if p.Done {
-				fmt.Fprintf(s.err, "envbisect: object run %d: %s in place: %s (%s)\n", p.Run, p.Request.InPlace, p.Outcome.Verdict, p.Outcome.Detail)
+				traced := ""
+				if len(p.Outcome.Stops) > 0 {
+					traced = ", traced at " + strings.Join(p.Outcome.Stops, ", ") + " only"
+				}
+				fmt.Fprintf(s.err, "envbisect: object run %d: %s in place: %s (%s%s)\n", p.Run, p.Request.InPlace, p.Outcome.Verdict, p.Outcome.Detail, traced)
 			}
 		}
 	}
@@ -141,8 +154,18 @@ func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, content
 	box := *m.box
 	box.Objects = ops
 	var start []align.StartDiff
+	var uname map[string]string
 	for _, i := range r.Start {
 		if i < 0 || i >= len(m.start) {
+			continue
+		}
+		if d := m.start[i]; d.Kind == kindKernel && d.A != nil {
+			// uname's answer, rewritten at uname: the command runs traced
+			// there only (replay.Spec.Uname).
+			if uname == nil {
+				uname = map[string]string{}
+			}
+			uname[d.Name] = d.A.Value
 			continue
 		}
 		if d := m.start[i]; d.Kind == trace.StartHostname && d.A != nil {
@@ -168,7 +191,7 @@ func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, content
 	defer done()
 	var warned runWarnings
 	spec := replay.Spec{Join: m.site.join, Argv: m.argv, Env: m.site.env, Dir: m.site.dir, Start: start, Sandbox: box,
-		Judge: m.o.verdict.spec, CPU: m.site.cpu, KeepFDs: m.o.kept}
+		Judge: m.o.verdict.spec, CPU: m.site.cpu, KeepFDs: m.o.kept, Uname: uname}
 	out, err := replay.Execute(ctx, spec, contents, replay.Attach{Stdout: output, Stderr: output, Interrupt: interrupt, Warn: warned.add})
 	if ee, refused := launch.ExecRefused(err); refused && ctx.Err() == nil {
 		return bisect.ObjectOutcome{Verdict: verdict.Fail, Detail: "did not start: " + ee.Msg}, nil
@@ -179,7 +202,7 @@ func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, content
 		}
 		return bisect.ObjectOutcome{}, err
 	}
-	oo := bisect.ObjectOutcome{Verdict: out.Verdict, Detail: out.Detail, Seconds: out.Seconds, Warnings: warned.list()}
+	oo := bisect.ObjectOutcome{Verdict: out.Verdict, Detail: out.Detail, Seconds: out.Seconds, Warnings: warned.list(), Stops: out.Stops}
 	if !out.TimedOut && out.Signal == 0 {
 		code := out.ExitCode
 		oo.Exit = &code
@@ -339,4 +362,25 @@ func (m *objectSearch) addHostname() {
 		B: &trace.StartEvent{Kind: trace.StartHostname, Value: here}}
 	m.start = append(append([]align.StartDiff(nil), m.start...), d)
 	m.items = append(append([]render.StartItem(nil), m.items...), startItems([]align.StartDiff{d})...)
+}
+
+// kindKernel is the start kind of the kernel's names (envobj.KindKernel)
+// among the search's start items.
+const kindKernel = trace.StartKind(envobj.KindKernel)
+
+// addKernel adds the kernel's names that differ here (envdiff's
+// Diff.Kernel: the release and version the recorded command's uname got)
+// to the start items the object search tries: a run puts them in place
+// by rewriting uname's answer, traced at uname only (replay.Spec.Uname).
+// The call-level search answers uname from the recording instead, so
+// they are items of the object search only.
+func (m *objectSearch) addKernel(names []envobj.StartValue) {
+	for _, v := range names {
+		d := align.StartDiff{Kind: kindKernel, Name: v.Name, A: &trace.StartEvent{Kind: kindKernel, Name: v.Name, Value: *v.Good},
+			B: &trace.StartEvent{Kind: kindKernel, Name: v.Name, Value: *v.Here}}
+		m.start = append(append([]align.StartDiff(nil), m.start...), d)
+		items := startItems([]align.StartDiff{d})
+		items[0].Text = v.Says()
+		m.items = append(append([]render.StartItem(nil), m.items...), items...)
+	}
 }
