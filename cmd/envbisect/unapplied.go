@@ -125,8 +125,9 @@ func sayWhyGrants(items []render.StartItem, b launch.Bound) {
 			}
 			continue
 		}
-		if !b.Container {
-			it.Why = "a plain run starts the command with envbisect's own ids and capability sets"
+		if r := replay.ItemReach(kind, it.Name, *it.Good, b); len(r) > 0 {
+			it.Why = "a plain run gives the command only what envbisect itself may set: " + strings.Join(r, "; ")
+			it.Remedy = "run locate as root, or give envbisect the capability it lacks (for example setpriv --inh-caps +setgid --ambient-caps +setgid envbisect locate ...)"
 			if kind == trace.StartCreds && it.Name == trace.CredsUID {
 				if f := strings.Fields(*it.Good); len(f) > 0 {
 					it.Remedy = fmt.Sprintf("run locate as the good run's user (sudo -u '#%s' envbisect locate ...)", f[0])
@@ -172,6 +173,8 @@ func runStartItems(rec *replay.Recording, site runSite, sandboxed, sandboxOff, d
 	start, unapplied := rec.StartItemsIn(site.env, site.join)
 	start, unapplied = rec.WithCwd(start, unapplied, replay.CwdOptions{Dir: site.dir, Join: site.join, Sandboxed: sandboxed})
 	items, notApplied = identityItems(start, unapplied, rec.DeniedHere(site.join), docker)
+	nameGroups(items, site.join.Root())
+	nameGroups(notApplied, site.join.Root())
 	sayWhyCwd(notApplied, sandboxOff, site.join != nil)
 	bound := launch.BoundFor(site.join)
 	sayWhyLimit(notApplied, bound)
