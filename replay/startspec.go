@@ -36,9 +36,10 @@ func specCompared(e trace.StartEvent) bool {
 // StartItemsIn returns the start items that differ between the recording
 // and a command started here now with env through join: items a run can
 // replay, and items that differ but no run can give the good value of.
-// Without an exec spec it is StartItems, with the ids, groups and
-// capability sets compared with envbisect's own and listed when they
-// differ (a plain run keeps envbisect's identity: identityPlain); the
+// Without an exec spec it is StartItems, with the ids, groups,
+// capability sets and no_new_privs compared with envbisect's own
+// (identityPlain): items when envbisect may give the command their good
+// value (ItemGrants, ItemReach), unapplied otherwise; the
 // identity items no run can change are unapplied either way
 // (identity_items.go), and so are the limits a run cannot set in full
 // (startlimits.go). Every decision is bounded by the environment's own
