@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"sort"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
 )
 
 // A call that makes a kernel object (a raw socket) failed here because a
@@ -30,6 +33,9 @@ import (
 func (s *search) identityEnd(fail decided) *Report {
 	if len(s.o.Unapplied) == 0 {
 		return nil
+	}
+	if len(fail.out.ExecCaps) > 0 {
+		return s.execCapsEnd(fail.out.ExecCaps)
 	}
 	live := fail.out.Live
 	seqs := make([]uint64, 0, len(live))
@@ -59,6 +65,45 @@ func (s *search) identityEnd(fail decided) *Report {
 			"replayed the call (it would get a stand-in, not the object the kernel makes with the capability) or validated the cause: "+
 			"the kernel's capability rules name it", q, len(s.g.Calls()), cause.Text))
 		r.Culprit, r.Group = s.culprit(q, live)
+		r.Culprit.Unreplayed = true
+		r.Cause = cause
+		return r
+	}
+	return nil
+}
+
+// execCapsEnd is identityEnd for a command that never started: the
+// kernel refused its exec with EPERM because its file carries caps (with
+// the effective bit) outside the bounding set here (Outcome.ExecCaps).
+// When an unapplied bounding-set item lacks one of them, the search ends
+// with the recorded exec as the culprit and that capability as its
+// cause: no run can start the command, so none can tell more.
+func (s *search) execCapsEnd(caps []int) *Report {
+	rows := s.rows()
+	for _, rec := range s.g.Calls() {
+		row := rows.ByNr(int(rec.Nr))
+		if row == nil || row.Effects&systable.ExecsImage == 0 {
+			continue
+		}
+		// The command's own exec, the first the recording holds.
+		if rec.Errno() != 0 {
+			return nil
+		}
+		live := *rec
+		live.Ret = -int64(unix.EPERM)
+		fc := render.FailedCall{Seq: rec.Seq, Syscall: row.Name, Path: rec.Path, Call: callString(rows, &live), Errno: "EPERM"}
+		cause := render.ExplainCall(fc, s.o.Unapplied, render.CallFacts{Capabilities: caps, Execs: true})
+		if cause == nil || cause.Item.Kind != "caps" {
+			return nil
+		}
+		r := s.report(Located, fmt.Sprintf("call %d of %d recorded: %s (the file carries it with the effective bit, so the kernel "+
+			"refuses the exec without it); the command never starts here, so no run could replay past it or validate the cause: "+
+			"the kernel's capability rules name it", rec.Seq, len(s.g.Calls()), cause.Text))
+		r.Culprit, r.Group = s.culprit(rec.Seq, map[uint64]*trace.Call{rec.Seq: &live})
+		r.Culprit.Image = nil // no run ran the recorded image in its place
+		r.Culprit.Unreplayed = true
+		r.Culprit.Explanation = render.CauseSentence(cause)
+		r.Cause = cause
 		return r
 	}
 	return nil
