@@ -59,3 +59,110 @@ echo $code > "$OUT/code"
 		t.Errorf("says %q: the key file is the symptom, not the cause", c.Says)
 	}
 }
+
+// pingReport is what the ping tests read of locate's JSON report.
+type pingReport struct {
+	Status    string `json:"status"`
+	Message   string `json:"message"`
+	Mechanism string `json:"mechanism"`
+	Culprit   *struct {
+		Syscall    string `json:"syscall"`
+		Path       string `json:"path"`
+		Unreplayed bool   `json:"unreplayed"`
+		Here       struct {
+			Errno string `json:"errno"`
+		} `json:"here"`
+	} `json:"culprit"`
+	Cause *struct {
+		Item struct {
+			Kind   string `json:"kind"`
+			Name   string `json:"name"`
+			Text   string `json:"text"`
+			Remedy string `json:"remedy"`
+		} `json:"item"`
+		Text string `json:"text"`
+	} `json:"cause"`
+	Steps []struct {
+		Prefix  int    `json:"prefix"`
+		Verdict string `json:"verdict"`
+		Detail  string `json:"detail"`
+	} `json:"steps"`
+}
+
+// pingLocated runs iputils' ping (PING, a path) to 127.0.0.1 in network
+// namespaces whose net.ipv4.ping_group_range excludes every group, so
+// that it needs a raw socket: recorded with this process's bounding set,
+// located under setpriv --bounding-set -net_raw. It checks what both
+// ping tests want: located, by the call-level search (no object differs
+// here), at a call of syscall, the cause CAP_NET_RAW in the bounding set,
+// with no run that replayed anything (the call is never handed a
+// stand-in), and returns the report.
+func pingLocated(t *testing.T, setup, ping, syscall string) pingReport {
+	t.Helper()
+	testutil.Require(t, testutil.Root, testutil.Binary("setpriv"), testutil.Binary("busybox"), testutil.Binary("sysctl"),
+		testutil.File("/usr/bin/ping"))
+	out := testutil.InWorkNS(t, prelude+setup+`
+cat > good.sh <<NET
+sysctl -qw net.ipv4.ping_group_range="1 0"
+(cd app && "\$EB" record -q -o ../t.envb -- `+ping+` -c1 -W2 127.0.0.1)
+NET
+cat > bad.sh <<NET
+sysctl -qw net.ipv4.ping_group_range="1 0"
+code=0
+(cd app && setpriv --bounding-set -net_raw -- "\$EB" locate --json ../t.envb -- `+ping+` -c1 -W2 127.0.0.1 > "\$OUT/report.json") || code=\$?
+echo \$code > "\$OUT/code"
+NET
+in_netns ./good.sh
+in_netns ./bad.sh
+`)
+	var r pingReport
+	testutil.ReadJSON(t, out+"/report.json", &r)
+	for _, s := range r.Steps {
+		t.Logf("  step: prefix %d: %s (%s)", s.Prefix, s.Verdict, s.Detail)
+	}
+	if code := testutil.ReadText(t, out, "code"); code != "0" || r.Status != "located" {
+		t.Fatalf("locate exited %s, status %q (%s); want 0, located", code, r.Status, r.Message)
+	}
+	if r.Mechanism != "call-level" {
+		t.Errorf("mechanism %q; want call-level (no object differs here)", r.Mechanism)
+	}
+	if c := r.Culprit; c == nil || c.Syscall != syscall || c.Here.Errno != "EPERM" || !c.Unreplayed {
+		t.Errorf("culprit %+v; want the %s that got EPERM here, named unreplayed", c, syscall)
+	}
+	if c := r.Cause; c == nil || c.Item.Kind != "caps" || c.Item.Name != "bounding" ||
+		c.Item.Text != "CAP_NET_RAW: in the good run's bounding set, not here" ||
+		!strings.HasSuffix(c.Text, "EPERM here: CAP_NET_RAW is in the good run's bounding set, not here") {
+		t.Fatalf("cause %+v; want CAP_NET_RAW in the bounding set", c)
+	} else if !strings.Contains(c.Item.Remedy, "bounding set holds CAP_NET_RAW") {
+		t.Errorf("remedy %q; want it to say what gives CAP_NET_RAW back", c.Item.Remedy)
+	}
+	for _, s := range r.Steps {
+		if s.Prefix != 0 {
+			t.Errorf("a run replayed %d units (%s): the raw socket's replay would hand ping a stand-in", s.Prefix, s.Detail)
+		}
+	}
+	return r
+}
+
+// TestLocatePingWithoutNetRaw: Debian's ping carries cap_net_raw+ep;
+// started from a process without CAP_NET_RAW in its bounding set, the
+// kernel refuses its exec (EPERM). envbisect lacks the capability too,
+// so no run can start ping: locate names the exec, and CAP_NET_RAW as
+// the cause, where it used to end with "replay still fails".
+func TestLocatePingWithoutNetRaw(t *testing.T) {
+	r := pingLocated(t, "", "ping", "execve")
+	if r.Culprit.Path != "/usr/bin/ping" {
+		t.Errorf("culprit path %q; want /usr/bin/ping", r.Culprit.Path)
+	}
+}
+
+// TestLocatePingRawSocketWithoutNetRaw: the same ping, copied without its
+// file capabilities (cp keeps no xattrs) and run as root: here it starts,
+// and its socket(AF_INET, SOCK_RAW) fails with EPERM. A run that replayed
+// that call would hand ping a stand-in descriptor, on which its recvmsg
+// fails with ENOTSOCK (the search then ended inconclusive); locate names
+// the socket call, and CAP_NET_RAW as its cause, with no run replaying
+// it.
+func TestLocatePingRawSocketWithoutNetRaw(t *testing.T) {
+	pingLocated(t, "cp /usr/bin/ping app/ping\n", "./ping", "socket")
+}
