@@ -89,8 +89,9 @@ func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unappli
 
 // identityPlain returns the ids, groups, capability sets (bounding,
 // inheritable, ambient) and no_new_privs that differ between the
-// recording and a command a plain run starts, which inherits
-// envbisect's own (bound.Spec) unless the run gives it the good value
+// recording and a command a plain run starts (no_new_privs only when it
+// is set here, which no run can unset), which inherits envbisect's own
+// (bound.Spec) unless the run gives it the good value
 // (launch.Config.Identity): StartItemsIn makes each an item when
 // envbisect can give it (ItemGrants: nothing beyond its own identity,
 // and nothing it lacks the capability to set), and lists it as
@@ -119,6 +120,12 @@ func (r *Recording) identityPlain(bound launch.Bound) []align.StartDiff {
 	for _, d := range align.CompareStart(rec, live, align.Options{}) {
 		if d.Kind == trace.StartCreds && d.A != nil && d.B != nil && sameFirst(d.A.Value, d.B.Value) {
 			continue // the same id; only the saved or file-system one differs
+		}
+		if d.Kind == trace.StartNoNewPrivs && (d.B == nil || d.B.Value != "1") {
+			// Set in the good run only: a recorder that is not root sets
+			// it for its own filter, so it says nothing of the command's
+			// environment, and it never makes a command pass.
+			continue
 		}
 		out = append(out, d)
 	}
