@@ -58,7 +58,7 @@ func (s *search) identityEnd(fail decided) *Report {
 		fc := render.FailedCall{Seq: q, Syscall: row.Name, Path: rec.Path, Call: callString(rows, l),
 			Errno: errnoName(l.Errno()), GoodErrno: errnoName(rec.Errno())}
 		cause := render.ExplainCall(fc, s.o.Unapplied, s.facts(q))
-		if cause == nil || cause.Item.Kind != "caps" {
+		if cause == nil || cause.Item.Kind != string(trace.StartCaps) {
 			return nil
 		}
 		r := s.report(Located, fmt.Sprintf("call %d of %d recorded: %s; no run can give the command the capability, so no run "+
@@ -93,7 +93,7 @@ func (s *search) execCapsEnd(caps []int) *Report {
 		live.Ret = -int64(unix.EPERM)
 		fc := render.FailedCall{Seq: rec.Seq, Syscall: row.Name, Path: rec.Path, Call: callString(rows, &live), Errno: "EPERM"}
 		cause := render.ExplainCall(fc, s.o.Unapplied, render.CallFacts{Capabilities: caps, Execs: true})
-		if cause == nil || cause.Item.Kind != "caps" {
+		if cause == nil || cause.Item.Kind != string(trace.StartCaps) {
 			return nil
 		}
 		r := s.report(Located, fmt.Sprintf("call %d of %d recorded: %s (the file carries it with the effective bit, so the kernel "+
