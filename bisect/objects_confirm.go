@@ -99,7 +99,7 @@ func (s *objSearch) causes(units []*objUnit) []ObjectCause {
 func (s *objSearch) cause(u *objUnit) ObjectCause {
 	if u.group == nil {
 		it := s.items[u.start[0]]
-		sv := envobj.StartValue{Kind: it.Kind, Name: it.Name, Good: it.Good, Here: it.Here, Addresses: it.Addresses}
+		sv := envobj.StartValue{Kind: it.Kind, Name: it.Name, Good: it.Good, Here: it.Here, Addresses: it.Addresses, GroupNames: it.GroupNames}
 		return ObjectCause{Kind: envobj.KindStart, Name: sv.Label(), Says: sv.Says(), Start: &sv, Fix: sv.Fix()}
 	}
 	g := u.group

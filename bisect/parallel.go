@@ -74,6 +74,14 @@ func (s *search) locateParallel(ctx context.Context) (*Report, error) {
 			return r, nil
 		}
 	}
+	if r := s.identityEnd(fail); r != nil {
+		if repeatPending {
+			if r, err := soloRepeat(); err != nil || r != nil {
+				return r, err
+			}
+		}
+		return r, nil
+	}
 	if m == 0 {
 		if repeatPending {
 			if r, err := soloRepeat(); err != nil || r != nil {

@@ -133,6 +133,11 @@ func (r Request) describe() string {
 // Outcome is what one run gave.
 type Outcome struct {
 	Verdict Verdict
+	// ExecCaps are set when the command did not start because the kernel
+	// refused its exec with EPERM for the capabilities its file carries
+	// with the effective bit (setcap CAP+ep), some outside the bounding
+	// set here: those capabilities, as bit numbers (identity_end.go).
+	ExecCaps []int
 	// Detail is what decided the verdict, for the report: "exit status 1",
 	// "check exited 0", "timed out after 5s", "not running after 2s".
 	Detail string

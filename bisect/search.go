@@ -134,6 +134,9 @@ func (s *search) locate(ctx context.Context) (*Report, error) {
 	if r, err := s.recheckFailEnd(ctx); err != nil || r != nil {
 		return r, err
 	}
+	if r := s.identityEnd(fail); r != nil {
+		return r, nil
+	}
 	if s.sp.size() == 0 {
 		return s.nothingReplayable(fail), nil
 	}

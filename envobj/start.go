@@ -21,6 +21,10 @@ type StartValue struct {
 	// Addresses are, for a KindAddress item, the addresses it frees
 	// (Name names them, Here their holders).
 	Addresses []Address `json:"addresses,omitempty"`
+	// GroupNames are, for a groups item, the names of its groups as the
+	// group database where the command runs has them, by id ("44":
+	// "video"): the report names each group by both (startgroups.go).
+	GroupNames map[string]string `json:"group_names,omitempty"`
 }
 
 // Label names the item: "env TZ", "umask".
@@ -49,6 +53,9 @@ func (s StartValue) Says() string {
 		return s.kernelSays()
 	}
 	if w := s.capsWords(); w != "" {
+		return w
+	}
+	if w := s.groupsSays(); w != "" {
 		return w
 	}
 	return fmt.Sprintf("%s is %s here, %s in the good run", s.Label(), startWords(s.Here), startWords(s.Good))
@@ -111,6 +118,9 @@ func (s StartValue) Fix() []FixStep {
 	}
 	if s.Kind == KindKernel {
 		return s.kernelFix()
+	}
+	if steps := s.groupsFix(); steps != nil {
+		return steps
 	}
 	if s.Good == nil {
 		if trace.StartKind(s.Kind) == trace.StartEnv {

@@ -128,6 +128,8 @@ func (cfg *Config) withinBound() error {
 	var grants []string
 	if cfg.Join != nil && cfg.Join.Exec != nil {
 		grants = b.Grants(*cfg.Join.Exec)
+	} else if cfg.Identity != nil {
+		grants = append(b.Grants(*cfg.Identity), PlainReach(b.Spec, *cfg.Identity)...)
 	}
 	if !b.RaiseLimits && b.Container {
 		for _, l := range cfg.Limits {

@@ -100,3 +100,38 @@ func TestSelfSpec(t *testing.T) {
 		t.Error("statusSpec of a missing file: no error")
 	}
 }
+
+// TestPlainReach: a plain run may give the command only what envbisect
+// itself may set: other groups need CAP_SETGID, another user CAP_SETUID,
+// a smaller bounding set CAP_SETPCAP, held after the exec of envbisect's
+// helper (root: its bounding set; anyone else: its ambient set).
+func TestPlainReach(t *testing.T) {
+	const all = uint64(1)<<41 - 1
+	user := trace.ExecSpec{UID: 1000, GID: 1000, Groups: []uint32{1000}, Caps: trace.CapSets{Bounding: all}}
+	withGroup := user
+	withGroup.Groups = []uint32{44, 1000}
+	if got := PlainReach(user, withGroup); len(got) != 1 || got[0] != "setting the group ids and supplementary groups needs CAP_SETGID, which envbisect does not hold" {
+		t.Errorf("user 1000 without capabilities giving group 44: %q", got)
+	}
+	setgid := user
+	setgid.Caps.Ambient, setgid.Caps.Inheritable, setgid.Caps.Permitted = 1<<capSetGID, 1<<capSetGID, 1<<capSetGID
+	if got := PlainReach(setgid, withGroup); got != nil {
+		t.Errorf("user 1000 with ambient CAP_SETGID giving group 44: %q; want nothing missing", got)
+	}
+	reordered := user
+	reordered.Groups = []uint32{1000, 1000}
+	if got := PlainReach(user, reordered); got != nil {
+		t.Errorf("the same groups: %q; want nothing to set", got)
+	}
+	root := trace.ExecSpec{Caps: trace.CapSets{Bounding: all}}
+	less := root
+	less.UID, less.Groups, less.Caps.Bounding = 1000, []uint32{44}, all&^(1<<13)
+	if got := PlainReach(root, less); got != nil {
+		t.Errorf("root giving user 1000, group 44, a bounding set without CAP_NET_RAW: %q; want nothing missing", got)
+	}
+	noPcap := user
+	noPcap.Caps.Bounding = all &^ (1 << 13)
+	if got := PlainReach(user, noPcap); len(got) != 1 || got[0] != "dropping CAP_NET_RAW from the bounding set needs CAP_SETPCAP, which envbisect does not hold" {
+		t.Errorf("user 1000 dropping CAP_NET_RAW: %q", got)
+	}
+}

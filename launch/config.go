@@ -63,6 +63,13 @@ type Config struct {
 	// (CallerSignals).
 	Signals *trace.SignalSets
 
+	// Identity, in a plain run (no Join.Exec), is the identity the
+	// command starts with instead of envbisect's own: its ids, groups,
+	// capability sets and no_new_privs (plainidentity.go). nil: it
+	// inherits envbisect's. Start refuses one beyond Bound or beyond what
+	// envbisect itself can set (PlainReach).
+	Identity *trace.ExecSpec
+
 	// Bound, when set, is the most the command may hold (bound.go): the
 	// identity of the environment the run belongs to. Start refuses a
 	// Join.Exec or Limits beyond it, whatever asked for them. A run that

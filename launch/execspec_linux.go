@@ -93,6 +93,9 @@ func setIdentity(spec *trace.ExecSpec) error {
 		if spec.Caps.Bounding&(1<<c) != 0 {
 			continue
 		}
+		if in, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, uintptr(c), 0, 0, 0); err == nil && in == 0 {
+			continue // not in it: dropping it again would need CAP_SETPCAP for nothing
+		}
 		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
 			return fmt.Errorf("drop capability %d from the bounding set: %w", c, err)
 		}
@@ -100,29 +103,45 @@ func setIdentity(spec *trace.ExecSpec) error {
 	if err := unix.Prctl(unix.PR_SET_KEEPCAPS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("keep capabilities: %w", err)
 	}
+	// Each id is set only when it changes: setting the same ones again
+	// would need CAP_SETGID or CAP_SETUID for nothing (a plain run of an
+	// unprivileged envbisect: plainidentity.go).
 	groups := spec.Groups
-	var gp uintptr
-	if len(groups) > 0 {
-		gp = uintptr(unsafe.Pointer(&groups[0]))
-	}
-	if _, _, e := unix.RawSyscall(unix.SYS_SETGROUPS, uintptr(len(groups)), gp, 0); e != 0 {
-		return fmt.Errorf("setgroups %v: %w", groups, e)
+	if cur, err := unix.Getgroups(); err != nil || !sameGroups(groups, intsToIDs(cur)) {
+		var gp uintptr
+		if len(groups) > 0 {
+			gp = uintptr(unsafe.Pointer(&groups[0]))
+		}
+		if _, _, e := unix.RawSyscall(unix.SYS_SETGROUPS, uintptr(len(groups)), gp, 0); e != 0 {
+			return fmt.Errorf("setgroups %v: %w", groups, e)
+		}
 	}
 	g, u := uintptr(spec.GID), uintptr(spec.UID)
-	if _, _, e := unix.RawSyscall(unix.SYS_SETRESGID, g, g, g); e != 0 {
-		return fmt.Errorf("setresgid %d: %w", spec.GID, e)
+	if r, e, sv := unix.Getresgid(); r != int(spec.GID) || e != int(spec.GID) || sv != int(spec.GID) {
+		if _, _, e := unix.RawSyscall(unix.SYS_SETRESGID, g, g, g); e != 0 {
+			return fmt.Errorf("setresgid %d: %w", spec.GID, e)
+		}
 	}
-	if _, _, e := unix.RawSyscall(unix.SYS_SETRESUID, u, u, u); e != 0 {
-		return fmt.Errorf("setresuid %d: %w", spec.UID, e)
+	if r, e, sv := unix.Getresuid(); r != int(spec.UID) || e != int(spec.UID) || sv != int(spec.UID) {
+		if _, _, e := unix.RawSyscall(unix.SYS_SETRESUID, u, u, u); e != 0 {
+			return fmt.Errorf("setresuid %d: %w", spec.UID, e)
+		}
 	}
 	if err := unix.Prctl(unix.PR_SET_KEEPCAPS, 0, 0, 0, 0); err != nil {
 		return fmt.Errorf("clear keep-capabilities: %w", err)
 	}
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
+	// The permitted and effective sets never grow past what this thread
+	// holds (capset(2) refuses that): a plain run's identity names
+	// envbisect's, which its helper may hold less of after its exec.
+	held := ^uint64(0)
+	if err := unix.Capget(&hdr, &data[0]); err == nil {
+		held = uint64(data[0].Permitted) | uint64(data[1].Permitted)<<32
+	}
 	for i := 0; i < 2; i++ {
-		data[i].Effective = uint32(spec.Caps.Effective >> (32 * i))
-		data[i].Permitted = uint32(spec.Caps.Permitted >> (32 * i))
+		data[i].Effective = uint32(spec.Caps.Effective & held >> (32 * i))
+		data[i].Permitted = uint32(spec.Caps.Permitted & held >> (32 * i))
 		data[i].Inheritable = uint32(spec.Caps.Inheritable >> (32 * i))
 	}
 	if err := unix.Capset(&hdr, &data[0]); err != nil {
@@ -141,6 +160,15 @@ func setIdentity(spec *trace.ExecSpec) error {
 		}
 	}
 	return nil
+}
+
+// intsToIDs converts ids as Getgroups returns them.
+func intsToIDs(ids []int) []uint32 {
+	out := make([]uint32, len(ids))
+	for i, id := range ids {
+		out[i] = uint32(id)
+	}
+	return out
 }
 
 // lastCap is the highest capability number this kernel knows.

@@ -10,6 +10,40 @@ import (
 	"github.com/envbisect/envbisect/trace"
 )
 
+// fileCapsWords begin explainExecEPERM's reason, which the helper adds
+// to its report of the refused exec (FileCapsRefused reads it).
+const fileCapsWords = "the file carries "
+
+// FileCapsRefused reports whether the kernel refused the command's exec
+// with EPERM because of the file's capabilities: it carries some with
+// the effective bit that the bounding set of the process lacks
+// (explainExecEPERM).
+func (e *ExecError) FileCapsRefused() bool {
+	return strings.HasPrefix(e.Msg, execRefusedPrefix) && strings.Contains(e.Msg, ": "+fileCapsWords)
+}
+
+// FileCaps returns the capabilities the file at path carries in its
+// permitted set with the effective bit (setcap CAPS+ep), as bit
+// numbers; nil for a file without them.
+func FileCaps(path string) []int {
+	b := make([]byte, 24)
+	n, err := unix.Getxattr(path, "security.capability", b)
+	if err != nil || n < 12 || binary.LittleEndian.Uint32(b[0:])&0x000001 == 0 {
+		return nil
+	}
+	permitted := uint64(binary.LittleEndian.Uint32(b[4:]))
+	if n >= 20 {
+		permitted |= uint64(binary.LittleEndian.Uint32(b[12:])) << 32
+	}
+	var out []int
+	for bit := 0; bit < 64; bit++ {
+		if permitted&(1<<bit) != 0 {
+			out = append(out, bit)
+		}
+	}
+	return out
+}
+
 // explainExecEPERM says why exec of path failed with EPERM when the
 // reason is the file's capabilities: the file carries capabilities with
 // the effective bit, and the calling thread's bounding set lacks some of
@@ -34,7 +68,7 @@ func explainExecEPERM(path string) string {
 	if missing == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the file carries %s+ep, and this process's bounding set lacks %s",
+	return fmt.Sprintf(fileCapsWords+"%s+ep, and this process's bounding set lacks %s",
 		strings.ToLower(strings.Join(trace.CapabilityNames(permitted), ",")),
 		strings.ToLower(strings.Join(trace.CapabilityNames(missing), ",")))
 }

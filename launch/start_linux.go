@@ -209,6 +209,8 @@ func helperConfigFor(cfg *Config, h *helperProc, seccompAllow []string) helperCo
 	}
 	if cfg.Join != nil && cfg.Join.Exec != nil {
 		hc.Exec, hc.Limits = cfg.Join.Exec, withSpecLimits(cfg.Join.Exec, cfg.Limits)
+	} else if cfg.Identity != nil {
+		hc.Exec = plainExec(*cfg.Identity, hc.NoPrivs && seccompAllow != nil)
 	}
 	if seccompAllow != nil {
 		hc.Seccomp, hc.Allow = true, seccompAllow

@@ -94,7 +94,9 @@ func ExplainCall(fc FailedCall, unapplied []StartItem, f CallFacts) *Cause {
 	}
 	errno := fc.Errno
 	call := fc.Syscall
-	if fc.Path != "" {
+	if strings.HasPrefix(fc.Path, "/") {
+		// A path the call names; not the name of an object it made
+		// ("socket:[3917397]").
 		call += "(" + fc.Path + ")"
 	}
 	call += " = " + errno + " here: "

@@ -265,6 +265,12 @@ type Culprit struct {
 	// evidence: the culprit is the first call of the flip's resource
 	// whose result differs here (locate_firstdiff.go).
 	Flip *Flip `json:"flip,omitempty"`
+	// Unreplayed is set when the search named the call at its fail end,
+	// with no run that replayed it: its error is explained by an identity
+	// item no run can give (LocateReport.Cause: a capability outside the
+	// bounding set), and a run that replayed it would hand the program a
+	// stand-in for the object it makes, or could not start it at all.
+	Unreplayed bool `json:"unreplayed,omitempty"`
 }
 
 // CallResult is what one call gave: in the recording (good) or live here.

@@ -66,6 +66,10 @@ func firstConclusion(r *LocateReport, c *Culprit) string {
 		return causesConclusion(r, c)
 	case c.Start != nil:
 		return startConclusion(c.Start)
+	case c.Unreplayed:
+		// Named at the fail end (bisect's identityEnd): no run flipped it.
+		return "No run replayed this call or started the command past it: no run can give the command what the cause " +
+			"below names, and a stand-in for what the call makes (or runs) would not be it."
 	}
 	return locatedConclusion(r, c)
 }

@@ -41,6 +41,9 @@ type StartItem struct {
 	// search's), the addresses the command binds that a process holds
 	// here, with their holders.
 	Addresses []envobj.Address `json:"addresses,omitempty"`
+	// GroupNames are, for a groups item, its groups' names by id
+	// (envobj.StartValue.GroupNames).
+	GroupNames map[string]string `json:"group_names,omitempty"`
 }
 
 // Plain says the item's difference as a sentence, for the kinds that
@@ -55,6 +58,12 @@ func (it StartItem) Plain() string {
 		return fmt.Sprintf("the working directory differs: good %s, here %s", valueOr(it.Good, "(not recorded)"), valueOr(it.Here, "(unknown)"))
 	case trace.StartCaps:
 		return capsPlain(it)
+	case trace.StartCreds:
+		if it.Name == trace.CredsGroups {
+			if _, _, ok := envobj.GroupsDiff(it.Good, it.Here); ok {
+				return envobj.StartValue{Kind: it.Kind, Name: it.Name, Good: it.Good, Here: it.Here, GroupNames: it.GroupNames}.Says()
+			}
+		}
 	}
 	if it.Kind == string(trace.StartSignal) {
 		return envobj.SignalSays(it.Name, it.Good, it.Here)

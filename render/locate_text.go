@@ -157,7 +157,13 @@ func (t *textWriter) located(r *LocateReport) {
 	t.printf("located: call %d of %d recorded (%s)\n", c.Seq, r.RecordedCalls, runsAndTime(r))
 	t.rootHeads(r) // a root first, then the call that met it first
 	t.printf("\n")
-	t.printf("cause     %s\n", CauseTitle(c))
+	title := CauseTitle(c)
+	if cs := r.Cause; cs != nil && c.Unreplayed && cs.Item.Plain() != "" {
+		// Named at the fail end (bisect's identityEnd): the cause is the
+		// identity item, the call its evidence.
+		title = cs.Item.Plain()
+	}
+	t.printf("cause     %s\n", title)
 	who := c.Who
 	if c.Exe != "" {
 		who += " " + c.Exe + ":"

@@ -48,10 +48,6 @@ func Execute(ctx context.Context, spec Spec, contents sandbox.Contents, at Attac
 	if err != nil {
 		return nil, err
 	}
-	if (spec.Join == nil || spec.Join.Exec == nil) && (sc.creds.any() || sc.caps.any()) {
-		return nil, errors.New("materialized run: an identity start item (ids, groups, capabilities, no_new_privs) needs an exec spec to apply it to " +
-			"(--container, --pid): a run on the host keeps envbisect's identity")
-	}
 	box := spec.Sandbox
 	if sc.cwd != "" {
 		box.Cwd = sc.cwd // the sandbox starts the command at the recorded path
@@ -85,7 +81,7 @@ func Execute(ctx context.Context, spec Spec, contents sandbox.Contents, at Attac
 	}()
 	start := time.Now()
 	cfg := &launch.Config{
-		Path: path, Argv: spec.Argv, Env: sc.env, Dir: spec.Dir, Join: sc.specJoin(spec.Join),
+		Path: path, Argv: spec.Argv, Env: sc.env, Dir: spec.Dir, Join: sc.specJoin(spec.Join), Identity: sc.plainIdentity(spec.Join, bound),
 		Umask: sc.umask, Limits: sc.limits, Signals: sc.signals, Bound: &bound,
 		CPU: spec.CPU, ASLR: spec.ASLR,
 		Stdin: at.Stdin, Stdout: at.Stdout, Stderr: at.Stderr, KeepFDs: spec.KeepFDs,

@@ -137,7 +137,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 	start := time.Now()
 	res, err := ptrace.Run(ptrace.Config{
 		Config: launch.Config{
-			Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir, Join: sc.specJoin(o.Join),
+			Path: path, Argv: o.Argv, Env: sc.env, Dir: o.Dir, Join: sc.specJoin(o.Join), Identity: sc.plainIdentity(o.Join, bound),
 			Umask: sc.umask, Limits: sc.limits, Signals: sc.signals, Bound: &bound,
 			Table: r.Table,
 			CPU:   o.CPU,

@@ -36,9 +36,10 @@ func specCompared(e trace.StartEvent) bool {
 // StartItemsIn returns the start items that differ between the recording
 // and a command started here now with env through join: items a run can
 // replay, and items that differ but no run can give the good value of.
-// Without an exec spec it is StartItems, with the ids, groups and
-// capability sets compared with envbisect's own and listed when they
-// differ (a plain run keeps envbisect's identity: identityPlain); the
+// Without an exec spec it is StartItems, with the ids, groups,
+// capability sets and no_new_privs compared with envbisect's own
+// (identityPlain): items when envbisect may give the command their good
+// value (ItemGrants, ItemReach), unapplied otherwise; the
 // identity items no run can change are unapplied either way
 // (identity_items.go), and so are the limits a run cannot set in full
 // (startlimits.go). Every decision is bounded by the environment's own
@@ -49,7 +50,14 @@ func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unappli
 	if join == nil || join.Exec == nil {
 		items, redacted := r.StartItems(env)
 		items, short := limitsInReach(items, bound)
-		unapplied = append(append(redacted, short...), r.identityPlain(bound)...)
+		unapplied = append(redacted, short...)
+		for _, d := range r.identityPlain(bound) {
+			if d.A != nil && len(ItemGrants(d.Kind, d.Name, d.A.Value, bound)) == 0 && len(ItemReach(d.Kind, d.Name, d.A.Value, bound)) == 0 {
+				items = append(items, d)
+			} else {
+				unapplied = append(unapplied, d)
+			}
+		}
 		return items, append(unapplied, r.identityUnapplied(join)...)
 	}
 	var rec []trace.StartEvent
@@ -79,16 +87,20 @@ func (r *Recording) StartItemsIn(env []string, join *trace.Join) (items, unappli
 	return items, append(append(unapplied, short...), r.identityUnapplied(join)...)
 }
 
-// identityPlain returns the ids, groups and capability sets (bounding,
-// inheritable, ambient) that differ between the recording and a command
-// a plain run starts, which inherits envbisect's own (bound.Spec): a
-// plain run never changes them, so each is listed as unapplied.
-// no_new_privs is left out: the tracer sets it itself where envbisect is
-// not root. A recording without credentials items gives none.
+// identityPlain returns the ids, groups, capability sets (bounding,
+// inheritable, ambient) and no_new_privs that differ between the
+// recording and a command a plain run starts (no_new_privs only when it
+// is set here, which no run can unset), which inherits envbisect's own
+// (bound.Spec) unless the run gives it the good value
+// (launch.Config.Identity): StartItemsIn makes each an item when
+// envbisect can give it (ItemGrants: nothing beyond its own identity,
+// and nothing it lacks the capability to set), and lists it as
+// unapplied otherwise. A recording without credentials items gives
+// none.
 func (r *Recording) identityPlain(bound launch.Bound) []align.StartDiff {
 	plain := func(e trace.StartEvent) bool {
 		return e.Kind == trace.StartCreds && (e.Name == trace.CredsUID || e.Name == trace.CredsGID || e.Name == trace.CredsGroups) ||
-			e.Kind == trace.StartCaps && specCompared(e)
+			(e.Kind == trace.StartCaps || e.Kind == trace.StartNoNewPrivs) && specCompared(e)
 	}
 	var rec, live []trace.StartEvent
 	for _, e := range r.Trace.Start {
@@ -109,6 +121,12 @@ func (r *Recording) identityPlain(bound launch.Bound) []align.StartDiff {
 		if d.Kind == trace.StartCreds && d.A != nil && d.B != nil && sameFirst(d.A.Value, d.B.Value) {
 			continue // the same id; only the saved or file-system one differs
 		}
+		if d.Kind == trace.StartNoNewPrivs && (d.B == nil || d.B.Value != "1") {
+			// Set in the good run only: a recorder that is not root sets
+			// it for its own filter, so it says nothing of the command's
+			// environment, and it never makes a command pass.
+			continue
+		}
 		out = append(out, d)
 	}
 	return out
@@ -126,21 +144,60 @@ func sameFirst(a, b string) bool {
 // as launch.Bound.Grants says it; nil when it grants nothing more, or
 // for another kind of item.
 func ItemGrants(kind trace.StartKind, name, good string, b launch.Bound) []string {
+	want, errs := itemWant(kind, name, good, b)
+	if want == nil {
+		return errs
+	}
+	return b.Grants(*want)
+}
+
+// ItemReach returns, in a plain run (b is envbisect's own identity),
+// what envbisect would need to give the command the good value of one
+// identity item and does not hold (launch.PlainReach: setgroups needs
+// CAP_SETGID); nil when it can, in a container's run (its helper sets
+// what the container's spec allows), or for another kind of item.
+func ItemReach(kind trace.StartKind, name, good string, b launch.Bound) []string {
+	if b.Container {
+		return nil
+	}
+	want, errs := itemWant(kind, name, good, b)
+	if want == nil {
+		return errs
+	}
+	return launch.PlainReach(b.Spec, *want)
+}
+
+// itemWant is b's identity with the good value of one identity item;
+// nil and why for an unreadable value, nil and nil for another kind.
+func itemWant(kind trace.StartKind, name, good string, b launch.Bound) (*trace.ExecSpec, []string) {
 	var sc startConfig
 	switch kind {
 	case trace.StartCreds:
 		if err := sc.creds.add(name, good); err != nil {
-			return []string{fmt.Sprintf("an unreadable %s %q", name, good)}
+			return nil, []string{fmt.Sprintf("an unreadable %s %q", name, good)}
 		}
 	case trace.StartCaps, trace.StartNoNewPrivs:
 		if err := sc.caps.add(kind, name, good); err != nil {
-			return []string{err.Error()}
+			return nil, []string{err.Error()}
 		}
 	default:
+		return nil, nil
+	}
+	spec := b.Spec
+	return sc.specJoin(&trace.Join{Exec: &spec}).Exec, nil
+}
+
+// plainIdentity returns the identity a plain run (no exec spec) starts
+// the command with when it replays ids, groups, capability sets or
+// no_new_privs: envbisect's own (b.Spec) with the replayed items'
+// values; nil when it replays none, and the command inherits
+// envbisect's.
+func (sc *startConfig) plainIdentity(join *trace.Join, b launch.Bound) *trace.ExecSpec {
+	if join != nil && join.Exec != nil || !sc.creds.any() && !sc.caps.any() {
 		return nil
 	}
 	spec := b.Spec
-	return b.Grants(*sc.specJoin(&trace.Join{Exec: &spec}).Exec)
+	return sc.specJoin(&trace.Join{Exec: &spec}).Exec
 }
 
 // credsStart is what replaying creds start items sets: nil fields are

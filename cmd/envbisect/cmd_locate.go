@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -482,7 +483,7 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 		if ee, refused := launch.ExecRefused(err); refused && ctx.Err() == nil {
 			// The environment here does not let the command start: that
 			// run fails, and a replayed start item may let it start.
-			return bisect.Outcome{Verdict: verdict.Fail, Detail: "did not start: " + ee.Msg}, nil
+			return bisect.Outcome{Verdict: verdict.Fail, Detail: "did not start: " + ee.Msg, ExecCaps: execCaps(ee, argv, site.join)}, nil
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -547,4 +548,19 @@ func addressHolderIn(join *trace.Join) func(netip.AddrPort) (int, string, error)
 		nsPID = join.PID
 	}
 	return func(ap netip.AddrPort) (int, string, error) { return launch.AddressHolder(ap, nsPID) }
+}
+
+// execCaps are, for a command whose exec the kernel refused for its
+// file's capabilities (launch.ExecError.FileCapsRefused), the
+// capabilities that file carries (launch.FileCaps), read where the runs
+// see it (join's root); nil otherwise.
+func execCaps(ee *launch.ExecError, argv []string, join *trace.Join) []int {
+	if !ee.FileCapsRefused() || len(argv) == 0 {
+		return nil
+	}
+	path, err := launch.LookPath(argv[0], join)
+	if err != nil {
+		return nil
+	}
+	return launch.FileCaps(filepath.Join(join.Root(), path))
 }

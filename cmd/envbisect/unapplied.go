@@ -120,13 +120,18 @@ func sayWhyGrants(items []render.StartItem, b launch.Bound) {
 				if words := grantWords(*it, g); words != "" {
 					it.Remedy = "if the command needs it, start the container with " + words
 				}
+			} else if lost := boundingLost(*it); lost != "" {
+				it.Remedy = fmt.Sprintf("start the command (and envbisect) from a process whose bounding set holds %s, as the good run's did: "+
+					"whatever started it here dropped it (setpriv --bounding-set, capsh --drop, systemd's CapabilityBoundingSet=), "+
+					"and no process can add a capability back to its bounding set", lost)
 			} else {
 				it.Remedy = "run locate as a user that holds it, as the good run did"
 			}
 			continue
 		}
-		if !b.Container {
-			it.Why = "a plain run starts the command with envbisect's own ids and capability sets"
+		if r := replay.ItemReach(kind, it.Name, *it.Good, b); len(r) > 0 {
+			it.Why = "a plain run gives the command only what envbisect itself may set: " + strings.Join(r, "; ")
+			it.Remedy = "run locate as root, or give envbisect the capability it lacks as an ambient one (setpriv --inh-caps +CAP --ambient-caps +CAP envbisect locate ...)"
 			if kind == trace.StartCreds && it.Name == trace.CredsUID {
 				if f := strings.Fields(*it.Good); len(f) > 0 {
 					it.Remedy = fmt.Sprintf("run locate as the good run's user (sudo -u '#%s' envbisect locate ...)", f[0])
@@ -172,9 +177,25 @@ func runStartItems(rec *replay.Recording, site runSite, sandboxed, sandboxOff, d
 	start, unapplied := rec.StartItemsIn(site.env, site.join)
 	start, unapplied = rec.WithCwd(start, unapplied, replay.CwdOptions{Dir: site.dir, Join: site.join, Sandboxed: sandboxed})
 	items, notApplied = identityItems(start, unapplied, rec.DeniedHere(site.join), docker)
+	nameGroups(items, site.join.Root())
+	nameGroups(notApplied, site.join.Root())
 	sayWhyCwd(notApplied, sandboxOff, site.join != nil)
 	bound := launch.BoundFor(site.join)
 	sayWhyLimit(notApplied, bound)
 	sayWhyGrants(notApplied, bound)
 	return start, items, notApplied
+}
+
+// boundingLost names the capabilities of a bounding-set item that the
+// good run had and here lacks ("CAP_NET_RAW"); "" for another item.
+func boundingLost(it render.StartItem) string {
+	if trace.StartKind(it.Kind) != trace.StartCaps || it.Name != trace.CapSetBounding || it.Good == nil || it.Here == nil {
+		return ""
+	}
+	g, err1 := strconv.ParseUint(*it.Good, 16, 64)
+	h, err2 := strconv.ParseUint(*it.Here, 16, 64)
+	if err1 != nil || err2 != nil || g&^h == 0 {
+		return ""
+	}
+	return strings.Join(trace.CapabilityNames(g&^h), ", ")
 }
