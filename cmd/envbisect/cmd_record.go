@@ -11,9 +11,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/envbisect/envbisect/bpf"
+	"github.com/envbisect/envbisect/ebpfrec"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/record"
+	"github.com/envbisect/envbisect/recorder"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
@@ -44,6 +47,7 @@ type recordOptions struct {
 	where     containerFlags
 	box       sandboxFlags
 	keep      keepFDsFlag
+	recorder  recorderUse
 }
 
 func newRecordCommand(s streams) *cobra.Command {
@@ -146,6 +150,7 @@ Exit status:
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
+			opts.recorder.ringGiven = c.Flags().Changed("ring-size")
 			return runRecord(s, opts, args)
 		},
 	}
@@ -171,6 +176,8 @@ Exit status:
 		"or ebpf (raw tracepoints and a ring buffer, near-zero overhead; needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF)")
 	f.StringVar(&opts.ringSize, "ring-size", "64M", "ebpf: the ring buffer's `SIZE` (a power of two, at least 4K); "+
 		"what does not fit is lost, counted and never replayed")
+	f.StringVar(&opts.recorder.flag, "recorder", "auto", "ebpf: record through the resident recorder (envbisect recorder) at `SOCKET`: "+
+		"auto tries $"+recorderEnv+" or "+recorder.DefaultSocket+" and loads the probe here when none answers (or with --ring-size); off never asks")
 	f.BoolVar(&opts.attach, "attach", false, "ebpf: start nothing; record everything the --container does (every process of its cgroup), "+
 		"or the --pid process, its threads and the processes it starts, until --duration passes or Ctrl-C "+
 		"(an observation trace, for show, diff and deps)")
@@ -286,8 +293,13 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if err != nil {
 		return err
 	}
+	var through string // the recorder's socket, when the recording went through one
+	var openProbe func(bpf.Options) (ebpfrec.Source, error)
+	if opts.backend == trace.BackendEBPF {
+		openProbe = opts.recorder.opener(s, &through)
+	}
 	sum, err := record.Run(record.Options{
-		Backend: opts.backend, RingSize: ringSize,
+		Backend: opts.backend, RingSize: ringSize, OpenProbe: openProbe,
 		Join: join, Env: env, Dir: dir,
 		Output:       opts.output,
 		Replace:      opts.force,
@@ -323,8 +335,12 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		return withCode(exitError, err)
 	}
 	if !opts.quiet {
+		backend := sum.Backend
+		if through != "" {
+			backend += ", through the recorder at " + through
+		}
 		fmt.Fprintf(s.err, "envbisect: recorded %d calls in %d processes (%d threads) to %s (%s, %s)\n",
-			sum.Calls, sum.Procs, sum.Threads, opts.output, humanBytes(sum.Bytes), sum.Backend)
+			sum.Calls, sum.Procs, sum.Threads, opts.output, humanBytes(sum.Bytes), backend)
 	}
 	if !opts.quiet {
 		sayRedacted(s, sum)
