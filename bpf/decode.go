@@ -65,6 +65,7 @@ func decode(raw []byte) (Record, error) {
 		return Record{Exec: &Exec{
 			TID: r.Tid, TGID: r.Tgid, OldTID: r.OldTid,
 			Filename: string(name), Time: time.Duration(r.Time),
+			Secure: r.Flags&uint32(recordExecFlagsEXEC_SECURE) != 0,
 		}}, nil
 	case recordRecTypeREC_EXIT:
 		r, ok := load[recordExitRec](raw)

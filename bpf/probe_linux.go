@@ -279,3 +279,15 @@ func (p *Probe) Close() error {
 	})
 	return p.closeErr
 }
+
+// ProgramLoaded reports whether a program of that id is still in the
+// kernel. The kernel frees a program some time after its last reference
+// is gone (after an RCU grace period), not at Close.
+func ProgramLoaded(id uint32) bool {
+	p, err := ebpf.NewProgramFromID(ebpf.ProgramID(id))
+	if err != nil {
+		return false
+	}
+	p.Close()
+	return true
+}

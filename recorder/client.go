@@ -168,6 +168,18 @@ func (s *Session) Lost() (bpf.Lost, error) {
 	return bpf.Lost{Calls: e.LostCalls + e.DropCalls, Chunks: e.LostChunks + e.DropChunks, Procs: e.LostProcs + e.DropOthers}, nil
 }
 
+// Hidden is how many processes the recorder stopped passing on because
+// an exec gave them privileges the client lacks (see package doc). Known
+// after the drain.
+func (s *Session) Hidden() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.end == nil {
+		return 0
+	}
+	return s.end.HiddenProcs
+}
+
 // Close hangs up: the recorder stops following the session's processes.
 func (s *Session) Close() error {
 	return s.conn.Close()

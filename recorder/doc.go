@@ -46,10 +46,14 @@
 // checks each client's credentials (SO_PEERCRED, peer.go): root may
 // follow any process; any other client only its own child with its own
 // user and group ids (real, effective, saved, filesystem) and no permitted
-// capability it lacks, what ptrace would allow it. After an exec, a
-// process of such a client's tree whose credentials no longer pass (a
-// set-user-ID or file-capability program) is no longer followed nor
-// passed on: ptrace would have run it without its privileges or refused.
+// capability it lacks, what ptrace would allow it. A process of such a
+// client's tree whose exec changed its privileges (a set-user-ID,
+// set-group-ID or file-capability program: the probe marks the Exec
+// record, bpf.Exec.Secure, from the kernel's bprm->secureexec) is no
+// longer followed nor passed on from that exec: ptrace would have run it
+// without its privileges or refused. The mark is the kernel's, taken at
+// the exec, so a program that is gone by the time the loop reads its
+// records is judged all the same.
 // Its threads that had recorded calls stay in the probe's thread table
 // until they exit; their records are dropped.
 //

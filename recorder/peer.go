@@ -13,8 +13,9 @@ import (
 // recorder follow only what it could ptrace itself: its own child, with
 // its ids and no capability it lacks; and a process of its tree stops
 // being passed on when an exec gives it more (a set-user-ID or
-// file-capability program), as ptrace would have dropped those privileges
-// or refused. Root (uid 0 in the recorder's user namespace) is not a
+// file-capability program: the probe's Exec.Secure, the kernel's
+// bprm->secureexec), as ptrace would have dropped those privileges or
+// refused. Root (uid 0 in the recorder's user namespace) is not a
 // peer: it may follow anything.
 type peer struct {
 	pid      int
@@ -117,17 +118,6 @@ func (p *peer) mayStart(pid int) error {
 		return fmt.Errorf("%w: process %d has other ids or capabilities than the client (uid %d gid %d)", errNotAllowed, pid, p.uid, p.gid)
 	}
 	return nil
-}
-
-// mayKeep says whether the peer may go on seeing pid after it exec'd: its
-// ids are still all the peer's, and it gained no capability. A process
-// gone already cannot be checked and is not kept.
-func (p *peer) mayKeep(pid int) bool {
-	if p == nil {
-		return true
-	}
-	c, err := readCreds(pid)
-	return err == nil && p.covers(c)
 }
 
 // covers: every id of c is the peer's, and c's permitted capabilities

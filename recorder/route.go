@@ -153,7 +153,7 @@ func (r *router) route(raw []byte) {
 			delete(r.tids, e.OldTID)
 			r.tids[e.TID] = s
 		}
-		if !s.peer.mayKeep(int(e.TGID)) {
+		if e.Secure && s.peer != nil {
 			// A set-user-ID or file-capability program: ptrace would
 			// not have given its client more than the client has.
 			r.unfollow(s, e.TGID)

@@ -227,10 +227,30 @@ func (s *Server) Close() error {
 		case <-time.After(5 * time.Second):
 			s.log("some clients did not take their last records within 5s")
 		}
+		ids, idErr := s.probe.ProgramIDs()
 		errs = append(errs, s.probe.Close())
+		if idErr == nil {
+			errs = append(errs, waitUnloaded(ids))
+		}
 		if err := errors.Join(errs...); err != nil {
 			s.closeErr = fmt.Errorf("recorder: stop: %w", err)
 		}
 	})
 	return s.closeErr
+}
+
+// waitUnloaded waits until the kernel has freed the programs (it does so
+// after a grace period, not at Close), so that a recorder that stopped
+// has nothing left loaded; at most 10 s.
+func waitUnloaded(ids []uint32) error {
+	limit := time.Now().Add(10 * time.Second)
+	for _, id := range ids {
+		for bpf.ProgramLoaded(id) {
+			if time.Now().After(limit) {
+				return fmt.Errorf("program %d is still loaded 10 s after it was closed", id)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	return nil
 }

@@ -293,7 +293,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if err != nil {
 		return err
 	}
-	var through string // the recorder's socket, when the recording went through one
+	var through recorderUsed
 	var openProbe func(bpf.Options) (ebpfrec.Source, error)
 	if opts.backend == trace.BackendEBPF {
 		openProbe = opts.recorder.opener(s, &through)
@@ -336,8 +336,8 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	}
 	if !opts.quiet {
 		backend := sum.Backend
-		if through != "" {
-			backend += ", through the recorder at " + through
+		if through.socket != "" {
+			backend += ", through the recorder at " + through.socket
 		}
 		fmt.Fprintf(s.err, "envbisect: recorded %d calls in %d processes (%d threads) to %s (%s, %s)\n",
 			sum.Calls, sum.Procs, sum.Threads, opts.output, humanBytes(sum.Bytes), backend)
@@ -346,6 +346,12 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		sayRedacted(s, sum)
 	}
 	warnLost(s, sum.Lost)
+	if n := through.hidden(); n > 0 {
+		// Loud even with -q: the trace misses whole programs.
+		fmt.Fprintf(s.err, "envbisect: WARNING: %d process(es) of CMD ran a set-user-ID, set-group-ID or file-capability program; "+
+			"the resident recorder does not show you what such a program does (ptrace would not have run it privileged), "+
+			"so the trace stops at its exec; record as root to keep them\n", n)
+	}
 	warnOverBudget(s, sum)
 	if v := sum.Verdict; v.Verdict != verdict.Pass {
 		// Loud even with -q: this trace cannot locate anything.

@@ -44,10 +44,25 @@ func (u recorderUse) socket() (string, bool) {
 	return u.flag, true
 }
 
+// recorderUsed is what record learns of the recorder it went through.
+type recorderUsed struct {
+	socket  string            // "" when the recording loaded its own probe
+	session *recorder.Session // the session, when it went through one
+}
+
+// hidden is how many processes the recorder did not pass on (they gained
+// privileges at exec).
+func (u *recorderUsed) hidden() uint64 {
+	if u.socket == "" || u.session == nil {
+		return 0
+	}
+	return u.session.Hidden()
+}
+
 // opener is record's ebpfrec.Options.Open: the recording goes through the
 // recorder when one answers and agrees, and loads its own probe
-// otherwise. used, when set, hears the socket a recording went through.
-func (u recorderUse) opener(s streams, used *string) func(bpf.Options) (ebpfrec.Source, error) {
+// otherwise. used hears the recorder a recording went through.
+func (u recorderUse) opener(s streams, used *recorderUsed) func(bpf.Options) (ebpfrec.Source, error) {
 	path, named := u.socket()
 	if path == "" {
 		return nil
@@ -59,9 +74,9 @@ func (u recorderUse) opener(s streams, used *string) func(bpf.Options) (ebpfrec.
 		}
 		sess, err := recorder.Dial(path, max)
 		if err == nil {
-			*used = path
+			used.socket, used.session = path, sess
 			return &refusable{Session: sess, fallback: func(err error) (ebpfrec.Source, error) {
-				*used = ""
+				used.socket = ""
 				s.warn(fmt.Sprintf("%v; loading the probe here", err))
 				return loadProbe(po)
 			}}, nil
