@@ -20,6 +20,9 @@ import (
 // the client can still load a probe of its own.
 var ErrRefused = errors.New("the recorder refused")
 
+// ackTimeout bounds the wait for the recorder's answer to a Follow.
+const ackTimeout = 30 * time.Second
+
 // Session is a recording through a resident recorder, from the client's
 // side: it has the recorder follow processes and reads their records as
 // a probe of its own would give them (ebpfrec.Source). Read from one
@@ -66,6 +69,10 @@ func (s *Session) Track(tgid uint32) error {
 	if err != nil {
 		return fmt.Errorf("recorder: ask to follow process %d: %w", tgid, err)
 	}
+	// A recorder that hangs must not hang the recording: it answers
+	// within milliseconds when it works.
+	s.conn.SetReadDeadline(time.Now().Add(ackTimeout))
+	defer s.conn.SetReadDeadline(time.Time{})
 	for {
 		kind, payload, err := readFrame(s.r, s.buf)
 		if err != nil {
@@ -162,7 +169,7 @@ func (s *Session) Lost() (bpf.Lost, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.end == nil {
-		return bpf.Lost{}, errors.New("recorder: losses are known after the drain")
+		return bpf.Lost{}, errors.New("recorder: the session ended before the recorder sent its end (did the recorder stop?)")
 	}
 	e := s.end
 	return bpf.Lost{Calls: e.LostCalls + e.DropCalls, Chunks: e.LostChunks + e.DropChunks, Procs: e.LostProcs + e.DropOthers}, nil

@@ -89,7 +89,15 @@ func (d *dockerFollower) start(ctx context.Context, srv *recorder.Server, sock, 
 		defer d.wg.Done()
 		sum, err := record.Observe(record.ObserveOptions{
 			Output: out, Replace: true, PID: t.PID, Done: done, MaxCapture: uint64(srv.MaxCapture()),
-			OpenProbe: func(bpf.Options) (ebpfrec.Source, error) { return srv.Local() },
+			OpenProbe: func(bpf.Options) (ebpfrec.Source, error) {
+				l, err := srv.Local()
+				if err != nil {
+					return nil, err
+				}
+				return &announced{Local: l, announce: func() {
+					logf(fmt.Sprintf("following container %s (%s, pid %d) to %s", render.Visible(name), short(t.ID), t.PID, out))
+				}}, nil
+			},
 		})
 		if err != nil {
 			logf(fmt.Sprintf("container %s: %v", render.Visible(name), err))
@@ -97,7 +105,22 @@ func (d *dockerFollower) start(ctx context.Context, srv *recorder.Server, sock, 
 		}
 		logf(fmt.Sprintf("container %s: recorded %d calls in %d processes to %s", render.Visible(name), sum.Calls, sum.Procs, out))
 	}()
-	logf(fmt.Sprintf("following container %s (%s, pid %d) to %s", render.Visible(name), short(t.ID), t.PID, out))
+}
+
+// announced is a recorder session that says when it first follows a
+// process: from then on, nothing the container does is missed.
+type announced struct {
+	*recorder.Local
+	once     sync.Once
+	announce func()
+}
+
+func (a *announced) Track(tgid uint32) error {
+	err := a.Local.Track(tgid)
+	if err == nil {
+		a.once.Do(a.announce)
+	}
+	return err
 }
 
 // died ends the recording of a container that exited.

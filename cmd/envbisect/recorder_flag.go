@@ -97,8 +97,8 @@ func loadProbe(po bpf.Options) (ebpfrec.Source, error) {
 }
 
 // refusable is a recorder session that turns into a probe of its own
-// when the recorder refuses the first process: every later call goes to
-// that probe.
+// when the recorder refuses the first process or does not answer: every
+// later call goes to that probe.
 type refusable struct {
 	*recorder.Session
 	fallback func(error) (ebpfrec.Source, error)
@@ -110,7 +110,9 @@ func (r *refusable) Track(tgid uint32) error {
 		return r.own.Track(tgid)
 	}
 	err := r.Session.Track(tgid)
-	if err == nil || !errors.Is(err, recorder.ErrRefused) || r.fallback == nil {
+	// Refused, or not answering: the process has not run yet, so a probe
+	// of our own still records all of it.
+	if err == nil || r.fallback == nil {
 		r.fallback = nil // from now on, the session it is
 		return err
 	}
