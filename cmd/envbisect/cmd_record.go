@@ -110,7 +110,9 @@ CMD (near-zero overhead; root, or CAP_BPF and CAP_PERFMON). Its data travels
 through a ring buffer (--ring-size); what does not fit is lost, counted in the
 trace (show prints it) and never replayed by locate. Buffers are stored up to
 --max-capture (64K by default with ebpf). With --attach and --container, it
-records everything a running container does, starting nothing.
+records everything a running container does, starting nothing. When a resident
+recorder (envbisect recorder) answers on its socket (--recorder), the recording
+goes through it and starts in milliseconds instead of loading the programs.
 
 Give the flags that locate will use to judge a run (--check, --alive,
 --timeout): record judges the recorded run the same way and warns when it
