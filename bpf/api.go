@@ -176,6 +176,10 @@ type Exec struct {
 	TID, TGID, OldTID uint32
 	Filename          string
 	Time              time.Duration
+	// Secure: the exec changed the task's privileges (a set-user-ID,
+	// set-group-ID or file-capability program: the kernel's
+	// bprm->secureexec, AT_SECURE).
+	Secure bool
 }
 
 // Exit: a task exited (sched_process_exit). Code is the wait status as

@@ -18,6 +18,16 @@ import (
 // this decoder.
 var errCorrupt = errors.New("malformed eBPF record")
 
+// Decode turns one record as Probe.ReadRaw returns it into a Record. It
+// copies what it keeps.
+func Decode(raw []byte) (Record, error) {
+	r, err := decode(raw)
+	if err != nil {
+		return Record{}, fmt.Errorf("eBPF recorder: %w", err)
+	}
+	return r, nil
+}
+
 // decode turns one ring record into a Record. It copies what it keeps:
 // raw is reused by the next read.
 func decode(raw []byte) (Record, error) {
@@ -55,6 +65,7 @@ func decode(raw []byte) (Record, error) {
 		return Record{Exec: &Exec{
 			TID: r.Tid, TGID: r.Tgid, OldTID: r.OldTid,
 			Filename: string(name), Time: time.Duration(r.Time),
+			Secure: r.Flags&uint32(recordExecFlagsEXEC_SECURE) != 0,
 		}}, nil
 	case recordRecTypeREC_EXIT:
 		r, ok := load[recordExitRec](raw)

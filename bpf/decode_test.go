@@ -76,6 +76,11 @@ func TestDecode(t *testing.T) {
 	if err != nil || r.Exec == nil || *r.Exec != (Exec{TID: 1, TGID: 1, OldTID: 3, Filename: "/bin/true", Time: 6}) {
 		t.Errorf("exec %+v, %v", r.Exec, err)
 	}
+	r, err = decode(wire(recordExecRec{Type: uint32(recordRecTypeREC_EXEC), Tid: 2, Tgid: 2, OldTid: 2, Len: 10,
+		Flags: uint32(recordExecFlagsEXEC_SECURE)}, []byte("/bin/chage")))
+	if err != nil || r.Exec == nil || !r.Exec.Secure {
+		t.Errorf("exec of a program that changed privileges %+v, %v: want Secure", r.Exec, err)
+	}
 	r, err = decode(wire(recordExitRec{Type: uint32(recordRecTypeREC_EXIT), Tid: 2, Tgid: 1, Code: 3 << 8, Time: 7, Flags: uint32(recordExitFlagsEXIT_GROUP_DEAD)}))
 	if err != nil || r.Exit == nil || *r.Exit != (Exit{TID: 2, TGID: 1, Code: 3 << 8, GroupDead: true, Time: 7}) {
 		t.Errorf("exit %+v, %v", r.Exit, err)

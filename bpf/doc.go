@@ -101,8 +101,9 @@
 //	           (Fault); then len bytes
 //	Fork  (3): type parent_tid parent_tgid child_tid child_tgid flags u32
 //	           (Thread), time u64
-//	Exec  (4): type tid tgid old_tid u32, time u64, len u32, pad u32;
-//	           then len bytes of file name with its NUL
+//	Exec  (4): type tid tgid old_tid u32, time u64, len u32, flags u32
+//	           (Secure: bprm->secureexec); then len bytes of file name
+//	           with its NUL
 //	Exit  (5): type tid tgid code u32, time u64, flags u32 (GroupDead), pad
 //
 // A chunk names its call by (tid, tseq) and its buffer by index in

@@ -214,6 +214,35 @@ func (p *Probe) Track(tgid uint32) error {
 	return nil
 }
 
+// Untrack stops following the process tgid: the processes it creates
+// from now on are not recorded. Its threads that already made a recorded
+// call go on being recorded (the probe keeps their entry until they exit).
+func (p *Probe) Untrack(tgid uint32) error {
+	if err := p.objs.Tracked.Delete(tgid); err != nil && !errors.Is(err, ebpf.ErrKeyNotExist) {
+		return fmt.Errorf("eBPF recorder: untrack process %d: %w", tgid, err)
+	}
+	return nil
+}
+
+// ProgramIDs returns the kernel's ids of the loaded programs (what
+// `bpftool prog show id N` shows), to check that Close unloaded them.
+func (p *Probe) ProgramIDs() ([]uint32, error) {
+	var ids []uint32
+	for _, prog := range []*ebpf.Program{p.objs.SysEnter, p.objs.SysExit, p.objs.SchedProcessFork,
+		p.objs.SchedProcessExec, p.objs.SchedProcessExit} {
+		info, err := prog.Info()
+		if err != nil {
+			return nil, fmt.Errorf("eBPF recorder: program info: %w", err)
+		}
+		id, ok := info.ID()
+		if !ok {
+			return nil, errors.New("eBPF recorder: the kernel does not give program ids")
+		}
+		ids = append(ids, uint32(id))
+	}
+	return ids, nil
+}
+
 // Lost returns what the program could not deliver so far, summed over
 // CPUs.
 func (p *Probe) Lost() (Lost, error) {
@@ -249,4 +278,16 @@ func (p *Probe) Close() error {
 		}
 	})
 	return p.closeErr
+}
+
+// ProgramLoaded reports whether a program of that id is still in the
+// kernel. The kernel frees a program some time after its last reference
+// is gone (after an RCU grace period), not at Close.
+func ProgramLoaded(id uint32) bool {
+	p, err := ebpf.NewProgramFromID(ebpf.ProgramID(id))
+	if err != nil {
+		return false
+	}
+	p.Close()
+	return true
 }

@@ -23,6 +23,29 @@ import (
 // Read must not be called from two goroutines at once. The returned
 // record is the caller's: nothing in it is reused.
 func (p *Probe) Read() (Record, error) {
+	if err := p.next(); err != nil {
+		return Record{}, err
+	}
+	r, err := decode(p.rec.RawSample)
+	if err != nil {
+		return Record{}, fmt.Errorf("eBPF recorder: %w", err)
+	}
+	return r, nil
+}
+
+// ReadRaw is Read without the decoding: it appends the next record's
+// bytes, as the program wrote them, to buf and returns the result (for a
+// resident recorder that passes records on; Decode reads them). The same
+// rules as Read's hold for deadlines and Close.
+func (p *Probe) ReadRaw(buf []byte) ([]byte, error) {
+	if err := p.next(); err != nil {
+		return buf, err
+	}
+	return append(buf, p.rec.RawSample...), nil
+}
+
+// next waits for the next record and leaves it in p.rec.
+func (p *Probe) next() error {
 	for {
 		p.mu.Lock()
 		deadline := p.deadline
@@ -35,18 +58,14 @@ func (p *Probe) Read() (Record, error) {
 		err := p.rd.ReadInto(&p.rec)
 		switch {
 		case err == nil:
-			r, err := decode(p.rec.RawSample)
-			if err != nil {
-				return Record{}, fmt.Errorf("eBPF recorder: %w", err)
-			}
-			return r, nil
+			return nil
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			if !deadline.IsZero() && !time.Now().Before(deadline) {
-				return Record{}, fmt.Errorf("eBPF recorder: read: %w", os.ErrDeadlineExceeded)
+				return fmt.Errorf("eBPF recorder: read: %w", os.ErrDeadlineExceeded)
 			}
 			// Only the poll interval passed: look again.
 		default:
-			return Record{}, fmt.Errorf("eBPF recorder: read: %w", err)
+			return fmt.Errorf("eBPF recorder: read: %w", err)
 		}
 	}
 }
@@ -70,4 +89,17 @@ func (p *Probe) SetDeadline(t time.Time) {
 	p.mu.Lock()
 	p.deadline = t
 	p.mu.Unlock()
+}
+
+// Pending is how many bytes of records the ring holds that Read has not
+// returned yet (with their 8-byte headers, each padded to 8 bytes): a
+// reader that wants everything sent before now reads that much.
+func (p *Probe) Pending() int {
+	return p.rd.AvailableBytes()
+}
+
+// RecordSpan is how much of the ring a record of n bytes took (its
+// header and padding): what Pending counts for it.
+func RecordSpan(n int) int {
+	return (n + 8 + 7) &^ 7
 }

@@ -390,6 +390,7 @@ int sched_process_exec(struct bpf_raw_tracepoint_args *ctx)
 	s->exec.rec.tgid = pid_tgid >> 32;
 	s->exec.rec.old_tid = old_tid;
 	s->exec.rec.time = bpf_ktime_get_ns();
+	s->exec.rec.flags = BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec) ? EXEC_SECURE : 0;
 	const char *filename = BPF_CORE_READ(bprm, filename);
 	long n = bpf_probe_read_kernel_str(s->exec.filename, STR_MAX, filename);
 	if (n < 0)

@@ -113,6 +113,12 @@ type recordEntryBufs struct {
 	Bufs [8]recordBufRec
 }
 
+type recordExecFlags uint32
+
+const (
+	recordExecFlagsEXEC_SECURE recordExecFlags = 1
+)
+
 type recordExecRec struct {
 	_      structs.HostLayout
 	Type   uint32
@@ -121,7 +127,7 @@ type recordExecRec struct {
 	OldTid uint32
 	Time   uint64
 	Len    uint32
-	Pad    uint32
+	Flags  uint32
 }
 
 type recordExitFlags uint32
@@ -311,6 +317,7 @@ type recordScratch struct {
 		ChunkFlags recordChunkFlags
 		ForkFlags  recordForkFlags
 		ExitFlags  recordExitFlags
+		ExecFlags  recordExecFlags
 		Dir        recordDir
 		Part       recordPart
 		ArgKind    recordArgKind
@@ -320,7 +327,6 @@ type recordScratch struct {
 		ReqClass   recordReqClass
 		FilterKind recordFilterKind
 		Limits     recordLimits
-		_          [4]byte
 		Fork       recordForkRec
 		Exit       recordExitRec
 	}

@@ -40,6 +40,10 @@ enum buf_flags { BUF_FAULT = 1, BUF_TRUNCATED = 2 };
 enum chunk_flags { CHUNK_FAULT = 1 };
 enum fork_flags { FORK_THREAD = 1 };
 enum exit_flags { EXIT_GROUP_DEAD = 1 };
+/* EXEC_SECURE: the exec changed the task's privileges (set-user-ID,
+ * set-group-ID, file capabilities: the kernel's bprm->secureexec, what
+ * AT_SECURE tells the new image). */
+enum exec_flags { EXEC_SECURE = 1 };
 
 /* Buf.dir and size_dir.dir: whether the call reads or writes the memory. */
 enum dir { DIR_IN = 1, DIR_OUT = 2 };
@@ -109,7 +113,7 @@ struct exec_rec {
 	__u32 old_tid;
 	__u64 time;
 	__u32 len;
-	__u32 _pad;
+	__u32 flags;
 };
 
 struct exit_rec {
@@ -192,6 +196,7 @@ struct abi {
 	enum chunk_flags chunk_flags;
 	enum fork_flags fork_flags;
 	enum exit_flags exit_flags;
+	enum exec_flags exec_flags;
 	enum dir dir;
 	enum part part;
 	enum arg_kind arg_kind;

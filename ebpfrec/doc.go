@@ -14,6 +14,15 @@
 // that processes orphaned in the tree come back to it, and waits for
 // them. When the last one has been reaped, the ring buffer is drained.
 //
+// # Where the records come from
+//
+// By default a recording loads a probe of its own (bpf.Load). With
+// Options.Open it gets a Source instead: a session of the resident
+// recorder (package recorder), which loaded the programs once, follows the
+// command's helper when asked (Track, before the helper is released) and
+// streams back the raw records of that tree, which this package decodes
+// and assembles exactly as a probe's.
+//
 // # Ending a run
 //
 // The rules are the ptrace backend's, from the same code in package

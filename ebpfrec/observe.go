@@ -24,6 +24,9 @@ type Observation struct {
 	MaxCapture uint64
 	Exclude    []string
 	Interrupt  <-chan os.Signal
+	// Done, when it closes, ends the observation as its Duration would
+	// (the container it watched is gone); nil: never.
+	Done <-chan struct{}
 }
 
 // Observe records what the tasks of a cgroup do for a while: an
@@ -34,7 +37,7 @@ func Observe(ob Observation, o Options) (*trace.RunResult, *trace.Losses, error)
 	if ob.Table == nil || ob.Observer == nil || ob.Cgroup == 0 && ob.PID == 0 {
 		return nil, nil, errors.New("ebpfrec: Observation needs Table, Observer and a Cgroup or PID")
 	}
-	if ob.Duration <= 0 && ob.Interrupt == nil {
+	if ob.Duration <= 0 && ob.Interrupt == nil && ob.Done == nil {
 		return nil, nil, errors.New("ebpfrec: an observation needs a duration or an interrupt")
 	}
 	content, err := launch.NewContentFilter(ob.Exclude)
@@ -45,7 +48,7 @@ func Observe(ob Observation, o Options) (*trace.RunResult, *trace.Losses, error)
 	if ob.PID != 0 {
 		filter = bpf.Filter{Kind: bpf.FilterTree}
 	}
-	probe, err := bpf.Load(probeOptions(ob.Table, o, filter, ob.MaxCapture))
+	probe, err := open(o, probeOptions(ob.Table, o, filter, ob.MaxCapture))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -74,6 +77,7 @@ func Observe(ob Observation, o Options) (*trace.RunResult, *trace.Losses, error)
 	}
 	select {
 	case <-deadline:
+	case <-ob.Done:
 	case <-ob.Interrupt:
 		res.Interrupted = true
 	case <-refused:

@@ -57,6 +57,13 @@ func (a *assembler) threadFor(tid, tgid uint32) *thread {
 		}
 		a.procs[p.pid] = p
 		a.showProc(p, nil, nil)
+		t := a.addThread(p, int32(tid), nil)
+		if p.id != 0 {
+			// An observed process found running: its first thread is
+			// the one its spawn event named (as fork does).
+			t.id = a.nextThread
+		}
+		return t
 	}
 	return a.addThread(p, int32(tid), nil)
 }

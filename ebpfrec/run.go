@@ -20,6 +20,10 @@ type Options struct {
 	// RingSize is the ring buffer's size in bytes (a power of two); 0:
 	// bpf.DefaultRingSize.
 	RingSize int
+	// Open, when set, gives the recording its records instead of a probe
+	// loaded for it: a resident recorder's session (see Source). It gets
+	// the options the probe would have been loaded with.
+	Open func(bpf.Options) (Source, error)
 }
 
 // Run records cfg's command with the eBPF probe: cfg.Observer gets the
@@ -37,7 +41,7 @@ func Run(cfg launch.Config, o Options) (*trace.RunResult, *trace.Losses, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	probe, err := bpf.Load(probeOptions(cfg.Table, o, bpf.Filter{Kind: bpf.FilterTree}, cfg.MaxCapture))
+	probe, err := open(o, probeOptions(cfg.Table, o, bpf.Filter{Kind: bpf.FilterTree}, cfg.MaxCapture))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -155,12 +159,12 @@ func MaxCapture(max uint64) uint64 {
 // reading is the goroutine that feeds the probe's records to the
 // assembler.
 type reading struct {
-	probe *bpf.Probe
+	probe Source
 	done  chan struct{}
 	err   error
 }
 
-func startReading(probe *bpf.Probe, asm *assembler) *reading {
+func startReading(probe Source, asm *assembler) *reading {
 	r := &reading{probe: probe, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)

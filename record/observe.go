@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/envbisect/envbisect/bpf"
 	"github.com/envbisect/envbisect/ebpfrec"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/systable"
@@ -27,6 +28,12 @@ type ObserveOptions struct {
 	MaxCapture uint64
 	Exclude    []string
 	Interrupt  <-chan os.Signal
+	// Done, when it closes, ends the observation (the container is
+	// gone); the trace is not marked interrupted.
+	Done <-chan struct{}
+	// OpenProbe, when set, gives the observation its records instead of
+	// a probe loaded for it (a resident recorder's own session).
+	OpenProbe func(bpf.Options) (ebpfrec.Source, error)
 }
 
 // Observe records an observation trace (Header.Observed): show, diff and
@@ -58,8 +65,8 @@ func Observe(opts ObserveOptions) (*Summary, error) {
 	}
 	res, lost, runErr := ebpfrec.Observe(ebpfrec.Observation{
 		Cgroup: cgroupOf(opts.Join), PID: opts.PID, Duration: opts.Duration, Table: table, Observer: g,
-		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, Interrupt: opts.Interrupt,
-	}, ebpfrec.Options{RingSize: opts.RingSize})
+		MaxCapture: opts.MaxCapture, Exclude: opts.Exclude, Interrupt: opts.Interrupt, Done: opts.Done,
+	}, ebpfrec.Options{RingSize: opts.RingSize, Open: opts.OpenProbe})
 	written, writeErr := b.close()
 	if runErr != nil {
 		var ce *launch.CompatError

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/envbisect/envbisect/bpf"
 	"github.com/envbisect/envbisect/ebpfrec"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/pkgdb"
@@ -72,6 +73,10 @@ type Options struct {
 	// RingSize is the eBPF recorder's ring buffer size in bytes; 0: the
 	// default.
 	RingSize int
+	// OpenProbe, when set, gives the eBPF recording its records instead
+	// of a probe loaded for it (ebpfrec.Options.Open): record tries a
+	// resident recorder this way (package recorder).
+	OpenProbe func(bpf.Options) (ebpfrec.Source, error)
 
 	// Judge, when set, says how the recorded run is judged (and, with
 	// Alive or Timeout, when it ends); Summary.Verdict has the outcome.
@@ -250,7 +255,7 @@ func Run(opts Options) (*Summary, error) {
 	var lost *trace.Losses
 	var runErr error
 	if ebpf {
-		res, lost, runErr = ebpfrec.Run(cfg.Config, ebpfrec.Options{RingSize: opts.RingSize})
+		res, lost, runErr = ebpfrec.Run(cfg.Config, ebpfrec.Options{RingSize: opts.RingSize, Open: opts.OpenProbe})
 	} else {
 		spread := launch.SpreadLater()
 		res, runErr = ptrace.Run(cfg)

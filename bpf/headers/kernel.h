@@ -100,6 +100,7 @@ struct task_struct {
 struct linux_binprm {
 	const char *filename;
 	unsigned long exec; /* AT_EXECFN: the file name on the new stack */
+	unsigned int secureexec : 1; /* the exec changes privileges (AT_SECURE) */
 } __attribute__((preserve_access_index));
 
 #endif

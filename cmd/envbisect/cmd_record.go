@@ -11,9 +11,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/envbisect/envbisect/bpf"
+	"github.com/envbisect/envbisect/ebpfrec"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/ptrace"
 	"github.com/envbisect/envbisect/record"
+	"github.com/envbisect/envbisect/recorder"
 	"github.com/envbisect/envbisect/render"
 	"github.com/envbisect/envbisect/trace"
 	"github.com/envbisect/envbisect/tracefile"
@@ -44,6 +47,7 @@ type recordOptions struct {
 	where     containerFlags
 	box       sandboxFlags
 	keep      keepFDsFlag
+	recorder  recorderUse
 }
 
 func newRecordCommand(s streams) *cobra.Command {
@@ -106,7 +110,9 @@ CMD (near-zero overhead; root, or CAP_BPF and CAP_PERFMON). Its data travels
 through a ring buffer (--ring-size); what does not fit is lost, counted in the
 trace (show prints it) and never replayed by locate. Buffers are stored up to
 --max-capture (64K by default with ebpf). With --attach and --container, it
-records everything a running container does, starting nothing.
+records everything a running container does, starting nothing. When a resident
+recorder (envbisect recorder) answers on its socket (--recorder), the recording
+goes through it and starts in milliseconds instead of loading the programs.
 
 Give the flags that locate will use to judge a run (--check, --alive,
 --timeout): record judges the recorded run the same way and warns when it
@@ -146,6 +152,7 @@ Exit status:
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
+			opts.recorder.ringGiven = c.Flags().Changed("ring-size")
 			return runRecord(s, opts, args)
 		},
 	}
@@ -171,6 +178,8 @@ Exit status:
 		"or ebpf (raw tracepoints and a ring buffer, near-zero overhead; needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF)")
 	f.StringVar(&opts.ringSize, "ring-size", "64M", "ebpf: the ring buffer's `SIZE` (a power of two, at least 4K); "+
 		"what does not fit is lost, counted and never replayed")
+	f.StringVar(&opts.recorder.flag, "recorder", "auto", "ebpf: record through the resident recorder (envbisect recorder) at `SOCKET`: "+
+		"auto tries $"+recorderEnv+" or "+recorder.DefaultSocket+" and loads the probe here when none answers (or with --ring-size); off never asks")
 	f.BoolVar(&opts.attach, "attach", false, "ebpf: start nothing; record everything the --container does (every process of its cgroup), "+
 		"or the --pid process, its threads and the processes it starts, until --duration passes or Ctrl-C "+
 		"(an observation trace, for show, diff and deps)")
@@ -286,8 +295,13 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if err != nil {
 		return err
 	}
+	var through recorderUsed
+	var openProbe func(bpf.Options) (ebpfrec.Source, error)
+	if opts.backend == trace.BackendEBPF {
+		openProbe = opts.recorder.opener(s, &through)
+	}
 	sum, err := record.Run(record.Options{
-		Backend: opts.backend, RingSize: ringSize,
+		Backend: opts.backend, RingSize: ringSize, OpenProbe: openProbe,
 		Join: join, Env: env, Dir: dir,
 		Output:       opts.output,
 		Replace:      opts.force,
@@ -323,13 +337,23 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 		return withCode(exitError, err)
 	}
 	if !opts.quiet {
+		backend := sum.Backend
+		if through.socket != "" {
+			backend += ", through the recorder at " + through.socket
+		}
 		fmt.Fprintf(s.err, "envbisect: recorded %d calls in %d processes (%d threads) to %s (%s, %s)\n",
-			sum.Calls, sum.Procs, sum.Threads, opts.output, humanBytes(sum.Bytes), sum.Backend)
+			sum.Calls, sum.Procs, sum.Threads, opts.output, humanBytes(sum.Bytes), backend)
 	}
 	if !opts.quiet {
 		sayRedacted(s, sum)
 	}
 	warnLost(s, sum.Lost)
+	if n := through.hidden(); n > 0 {
+		// Loud even with -q: the trace misses whole programs.
+		fmt.Fprintf(s.err, "envbisect: WARNING: %d process(es) of CMD ran a set-user-ID, set-group-ID or file-capability program; "+
+			"the resident recorder does not show you what such a program does (ptrace would not have run it privileged), "+
+			"so the trace stops at its exec; record as root to keep them\n", n)
+	}
 	warnOverBudget(s, sum)
 	if v := sum.Verdict; v.Verdict != verdict.Pass {
 		// Loud even with -q: this trace cannot locate anything.

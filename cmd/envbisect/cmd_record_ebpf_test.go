@@ -169,6 +169,11 @@ func TestRecordEBPFAttachPID(t *testing.T) {
 	if code != 0 || strings.Count(stdout, `openat(AT_FDCWD, "`+conf+`"`) < 3 {
 		t.Errorf("show: exit %d, want several opens of %s in 1 s of observation:\n%s", code, conf, lastLines(stdout, 20))
 	}
+	// The shell was running before the observation began: its own calls
+	// (it waits for each cat and sleep) are recorded too.
+	if !strings.Contains(stdout, "wait4(-1, ") {
+		t.Errorf("show: none of the observed shell's own calls (wait4):\n%s", lastLines(stdout, 20))
+	}
 	code, _, stderr = cli(t, "locate", tr, "--", "cat", conf)
 	if code != exitError || !strings.Contains(stderr, "observation trace") {
 		t.Errorf("locate of an observation trace: exit %d, want %d and why:\n%s", code, exitError, stderr)

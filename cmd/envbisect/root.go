@@ -92,6 +92,7 @@ interrupted, 2 bad usage (envbisect locate --help).`,
 		newDepsCommand(s),
 		newReplayCommand(s),
 		newLocateCommand(s),
+		newRecorderCommand(s),
 	)
 	return root
 }

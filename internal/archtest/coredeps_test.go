@@ -26,7 +26,7 @@ func corePackages() []string {
 func forbidden(path string) bool {
 	for _, p := range []string{
 		module + "/launch", module + "/ptrace", module + "/ebpfrec", module + "/bpf",
-		module + "/record", module + "/replay",
+		module + "/record", module + "/replay", module + "/recorder",
 		"github.com/elastic/go-seccomp-bpf", "github.com/cilium/ebpf",
 	} {
 		if path == p || strings.HasPrefix(path, p+"/") {

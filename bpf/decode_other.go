@@ -1,0 +1,6 @@
+//go:build !amd64
+
+package bpf
+
+// Decode fails with ErrUnsupported: the record layouts are the amd64 program's.
+func Decode(raw []byte) (Record, error) { return Record{}, ErrUnsupported }
