@@ -15,9 +15,11 @@ import (
 // of a million calls held 400 MiB of them).
 //
 // The same: every field but those that number or time the call in its
-// own run (Seq, TSeq, PID, TID, Enter, Exit), which no reader of
-// Result.Live takes from a live call: a comparison, an explanation or a
-// rendering of rec gives what one of live would.
+// own run (Seq, TSeq, PID, TID, Enter, Exit) and Obj, the file object
+// record kept of what the call opened, which only a recording sets (a
+// live call's is 0): no reader of Result.Live takes them from a live
+// call, so a comparison, an explanation or a rendering of rec gives what
+// one of live would.
 func kept(rec, live *trace.Call) *trace.Call {
 	if sameAnswer(rec, live) {
 		return rec
@@ -26,12 +28,12 @@ func kept(rec, live *trace.Call) *trace.Call {
 }
 
 // sameAnswer reports whether calls a and b are the same call with the
-// same answer: equal in every field but Seq, TSeq, PID, TID, Enter and
-// Exit.
+// same answer: equal in every field but Seq, TSeq, PID, TID, Enter, Exit
+// and Obj.
 func sameAnswer(a, b *trace.Call) bool {
 	return a.Nr == b.Nr && a.Ret == b.Ret && a.NoReturn == b.NoReturn && a.Denied == b.Denied &&
 		a.Proc == b.Proc && a.Thread == b.Thread && a.Args == b.Args &&
-		a.Path == b.Path && a.Path2 == b.Path2 && a.Gap == b.Gap && a.Obj == b.Obj &&
+		a.Path == b.Path && a.Path2 == b.Path2 && a.Gap == b.Gap &&
 		slices.Equal(a.Dirs, b.Dirs) && slices.EqualFunc(a.Mem, b.Mem, sameMem)
 }
 

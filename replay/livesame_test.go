@@ -7,10 +7,11 @@ import (
 	"github.com/envbisect/envbisect/trace"
 )
 
-// ownRun are the fields of a call that number or time it in its own run:
-// the only ones in which a live call may differ from the recorded call
-// Result.Live holds in its place (kept).
-var ownRun = map[string]bool{"Seq": true, "TSeq": true, "PID": true, "TID": true, "Enter": true, "Exit": true}
+// ownRun are the fields of a call that number or time it in its own run,
+// and the file object only a recording names: the only ones in which a
+// live call may differ from the recorded call Result.Live holds in its
+// place (kept).
+var ownRun = map[string]bool{"Seq": true, "TSeq": true, "PID": true, "TID": true, "Enter": true, "Exit": true, "Obj": true}
 
 // sampleCall is a call with every field set, and a buffer with every
 // field set.
