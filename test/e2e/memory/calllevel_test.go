@@ -22,7 +22,7 @@ import (
 // live calls of a run that executes the trace are held only where their
 // answer differs from the recorded one. At 200,000 calls replay took 855
 // bytes a call before that and 545 to 650 after, call-level locate 1,000
-// and 830 to 840 (the collector's timing moves the peak): the bounds
+// and 725 to 840 (the collector's timing moves the peak): the bounds
 // leave room for that.
 const (
 	base          = 64 << 20
