@@ -27,6 +27,7 @@ type engine struct {
 
 	res     *Result
 	listAll bool            // keep every call's record in res.Calls
+	noLive  bool            // keep no live call in res.Live (Options.NoLive)
 	execs   map[uint64]bool // recorded execs a live call matched
 	// echoes: the sockets of echo protocols (netlink, DNS) met so far,
 	// by recorded resource (echo.go).
@@ -209,7 +210,9 @@ func (e *engine) Exit(c *trace.Call, d ptrace.Decision) {
 	if d.Rec == nil {
 		return
 	}
-	e.res.Live[d.Rec.Seq] = c
+	if !e.noLive {
+		e.res.Live[d.Rec.Seq] = kept(d.Rec, c)
+	}
 	if e.observed != nil {
 		e.observed.saw(d.Rec.Seq)
 	}

@@ -68,6 +68,7 @@ func Prepare(t *tracefile.Trace, g *depgraph.Graph) (*Recording, error) {
 	tab := g.Table()
 	r := &Recording{Trace: t, Table: tab, Graph: g, procs: make(map[uint32]*recProc),
 		threads: make(map[uint32]*recThread), keyer: align.NewKeyer(tab, "", "")}
+	shared := newKeyStrings()
 	for _, ev := range t.Events {
 		switch {
 		case ev.Proc != nil:
@@ -75,7 +76,7 @@ func Prepare(t *tracefile.Trace, g *depgraph.Graph) (*Recording, error) {
 		case ev.Call != nil:
 			th := r.thread(ev.Call.Proc, ev.Call.Thread)
 			th.calls = append(th.calls, ev.Call)
-			th.keys = append(th.keys, recordedKey(r.keyer, g, tab, ev.Call))
+			th.keys = append(th.keys, shared.share(recordedKey(r.keyer, g, tab, ev.Call)))
 		}
 	}
 	if r.root == 0 {

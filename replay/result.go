@@ -43,7 +43,7 @@ type Result struct {
 	AddrRedirects []trace.AddrRedirect `json:"address_redirects,omitempty"`
 
 	// Live holds the live results of matched recorded calls that ran, by
-	// recorded seq.
+	// recorded seq; empty with Options.NoLive.
 	Live map[uint64]*trace.Call `json:"-"`
 	// Observed: the run was ended once every call of Options.ObserveOnly
 	// had run live; its verdict says nothing of the command.

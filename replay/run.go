@@ -36,6 +36,11 @@ type Options struct {
 	Window    int  // see DefaultWindow; 0: the default
 	ListCalls bool // keep every live call in Result.Calls
 	CPU       int  // see ptrace.Config.CPU; -1: no pinning
+	// NoLive keeps no live results (Result.Live stays empty): for a run
+	// whose caller compares no live call with its recorded one (the
+	// replay command). A run that executes a long trace otherwise holds
+	// each of its calls until it ends.
+	NoLive bool
 	// NoSeccomp stops at every call (PTRACE_SYSCALL) instead of using a
 	// seccomp filter, as the tracer does by itself where seccomp is
 	// missing.
@@ -131,6 +136,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}()
 	e := newEngine(r, o.Plan, cwd, window, o.ListCalls)
+	e.noLive = o.NoLive
 	e.inherited = inheritedTargets([3]*os.File{o.Stdin, o.Stdout, o.Stderr}, o.KeepFDs)
 	interrupt, stopObserving := observeOnly(e, o.ObserveOnly, o.Interrupt)
 	defer stopObserving()

@@ -49,19 +49,21 @@ type Mem struct {
 	Arg  uint8   `cbor:"1,keyasint"`           // argument index 0..5
 	Part Part    `cbor:"2,keyasint,omitempty"` // which piece of that argument
 	Dir  Dir     `cbor:"3,keyasint"`
-	Addr uint64  `cbor:"4,keyasint,omitempty"` // start address in the tracee
-	Len  uint64  `cbor:"5,keyasint"`           // length of the region as the kernel used it
 	Flag MemFlag `cbor:"6,keyasint,omitempty"`
+	// Entry is the index of the struct mmsghdr the memory belongs to, in
+	// the array of a sendmmsg or recvmmsg; 0 for every other argument.
+	// Each entry's msghdr has its own PartName, PartIovData and
+	// PartControl, and its msg_len a PartMsgLen. (The small fields come
+	// first, out of their keys' order, so that they share a word: a Mem
+	// is 72 bytes, not 88.)
+	Entry uint32 `cbor:"9,keyasint,omitempty"`
+	Addr  uint64 `cbor:"4,keyasint,omitempty"` // start address in the tracee
+	Len   uint64 `cbor:"5,keyasint"`           // length of the region as the kernel used it
 	// Data holds the bytes. The trace writer moves large buffers out of
 	// line into content-addressed blobs and sets Blob; the reader puts
 	// them back, so readers of a trace always see Data filled.
 	Data []byte `cbor:"7,keyasint,omitempty"`
 	Blob *Hash  `cbor:"8,keyasint,omitempty"`
-	// Entry is the index of the struct mmsghdr the memory belongs to, in
-	// the array of a sendmmsg or recvmmsg; 0 for every other argument.
-	// Each entry's msghdr has its own PartName, PartIovData and
-	// PartControl, and its msg_len a PartMsgLen.
-	Entry uint32 `cbor:"9,keyasint,omitempty"`
 	// Note says why an Excluded buffer was dropped when it is not the
 	// content of an excluded path's own call: "excluded: carries content
 	// of /src/key.pem", "redacted: carries the value of GITHUB_TOKEN".

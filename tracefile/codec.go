@@ -9,9 +9,12 @@ import (
 
 // newEncMode builds the CBOR encoding of the format: strings as byte
 // strings (Linux paths and argv need not be UTF-8), times as RFC 3339
-// strings with nanoseconds (byte strings too, untagged), definite lengths.
+// strings with nanoseconds (byte strings too, untagged), definite lengths,
+// map keys in ascending order (a struct's fields are laid out for size,
+// not in their keys' order: trace.Call, trace.Mem).
 func newEncMode() (cbor.UserBufferEncMode, error) {
 	return cbor.EncOptions{
+		Sort:        cbor.SortCanonical,
 		String:      cbor.StringToByteString,
 		Time:        cbor.TimeRFC3339Nano,
 		TimeTag:     cbor.EncTagNone,

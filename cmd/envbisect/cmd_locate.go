@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -231,6 +232,10 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if err := o.logs.prepare(); err != nil {
 		return err
 	}
+	// Call-level runs hold the trace and its graph while they go on:
+	// collect at 1.5 times what is live, not twice (the object search
+	// holds little, and little is scanned).
+	defer debug.SetGCPercent(debug.SetGCPercent(batchGCPercent))
 	cpu, err := o.runCPU(s, path)
 	if err != nil {
 		return err
