@@ -8,7 +8,8 @@
 // loses at most the last 20 ms of events; the trace reads back up to its
 // last complete frame, and the kernel kills the traced processes
 // (PTRACE_O_EXITKILL). If the writer falls behind by more than
-// maxPending events the tracer waits for it rather than grow without
+// maxPending events, or maxPendingBytes of their buffers, the tracer
+// (the eBPF recorder's reader) waits for it rather than grow without
 // bound.
 //
 // The start events (argv, environment, auxv, cwd, umask, credentials,
