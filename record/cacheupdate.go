@@ -20,6 +20,9 @@ import (
 // memory.
 type cacheUpdate struct {
 	cache *tracefile.ContentCache
+	// owners, when set, is written too: the owners the recording
+	// looked up (ownercache.go).
+	owners *ownerCache
 
 	mu      sync.Mutex
 	puts    []cachePut
@@ -80,6 +83,9 @@ func (u *cacheUpdate) apply(stop <-chan os.Signal) time.Duration {
 		default:
 		}
 		u.cache.Put(p.key, p.e)
+	}
+	if u.owners != nil {
+		u.owners.save()
 	}
 	u.cache.Trim()
 	u.puts, u.used, u.refused = nil, nil, nil
