@@ -80,18 +80,23 @@ type keptFile struct {
 	keep bool
 }
 
-func newContentStore(w *tracefile.Writer, exclude []string, max uint64, cache *tracefile.ContentCache, owners *pkgdb.DB, root string) (*contentStore, error) {
+//
+// ownersDir, when set, is the content cache's directory, where the
+// owners looked up in the database of root are kept (ownerCache): also
+// when the recording keeps no content (--max-content 0), which reads
+// nothing from the content cache.
+func newContentStore(w *tracefile.Writer, exclude []string, max uint64, cache *tracefile.ContentCache, owners *pkgdb.DB, root, ownersDir string) (*contentStore, error) {
 	filter, err := launch.NewContentFilter(exclude)
 	if err != nil {
 		return nil, err
 	}
 	c := &contentStore{exclude: filter, max: max, queue: make(chan keptFile, contentQueue), cache: cache, owners: owners}
-	if cache != nil {
+	if cache != nil || ownersDir != "" && owners != nil {
 		c.update = &cacheUpdate{cache: cache}
-		if owners != nil {
-			c.ownerCache = loadOwnerCache(cache.Dir(), root)
-			c.update.owners = c.ownerCache
-		}
+	}
+	if ownersDir != "" && owners != nil {
+		c.ownerCache = loadOwnerCache(ownersDir, root)
+		c.update.owners = c.ownerCache
 	}
 	if owners != nil && (c.ownerCache == nil || !c.ownerCache.warm()) {
 		// Index the package database while the command starts: the

@@ -121,6 +121,9 @@ func (o *ownerCache) put(path, resolved string, pk trace.Package) {
 // recordings' writes whole (the last one wins); errors only make later
 // recordings slower, and are dropped.
 func (o *ownerCache) save() {
+	if o == nil {
+		return
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.added == 0 || pkgdb.Stamp(o.root) != o.stamp {
@@ -135,6 +138,9 @@ func (o *ownerCache) save() {
 	}
 	b, err := json.Marshal(ownerFile{Version: ownerCacheVersion, Stamp: o.stamp, Owners: o.known})
 	if err != nil {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(o.file), 0o700); err != nil {
 		return
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(o.file), ".new-owners-")

@@ -318,12 +318,17 @@ func (e *env) variants(o options) []variant {
 			if _, err := os.Stat(e.envbisect); err != nil {
 				v.skip = fmt.Sprintf("%s not built (make build)", e.envbisect)
 			}
+			// It shares envbisect's content cache directory, whose
+			// contents it does not use but whose owners it does (since
+			// issue 29 the owners of the files a recording looked up are
+			// kept there): the two then differ by the contents alone.
 			bin := e.envbisect
 			cpu := recordCPU(o)
+			cache := filepath.Join(e.tmp, "content-cache")
 			v.wrap = func(argv []string, trace string) []string {
-				return append([]string{bin, "record", "--max-content", "0", "--cpu", cpu, "-o", trace, "--"}, argv...)
+				return append([]string{bin, "record", "--max-content", "0", "--content-cache", cache, "--cpu", cpu, "-o", trace, "--"}, argv...)
 			}
-			v.selfPlaced, v.recorder = true, true
+			v.selfPlaced, v.recorder, v.warm = true, true, true
 		case "ebpf":
 			v.header = ebpfHeader(o)
 			if _, err := os.Stat(e.envbisect); err != nil {
