@@ -80,7 +80,8 @@ type keptFile struct {
 	keep bool
 }
 
-// ownersDir, when set, is the content cache's directory, where the
+// newContentStore starts the content goroutines of a recording that
+// writes to w. ownersDir, when set, is the content cache's directory, where the
 // owners looked up in the database of root are kept (ownerCache): also
 // when the recording keeps no content (--max-content 0), which reads
 // nothing from the content cache.
