@@ -33,6 +33,26 @@ func TestStamp(t *testing.T) {
 	if Stamp(t.TempDir()) == a {
 		t.Error("a root without a database has the stamp of one with")
 	}
+
+	// A .list file rewritten in place (as a bind mount over it would
+	// show a new file): the info directory does not change, the stamp
+	// must.
+	list := filepath.Join(root, "var/lib/dpkg/info/zlib1g.list")
+	if err := os.WriteFile(list, []byte("/usr/lib/libz.so.1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b = Stamp(root)
+	f, err := os.OpenFile(list, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("/usr/lib/other.so\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if Stamp(root) == b {
+		t.Error("the stamp did not change with a .list file rewritten in place")
+	}
 }
 
 func TestUnowned(t *testing.T) {
