@@ -25,7 +25,7 @@ type Filter struct {
 type Options struct {
 	Filter Filter
 	// RingSize is the ring buffer's size in bytes: a power of two, at
-	// least one page. 0: DefaultRingSize.
+	// least one page. 0: DefaultRingSize(runtime.NumCPU()).
 	RingSize int
 	// MaxCapture is the most bytes captured of one buffer; longer
 	// buffers are captured up to it and marked truncated. Strings and
@@ -47,10 +47,38 @@ type Options struct {
 
 // Defaults.
 const (
-	DefaultRingSize   = 64 << 20
 	DefaultMaxCapture = 64 << 10
 	DefaultPoll       = 5 * time.Millisecond
 )
+
+// The ring's default size follows the rate at which it can fill: every
+// CPU running a traced task writes into it, and the reader empties it
+// every DefaultPoll, sooner when a quarter full wakes it. Measured on a
+// 2-vCPU VM at a load average of 20 (ReaderStats.PeakFill), the fullest
+// an 8 MiB ring got was 2.5 MiB for a call-dense program (cloop: 600,000
+// calls, 190 MB through the ring) and 1.3 MiB for 20 python3 starts; a
+// dd of 64 KiB blocks at 150 MB/s overflows it, as it overflowed the
+// 64 MiB ring this replaced, which cost 128 MiB of the recorder's
+// memory. What does not fit is lost and counted, whatever the size.
+const (
+	RingPerCPU     = 4 << 20
+	MinDefaultRing = 8 << 20
+	MaxDefaultRing = 64 << 20
+)
+
+// DefaultRingSize is the ring size of a recording that asks for none on
+// a machine whose traced tasks can run on cpus CPUs: RingPerCPU each,
+// rounded up to a power of two, between MinDefaultRing and
+// MaxDefaultRing. The ring's pages are mapped twice in the reader (to
+// read records across its end), so its share of the recorder's memory is
+// up to twice this.
+func DefaultRingSize(cpus int) int {
+	n := MinDefaultRing
+	for n < cpus*RingPerCPU && n < MaxDefaultRing {
+		n *= 2
+	}
+	return n
+}
 
 // SizeDir is the size of a struct argument and whether the call reads it
 // (DirIn), writes it (DirOut) or both (DirIn|DirOut).

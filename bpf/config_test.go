@@ -75,3 +75,14 @@ func TestProgramDescRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultRingSize: 4 MiB per CPU, a power of two, from 8 to 64 MiB.
+func TestDefaultRingSize(t *testing.T) {
+	for _, tc := range []struct{ cpus, want int }{
+		{1, 8 << 20}, {2, 8 << 20}, {3, 16 << 20}, {4, 16 << 20}, {5, 32 << 20}, {16, 64 << 20}, {256, 64 << 20},
+	} {
+		if got := DefaultRingSize(tc.cpus); got != tc.want {
+			t.Errorf("DefaultRingSize(%d) = %d MiB, want %d MiB", tc.cpus, got>>20, tc.want>>20)
+		}
+	}
+}

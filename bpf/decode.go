@@ -31,106 +31,144 @@ func Decode(raw []byte) (Record, error) {
 // decode turns one ring record into a Record. It copies what it keeps:
 // raw is reused by the next read.
 func decode(raw []byte) (Record, error) {
+	var r Record
+	var s scratch
+	if err := s.decode(raw, &r); err != nil {
+		return Record{}, err
+	}
+	// Nothing of s may be shared with the next record.
+	switch {
+	case r.Call != nil:
+		c := *r.Call
+		c.Bufs = append([]Buf(nil), c.Bufs...)
+		r.Call = &c
+	case r.Chunk != nil:
+		c := *r.Chunk
+		c.Data = append([]byte(nil), c.Data...)
+		r.Chunk = &c
+	}
+	return r, nil
+}
+
+// scratch holds the decoded call or chunk of ReadBatch, reused from one
+// record to the next, so that decoding the records of calls allocates
+// nothing.
+type scratch struct {
+	call  Call
+	chunk Chunk
+	bufs  [maxBufs]Buf
+}
+
+// decode fills r from raw. A call or chunk is decoded into s: r.Call's
+// Bufs and r.Chunk's Data alias s and raw, valid until the next decode
+// and the next read. Fork, exec and exit records are rare and allocated.
+func (s *scratch) decode(raw []byte, r *Record) error {
+	*r = Record{}
 	if len(raw) < 4 {
-		return Record{}, fmt.Errorf("%w: %d bytes", errCorrupt, len(raw))
+		return fmt.Errorf("%w: %d bytes", errCorrupt, len(raw))
 	}
 	switch typ := recordRecType(binary.LittleEndian.Uint32(raw)); typ {
 	case recordRecTypeREC_CALL:
-		c, err := decodeCall(raw)
-		return Record{Call: c}, err
+		if err := s.decodeCall(raw); err != nil {
+			return err
+		}
+		r.Call = &s.call
 	case recordRecTypeREC_CHUNK:
-		c, err := decodeChunk(raw)
-		return Record{Chunk: c}, err
+		if err := decodeChunk(raw, &s.chunk); err != nil {
+			return err
+		}
+		r.Chunk = &s.chunk
 	case recordRecTypeREC_FORK:
-		r, ok := load[recordForkRec](raw)
+		f, ok := load[recordForkRec](raw)
 		if !ok {
-			return Record{}, short("fork", raw)
+			return short("fork", raw)
 		}
-		return Record{Fork: &Fork{
-			ParentTID: r.ParentTid, ParentTGID: r.ParentTgid,
-			ChildTID: r.ChildTid, ChildTGID: r.ChildTgid,
-			Thread: r.Flags&uint32(recordForkFlagsFORK_THREAD) != 0,
-			Time:   time.Duration(r.Time),
-		}}, nil
+		r.Fork = &Fork{
+			ParentTID: f.ParentTid, ParentTGID: f.ParentTgid,
+			ChildTID: f.ChildTid, ChildTGID: f.ChildTgid,
+			Thread: f.Flags&uint32(recordForkFlagsFORK_THREAD) != 0,
+			Time:   time.Duration(f.Time),
+		}
 	case recordRecTypeREC_EXEC:
-		r, ok := load[recordExecRec](raw)
-		hdr := int(unsafe.Sizeof(r))
-		if !ok || len(raw) < hdr+int(r.Len) {
-			return Record{}, short("exec", raw)
+		e, ok := load[recordExecRec](raw)
+		hdr := int(unsafe.Sizeof(e))
+		if !ok || len(raw) < hdr+int(e.Len) {
+			return short("exec", raw)
 		}
-		name := raw[hdr : hdr+int(r.Len)]
+		name := raw[hdr : hdr+int(e.Len)]
 		if i := bytes.IndexByte(name, 0); i >= 0 {
 			name = name[:i]
 		}
-		return Record{Exec: &Exec{
-			TID: r.Tid, TGID: r.Tgid, OldTID: r.OldTid,
-			Filename: string(name), Time: time.Duration(r.Time),
-			Secure: r.Flags&uint32(recordExecFlagsEXEC_SECURE) != 0,
-		}}, nil
-	case recordRecTypeREC_EXIT:
-		r, ok := load[recordExitRec](raw)
-		if !ok {
-			return Record{}, short("exit", raw)
+		r.Exec = &Exec{
+			TID: e.Tid, TGID: e.Tgid, OldTID: e.OldTid,
+			Filename: string(name), Time: time.Duration(e.Time),
+			Secure: e.Flags&uint32(recordExecFlagsEXEC_SECURE) != 0,
 		}
-		return Record{Exit: &Exit{
-			TID: r.Tid, TGID: r.Tgid, Code: r.Code,
-			GroupDead: r.Flags&uint32(recordExitFlagsEXIT_GROUP_DEAD) != 0,
-			Time:      time.Duration(r.Time),
-		}}, nil
+	case recordRecTypeREC_EXIT:
+		x, ok := load[recordExitRec](raw)
+		if !ok {
+			return short("exit", raw)
+		}
+		r.Exit = &Exit{
+			TID: x.Tid, TGID: x.Tgid, Code: x.Code,
+			GroupDead: x.Flags&uint32(recordExitFlagsEXIT_GROUP_DEAD) != 0,
+			Time:      time.Duration(x.Time),
+		}
 	default:
-		return Record{}, fmt.Errorf("%w: unknown type %d", errCorrupt, typ)
+		return fmt.Errorf("%w: unknown type %d", errCorrupt, typ)
 	}
+	return nil
 }
 
-func decodeCall(raw []byte) (*Call, error) {
+// decodeCall decodes a call record into s.call, its buffers into s.bufs.
+func (s *scratch) decodeCall(raw []byte) error {
 	r, ok := load[recordCallRec](raw)
 	hdr := int(unsafe.Sizeof(r))
 	bufSize := int(unsafe.Sizeof(recordBufRec{}))
 	if !ok || int(r.Nbufs) > maxBufs || len(raw) < hdr+int(r.Nbufs)*bufSize {
-		return nil, short("call", raw)
+		return short("call", raw)
 	}
-	c := &Call{
+	s.call = Call{
 		TID: r.Tid, TGID: r.Tgid, TSeq: r.Tseq, Nr: r.Nr, Args: r.Args, Ret: r.Ret,
 		NoReturn: r.Flags&uint8(recordCallFlagsCALL_NO_RETURN) != 0,
 		Compat:   r.Flags&uint8(recordCallFlagsCALL_COMPAT) != 0,
 		Enter:    time.Duration(r.Enter), Exit: time.Duration(r.Exit),
+		Bufs: s.bufs[:r.Nbufs],
 	}
-	if r.Nbufs > 0 {
-		c.Bufs = make([]Buf, r.Nbufs)
-	}
-	for i := range c.Bufs {
+	for i := range s.call.Bufs {
 		b, _ := load[recordBufRec](raw[hdr+i*bufSize:])
 		part, ok := tracePart(recordPart(b.Part))
 		if !ok {
-			return nil, fmt.Errorf("%w: call buffer part %d", errCorrupt, b.Part)
+			return fmt.Errorf("%w: call buffer part %d", errCorrupt, b.Part)
 		}
 		dir := uint8(DirIn)
 		if recordDir(b.Dir) == recordDirDIR_OUT {
 			dir = DirOut
 		}
-		c.Bufs[i] = Buf{
+		s.call.Bufs[i] = Buf{
 			Arg: b.Arg, Part: uint8(part), Dir: dir, Addr: b.Addr, Len: b.Len, Want: b.Want,
 			Fault:     b.Flags&uint8(recordBufFlagsBUF_FAULT) != 0,
 			Truncated: b.Flags&uint8(recordBufFlagsBUF_TRUNCATED) != 0 || b.Len > uint64(b.Want),
 		}
 	}
-	return c, nil
+	return nil
 }
 
-func decodeChunk(raw []byte) (*Chunk, error) {
+// decodeChunk decodes a chunk record into c; c.Data aliases raw.
+func decodeChunk(raw []byte, c *Chunk) error {
 	r, ok := load[recordChunkRec](raw)
 	hdr := int(unsafe.Sizeof(r))
 	if !ok || int(r.Len) > chunkSize || len(raw) < hdr+int(r.Len) {
-		return nil, short("chunk", raw)
+		return short("chunk", raw)
 	}
-	c := &Chunk{
+	*c = Chunk{
 		TID: r.Tid, TSeq: r.Tseq, Buf: r.Buf, Off: r.Off,
 		Fault: r.Flags&uint8(recordChunkFlagsCHUNK_FAULT) != 0,
 	}
 	if r.Len > 0 {
-		c.Data = append([]byte(nil), raw[hdr:hdr+int(r.Len)]...)
+		c.Data = raw[hdr : hdr+int(r.Len)]
 	}
-	return c, nil
+	return nil
 }
 
 // tracePart maps the program's part numbers to trace.Part.

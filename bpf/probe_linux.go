@@ -5,6 +5,7 @@ package bpf
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -24,7 +25,9 @@ type Probe struct {
 	poll   time.Duration
 	filter FilterKind
 
-	rec ringbuf.Record // reused by Read
+	rec     ringbuf.Record // reused by Read and ReadBatch
+	scratch scratch        // ReadBatch's decoded records
+	stats   ReaderStats    // ReadBatch's
 
 	mu       sync.Mutex
 	deadline time.Time
@@ -98,7 +101,7 @@ func Load(opts Options) (*Probe, error) {
 
 func (o Options) withDefaults() (Options, error) {
 	if o.RingSize == 0 {
-		o.RingSize = DefaultRingSize
+		o.RingSize = DefaultRingSize(runtime.NumCPU())
 	}
 	if o.MaxCapture == 0 {
 		o.MaxCapture = DefaultMaxCapture

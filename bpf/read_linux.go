@@ -70,6 +70,57 @@ func (p *Probe) next() error {
 	}
 }
 
+// ReadBatch waits for records as Read does, then hands fn every record
+// the ring holds, in order, until it is empty again. It is the
+// recorder's loop: the wait and its deadline are set once per batch, not
+// per record, and decoding allocates nothing for calls and chunks, the
+// records of every call. The *Record given to fn, and its Call (with its
+// Bufs) and Chunk (with its Data), are reused for the next record: fn
+// copies what it keeps. Fork, exec and exit records are fn's to keep.
+//
+// It returns the number of records handed to fn, and nil once the poll
+// interval passed with the ring empty; the errors are Read's (a deadline
+// that passed with the ring empty, Close, a record that does not decode:
+// reading can go on after it).
+//
+// ReadBatch must not be called from two goroutines at once, nor with
+// Read.
+func (p *Probe) ReadBatch(fn func(*Record)) (int, error) {
+	p.mu.Lock()
+	deadline := p.deadline
+	p.mu.Unlock()
+	wait := time.Now().Add(p.poll)
+	if !deadline.IsZero() && deadline.Before(wait) {
+		wait = deadline
+	}
+	p.rd.SetDeadline(wait)
+	var r Record
+	n := 0
+	for {
+		err := p.rd.ReadInto(&p.rec)
+		switch {
+		case err == nil:
+			p.stats.Records++
+			p.stats.Bytes += uint64(len(p.rec.RawSample))
+			if fill := uint64(p.rec.Remaining + len(p.rec.RawSample)); fill > p.stats.PeakFill {
+				p.stats.PeakFill = fill
+			}
+			if err := p.scratch.decode(p.rec.RawSample, &r); err != nil {
+				return n, fmt.Errorf("eBPF recorder: %w", err)
+			}
+			fn(&r)
+			n++
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			if !deadline.IsZero() && !time.Now().Before(deadline) {
+				return n, fmt.Errorf("eBPF recorder: read: %w", os.ErrDeadlineExceeded)
+			}
+			return n, nil // only the poll interval passed
+		default:
+			return n, fmt.Errorf("eBPF recorder: read: %w", err)
+		}
+	}
+}
+
 // SetDeadline bounds how long Read waits: once t has passed and the ring
 // holds nothing more, Read returns an error wrapping os.ErrDeadlineExceeded.
 // The zero time removes the deadline.
@@ -102,4 +153,21 @@ func (p *Probe) Pending() int {
 // header and padding): what Pending counts for it.
 func RecordSpan(n int) int {
 	return (n + 8 + 7) &^ 7
+}
+
+// ReaderStats says how full the ring got and what went through it, as
+// ReadBatch saw it.
+type ReaderStats struct {
+	// PeakFill is the most bytes found waiting in the ring (a record
+	// and those behind it): against the ring's size, how close the
+	// reader came to a loss.
+	PeakFill uint64
+	Records  uint64 // records read
+	Bytes    uint64 // their bytes, without the ring's 8-byte headers
+}
+
+// Stats returns what ReadBatch saw so far. Call it once reading is over
+// (it is not synchronised with ReadBatch).
+func (p *Probe) Stats() ReaderStats {
+	return p.stats
 }

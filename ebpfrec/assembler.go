@@ -61,8 +61,9 @@ func (a *assembler) command(pid int32, fds *systable.FDTable[string], cwd string
 	}
 }
 
-// record handles one record.
-func (a *assembler) record(r bpf.Record) {
+// record handles one record. Its call and chunk are the probe's, reused
+// for the next record (bpf.Probe.ReadBatch): what is kept is copied.
+func (a *assembler) record(r *bpf.Record) {
 	switch {
 	case r.Call != nil:
 		a.call(r.Call)

@@ -56,13 +56,13 @@ func newTestAssembler(t *testing.T) (*assembler, *collected) {
 // helper's own exec (under way when the probe began), a call of the
 // helper, then the command's exec and its execve.
 func execCommand(a *assembler, seq uint64) {
-	a.record(bpf.Record{Exec: &bpf.Exec{TID: rootPID, TGID: rootPID, OldTID: rootPID, Filename: helperExe}})
-	a.record(bpf.Record{Call: &bpf.Call{TID: rootPID, TGID: rootPID, TSeq: seq, Nr: unix.SYS_READ, Ret: 10}})
-	a.record(bpf.Record{Exec: &bpf.Exec{TID: rootPID, TGID: rootPID, OldTID: rootPID, Filename: "./app"}})
+	a.record(&bpf.Record{Exec: &bpf.Exec{TID: rootPID, TGID: rootPID, OldTID: rootPID, Filename: helperExe}})
+	a.record(&bpf.Record{Call: &bpf.Call{TID: rootPID, TGID: rootPID, TSeq: seq, Nr: unix.SYS_READ, Ret: 10}})
+	a.record(&bpf.Record{Exec: &bpf.Exec{TID: rootPID, TGID: rootPID, OldTID: rootPID, Filename: "./app"}})
 	argv := []byte("app\x00-v\x00")
-	a.record(bpf.Record{Call: &bpf.Call{TID: rootPID, TGID: rootPID, TSeq: seq + 1, Nr: unix.SYS_EXECVE, Ret: 0,
+	a.record(&bpf.Record{Call: &bpf.Call{TID: rootPID, TGID: rootPID, TSeq: seq + 1, Nr: unix.SYS_EXECVE, Ret: 0,
 		Bufs: []bpf.Buf{{Arg: 1, Part: uint8(trace.PartStrings), Dir: bpf.DirIn, Len: uint64(len(argv)), Want: uint32(len(argv))}}}})
-	a.record(bpf.Record{Chunk: &bpf.Chunk{TID: rootPID, TSeq: seq + 1, Buf: 0, Data: argv}})
+	a.record(&bpf.Record{Chunk: &bpf.Chunk{TID: rootPID, TSeq: seq + 1, Buf: 0, Data: argv}})
 }
 
 func TestAssemblerDropsTheHelper(t *testing.T) {
@@ -93,16 +93,16 @@ func TestAssemblerGapsAndLosses(t *testing.T) {
 	path := []byte("/etc/app.conf")
 	// Call 3 opens, calls 4 and 5 are lost, call 6 reads 8 bytes of
 	// which one chunk of 4 arrives, call 7's data arrives whole.
-	a.record(bpf.Record{Call: &bpf.Call{TID: rootPID, TGID: rootPID, TSeq: 3, Nr: unix.SYS_OPENAT, Ret: 3,
+	a.record(&bpf.Record{Call: &bpf.Call{TID: rootPID, TGID: rootPID, TSeq: 3, Nr: unix.SYS_OPENAT, Ret: 3,
 		Args: [6]uint64{uint64(0xffffff9c)}, Bufs: []bpf.Buf{{Arg: 1, Dir: bpf.DirIn, Len: uint64(len(path)), Want: uint32(len(path))}}}})
-	a.record(bpf.Record{Chunk: &bpf.Chunk{TID: rootPID, TSeq: 3, Data: path}})
-	a.record(bpf.Record{Call: &bpf.Call{TID: rootPID, TGID: rootPID, TSeq: 6, Nr: unix.SYS_READ, Ret: 8,
+	a.record(&bpf.Record{Chunk: &bpf.Chunk{TID: rootPID, TSeq: 3, Data: path}})
+	a.record(&bpf.Record{Call: &bpf.Call{TID: rootPID, TGID: rootPID, TSeq: 6, Nr: unix.SYS_READ, Ret: 8,
 		Args: [6]uint64{3}, Bufs: []bpf.Buf{{Arg: 1, Dir: bpf.DirOut, Len: 8, Want: 8}}}})
-	a.record(bpf.Record{Chunk: &bpf.Chunk{TID: rootPID, TSeq: 6, Data: []byte("mode")}})
-	a.record(bpf.Record{Call: &bpf.Call{TID: rootPID, TGID: rootPID, TSeq: 7, Nr: unix.SYS_READ, Ret: 2,
+	a.record(&bpf.Record{Chunk: &bpf.Chunk{TID: rootPID, TSeq: 6, Data: []byte("mode")}})
+	a.record(&bpf.Record{Call: &bpf.Call{TID: rootPID, TGID: rootPID, TSeq: 7, Nr: unix.SYS_READ, Ret: 2,
 		Args: [6]uint64{3}, Bufs: []bpf.Buf{{Arg: 1, Dir: bpf.DirOut, Len: 2, Want: 2}}}})
-	a.record(bpf.Record{Chunk: &bpf.Chunk{TID: rootPID, TSeq: 7, Data: []byte("ok")}})
-	a.record(bpf.Record{Exit: &bpf.Exit{TID: rootPID, TGID: rootPID, Code: 3 << 8, GroupDead: true}})
+	a.record(&bpf.Record{Chunk: &bpf.Chunk{TID: rootPID, TSeq: 7, Data: []byte("ok")}})
+	a.record(&bpf.Record{Exit: &bpf.Exit{TID: rootPID, TGID: rootPID, Code: 3 << 8, GroupDead: true}})
 	a.finish()
 	cs := obs.calls()
 	if len(cs) != 4 {
@@ -133,10 +133,10 @@ func TestAssemblerGapsAndLosses(t *testing.T) {
 func TestAssemblerForkAndThreads(t *testing.T) {
 	a, obs := newTestAssembler(t)
 	execCommand(a, 1)
-	a.record(bpf.Record{Fork: &bpf.Fork{ParentTID: rootPID, ParentTGID: rootPID, ChildTID: 101, ChildTGID: rootPID, Thread: true, Time: time.Millisecond}})
-	a.record(bpf.Record{Fork: &bpf.Fork{ParentTID: 101, ParentTGID: rootPID, ChildTID: 200, ChildTGID: 200}})
-	a.record(bpf.Record{Call: &bpf.Call{TID: 200, TGID: 200, TSeq: 1, Nr: unix.SYS_WRITE, Ret: 1, Args: [6]uint64{1}}})
-	a.record(bpf.Record{Exit: &bpf.Exit{TID: 200, TGID: 200, Code: 9, GroupDead: true}})
+	a.record(&bpf.Record{Fork: &bpf.Fork{ParentTID: rootPID, ParentTGID: rootPID, ChildTID: 101, ChildTGID: rootPID, Thread: true, Time: time.Millisecond}})
+	a.record(&bpf.Record{Fork: &bpf.Fork{ParentTID: 101, ParentTGID: rootPID, ChildTID: 200, ChildTGID: 200}})
+	a.record(&bpf.Record{Call: &bpf.Call{TID: 200, TGID: 200, TSeq: 1, Nr: unix.SYS_WRITE, Ret: 1, Args: [6]uint64{1}}})
+	a.record(&bpf.Record{Exit: &bpf.Exit{TID: 200, TGID: 200, Code: 9, GroupDead: true}})
 	a.finish()
 	var kinds []trace.ProcKind
 	var child *trace.ProcEvent

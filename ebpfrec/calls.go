@@ -1,6 +1,7 @@
 package ebpfrec
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -14,6 +15,8 @@ import (
 const maxEarly = 4
 
 // pendingCall is a call record waiting for the chunks of its buffers.
+// Each thread has one, reused from call to call; only the buffers' bytes,
+// which the trace keeps, are allocated anew (one block per call).
 type pendingCall struct {
 	c       *trace.Call
 	row     *systable.Syscall
@@ -25,7 +28,36 @@ type pendingCall struct {
 	missing uint64 // bytes still expected
 }
 
-// call handles a call record.
+// reset prepares pc for a call with bufs, copying them (the probe reuses
+// its records).
+func (pc *pendingCall) reset(c *trace.Call, row *systable.Syscall, seq uint64, bufs []bpf.Buf) {
+	pc.c, pc.row, pc.bpfSeq, pc.missing = c, row, seq, 0
+	pc.bufs = append(pc.bufs[:0], bufs...)
+	n := len(bufs)
+	pc.data = slices.Grow(pc.data[:0], n)[:n]
+	pc.got = slices.Grow(pc.got[:0], n)[:n]
+	pc.fault = slices.Grow(pc.fault[:0], n)[:n]
+	var total uint64
+	for i, b := range bufs {
+		pc.data[i], pc.got[i], pc.fault[i] = nil, 0, false
+		if b.Want > 0 && !b.Fault {
+			total += uint64(b.Want)
+		}
+	}
+	if total == 0 {
+		return
+	}
+	block := make([]byte, total)
+	for i, b := range bufs {
+		if b.Want > 0 && !b.Fault {
+			pc.data[i], block = block[:b.Want:b.Want], block[b.Want:]
+		}
+	}
+	pc.missing = total
+}
+
+// call handles a call record. r and its Bufs are the probe's, reused for
+// the next record: what is kept is copied.
 func (a *assembler) call(r *bpf.Call) {
 	if r.Compat {
 		a.compatCall(r)
@@ -44,10 +76,13 @@ func (a *assembler) call(r *bpf.Call) {
 		gap = r.TSeq - t.lastBPF - 1
 	}
 	t.lastBPF = max(t.lastBPF, r.TSeq)
-	early := t.early[r.TSeq]
-	for k := range t.early {
-		if k <= r.TSeq {
-			delete(t.early, k)
+	var early []*bpf.Chunk
+	if len(t.early) > 0 {
+		early = t.early[r.TSeq]
+		for k := range t.early {
+			if k <= r.TSeq {
+				delete(t.early, k)
+			}
 		}
 	}
 	if !t.proc.execd || t.id == 0 {
@@ -61,14 +96,8 @@ func (a *assembler) call(r *bpf.Call) {
 	if !r.NoReturn {
 		c.Exit = a.since(r.Exit)
 	}
-	pc := &pendingCall{c: c, row: a.tab.ByNr(int(r.Nr)), bpfSeq: r.TSeq, bufs: r.Bufs,
-		data: make([][]byte, len(r.Bufs)), got: make([]uint32, len(r.Bufs)), fault: make([]bool, len(r.Bufs))}
-	for i, b := range r.Bufs {
-		if b.Want > 0 && !b.Fault {
-			pc.data[i] = make([]byte, b.Want)
-			pc.missing += uint64(b.Want)
-		}
-	}
+	pc := &t.slot
+	pc.reset(c, a.tab.ByNr(int(r.Nr)), r.TSeq, r.Bufs)
 	t.pending = pc
 	for _, ch := range early {
 		a.chunkInto(pc, ch)
@@ -78,7 +107,8 @@ func (a *assembler) call(r *bpf.Call) {
 	}
 }
 
-// chunk handles a chunk record.
+// chunk handles a chunk record. ch and its Data are the probe's, reused
+// for the next record: a chunk that must wait for its call is copied.
 func (a *assembler) chunk(ch *bpf.Chunk) {
 	t := a.thread(ch.TID)
 	if t == nil {
@@ -100,7 +130,9 @@ func (a *assembler) chunk(ch *bpf.Chunk) {
 	if _, ok := t.early[ch.TSeq]; !ok && len(t.early) >= maxEarly {
 		return
 	}
-	t.early[ch.TSeq] = append(t.early[ch.TSeq], ch)
+	kept := *ch
+	kept.Data = slices.Clone(ch.Data)
+	t.early[ch.TSeq] = append(t.early[ch.TSeq], &kept)
 }
 
 // chunkInto copies a chunk into its buffer.
@@ -133,6 +165,9 @@ func (a *assembler) complete(t *thread) {
 	t.pending = nil
 	c := pc.c
 	incomplete := false
+	if len(pc.bufs) > 0 {
+		c.Mem = make([]trace.Mem, 0, len(pc.bufs))
+	}
 	for i, b := range pc.bufs {
 		m := trace.Mem{Arg: b.Arg, Part: trace.Part(b.Part), Dir: trace.Dir(b.Dir), Addr: b.Addr, Len: b.Len}
 		switch {

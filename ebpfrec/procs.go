@@ -29,7 +29,8 @@ type thread struct {
 	// tseq numbers the thread's calls in the trace; lastBPF is the last
 	// call number the probe gave it, whose gaps are lost calls.
 	tseq, lastBPF uint64
-	pending       *pendingCall
+	pending       *pendingCall // &slot while a call waits for its chunks
+	slot          pendingCall
 	// early holds chunks that came before their call record: buffers
 	// read at entry (execve), keyed by the probe's call number.
 	early map[uint64][]*bpf.Chunk

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -18,7 +19,7 @@ import (
 // launch.Config the ptrace backend shares.
 type Options struct {
 	// RingSize is the ring buffer's size in bytes (a power of two); 0:
-	// bpf.DefaultRingSize.
+	// sized to this machine's CPUs (RingSize).
 	RingSize int
 	// Open, when set, gives the recording its records instead of a probe
 	// loaded for it: a resident recorder's session (see Source). It gets
@@ -166,17 +167,16 @@ type reading struct {
 
 func startReading(probe Source, asm *assembler) *reading {
 	r := &reading{probe: probe, done: make(chan struct{})}
+	handle := asm.record
 	go func() {
 		defer close(r.done)
 		for {
-			rec, err := probe.Read()
-			if err != nil {
+			if _, err := probe.ReadBatch(handle); err != nil {
 				if !errors.Is(err, os.ErrDeadlineExceeded) && !errors.Is(err, os.ErrClosed) {
 					r.err = fmt.Errorf("read the ring buffer: %w", err)
 				}
 				return
 			}
-			asm.record(rec)
 		}
 	}()
 	return r
@@ -196,10 +196,11 @@ func monotonic() time.Duration {
 }
 
 // RingSize returns the ring buffer size a recording asking for size (0:
-// the default) gets.
+// the default, bpf.DefaultRingSize for the CPUs this process may use,
+// which the command inherits) gets.
 func RingSize(size int) int {
 	if size == 0 {
-		return bpf.DefaultRingSize
+		return bpf.DefaultRingSize(runtime.NumCPU())
 	}
 	return size
 }

@@ -14,7 +14,7 @@ import (
 // present (to drain what is in the ring).
 type Source interface {
 	Track(tgid uint32) error
-	Read() (bpf.Record, error)
+	ReadBatch(fn func(*bpf.Record)) (int, error)
 	SetDeadline(t time.Time)
 	Lost() (bpf.Lost, error)
 	Close() error

@@ -9,8 +9,14 @@ import (
 
 const (
 	flushEvents   = 256                   // wake the writer at this many pending events
+	flushBytes    = 1 << 20               // or this many bytes of their buffers
 	flushInterval = 20 * time.Millisecond // and at least this often
-	maxPending    = 1 << 16               // the tracer waits beyond this many
+	maxPending    = 1 << 12               // the tracer waits beyond this many
+	// maxPendingBytes bounds the buffer bytes of the pending events too:
+	// 4096 calls of 64 KiB buffers (dd's) would be 256 MiB. The eBPF
+	// reader waiting leaves the records in the ring, which is sized for
+	// it; a full ring counts what it loses.
+	maxPendingBytes = 8 << 20
 )
 
 // sink is where batches go: the trace file writer.
@@ -27,6 +33,7 @@ type batcher struct {
 	mu      sync.Mutex
 	cond    *sync.Cond // signalled when the writer took a batch
 	pending []trace.Event
+	bytes   int // of the pending calls' buffers
 	start   []trace.StartEvent
 	started bool // Start was called: events may be written
 	closed  bool
@@ -54,14 +61,21 @@ func (b *batcher) Start(ev []trace.StartEvent) {
 // Event implements launch.Observer. It blocks only when the writer is
 // maxPending events behind.
 func (b *batcher) Event(ev trace.Event) {
+	size := 0
+	if ev.Call != nil {
+		for i := range ev.Call.Mem {
+			size += len(ev.Call.Mem[i].Data)
+		}
+	}
 	b.mu.Lock()
-	for len(b.pending) >= maxPending && b.err == nil {
+	for (len(b.pending) >= maxPending || b.bytes >= maxPendingBytes) && b.err == nil {
 		b.cond.Wait()
 	}
 	b.pending = append(b.pending, ev)
-	n := len(b.pending)
+	b.bytes += size
+	n, crossed := len(b.pending), b.bytes >= flushBytes && b.bytes-size < flushBytes
 	b.mu.Unlock()
-	if n == flushEvents {
+	if n == flushEvents || crossed {
 		select {
 		case b.wake <- struct{}{}:
 		default:
@@ -102,7 +116,7 @@ func (b *batcher) run() {
 		start := b.start
 		b.start = nil
 		batch := b.pending
-		b.pending = spare[:0]
+		b.pending, b.bytes = spare[:0], 0
 		failed := b.err != nil
 		b.cond.Broadcast()
 		b.mu.Unlock()

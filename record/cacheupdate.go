@@ -20,6 +20,9 @@ import (
 // memory.
 type cacheUpdate struct {
 	cache *tracefile.ContentCache
+	// owners, when set, is written too: the owners the recording
+	// looked up (ownercache.go).
+	owners *ownerCache
 
 	mu      sync.Mutex
 	puts    []cachePut
@@ -58,10 +61,14 @@ func (u *cacheUpdate) refuse(key tracefile.CacheKey) {
 // step leaves the cache consistent if envbisect is killed during it
 // (tracefile.ContentCache.Put renames whole entries into place), and a
 // cache that cannot be written only makes later recordings slower: its
-// errors are dropped. It returns how long it took, and is a no-op
-// without a cache.
+// errors are dropped. It returns how long it took. Without a content
+// cache it writes the owners only.
 func (u *cacheUpdate) apply(stop <-chan os.Signal) time.Duration {
-	if u == nil || u.cache == nil {
+	if u == nil {
+		return 0
+	}
+	if u.cache == nil {
+		u.owners.save() // the owners only (--max-content 0)
 		return 0
 	}
 	start := time.Now()
@@ -80,6 +87,9 @@ func (u *cacheUpdate) apply(stop <-chan os.Signal) time.Duration {
 		default:
 		}
 		u.cache.Put(p.key, p.e)
+	}
+	if u.owners != nil {
+		u.owners.save()
 	}
 	u.cache.Trim()
 	u.puts, u.used, u.refused = nil, nil, nil

@@ -61,6 +61,9 @@ type contentStore struct {
 	// sees: every file object names the package that owns it
 	// (FileObject.Package), so that a search can group files by package.
 	owners *pkgdb.DB
+	// ownerCache, when set, holds the owners earlier recordings looked
+	// up in the same database: a file it knows costs no index.
+	ownerCache *ownerCache
 
 	mu       sync.Mutex
 	err      error // the first write error; later files are dropped
@@ -77,21 +80,32 @@ type keptFile struct {
 	keep bool
 }
 
-func newContentStore(w *tracefile.Writer, exclude []string, max uint64, cache *tracefile.ContentCache, owners *pkgdb.DB) (*contentStore, error) {
+// newContentStore starts the content goroutines of a recording that
+// writes to w. ownersDir, when set, is the content cache's directory, where the
+// owners looked up in the database of root are kept (ownerCache): also
+// when the recording keeps no content (--max-content 0), which reads
+// nothing from the content cache.
+func newContentStore(w *tracefile.Writer, exclude []string, max uint64, cache *tracefile.ContentCache, owners *pkgdb.DB, root, ownersDir string) (*contentStore, error) {
 	filter, err := launch.NewContentFilter(exclude)
 	if err != nil {
 		return nil, err
 	}
 	c := &contentStore{exclude: filter, max: max, queue: make(chan keptFile, contentQueue), cache: cache, owners: owners}
-	if owners != nil {
+	if cache != nil || ownersDir != "" && owners != nil {
+		c.update = &cacheUpdate{cache: cache}
+	}
+	if ownersDir != "" && owners != nil {
+		c.ownerCache = loadOwnerCache(ownersDir, root)
+		c.update.owners = c.ownerCache
+	}
+	if owners != nil && (c.ownerCache == nil || !c.ownerCache.warm()) {
 		// Index the package database while the command starts: the
 		// tracer thread waits for it at the first file the command only
 		// stat'ed (KeepsStated), which an interpreter does early. Its
-		// error, if any, is the first lookup's again.
+		// error, if any, is the first lookup's again. With owners
+		// cached from an earlier recording, the index is built only at
+		// a file they do not name, if any.
 		go owners.Owner("/", "")
-	}
-	if cache != nil {
-		c.update = &cacheUpdate{cache: cache}
 	}
 	for range contentWorkers {
 		cw, err := w.NewContentWriter()
@@ -201,6 +215,12 @@ func (c *contentStore) lookUpOwner(obj *trace.FileObject) {
 	if c.owners == nil {
 		return
 	}
+	if c.ownerCache != nil {
+		if pk, ok := c.ownerCache.get(obj.Path, obj.Resolved); ok {
+			obj.Package = &pk
+			return
+		}
+	}
 	pk, err := c.owners.Owner(obj.Path, obj.Resolved)
 	if err != nil {
 		c.mu.Lock()
@@ -211,6 +231,9 @@ func (c *contentStore) lookUpOwner(obj *trace.FileObject) {
 		return
 	}
 	obj.Package = pk
+	if c.ownerCache != nil && pk != nil {
+		c.ownerCache.put(obj.Path, obj.Resolved, *pk)
+	}
 }
 
 // cacheKey returns the content cache's key of the open file f; ok is

@@ -8,7 +8,8 @@
 // loses at most the last 20 ms of events; the trace reads back up to its
 // last complete frame, and the kernel kills the traced processes
 // (PTRACE_O_EXITKILL). If the writer falls behind by more than
-// maxPending events the tracer waits for it rather than grow without
+// maxPending events, or maxPendingBytes of their buffers, the tracer
+// (the eBPF recorder's reader) waits for it rather than grow without
 // bound.
 //
 // The start events (argv, environment, auxv, cwd, umask, credentials,
@@ -92,6 +93,11 @@
 // files that differ by package; the first lookup builds the database's
 // whole index, once per recording (docs/performance.md). A database that
 // cannot be read is warned about at the end, and the trace has no owners.
+// With a content cache directory the owners looked up are kept there too
+// (ownercache.go: owners.json, valid while pkgdb.Stamp of the database
+// is unchanged, written with the cache after the command has exited): a
+// repeated recording of the same command builds no index, which took
+// longer than a short command (gcc, git status) to run.
 //
 // The batcher's observer is parentStats (parents.go): for each call with
 // a path argument (systable's HasPath) it stats the parent directories of

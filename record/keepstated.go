@@ -17,10 +17,22 @@ package record
 // not kept when only stat'ed: the recording would grow by every file a
 // program stats (a build tool stats a whole tree) for objects that no
 // package groups, and a missing one of those is met where it is read.
+//
+// It runs on the tracer thread, which waits for the package database's
+// index at the first such file: the owners an earlier recording looked
+// up in the same database (ownerCache) spare it that.
 func (c *contentStore) KeepsStated(path, resolved string) bool {
 	if c.owners == nil {
 		return false
 	}
+	if c.ownerCache != nil {
+		if pk, ok := c.ownerCache.get(path, resolved); ok {
+			return pk.Name != ""
+		}
+	}
 	pk, err := c.owners.Owner(path, resolved)
+	if err == nil && pk != nil && c.ownerCache != nil {
+		c.ownerCache.put(path, resolved, *pk)
+	}
 	return err == nil && pk != nil && pk.Name != ""
 }

@@ -215,7 +215,7 @@ func Run(opts Options) (*Summary, error) {
 				opts.Warn(fmt.Sprintf("record: %v; recording without it", err))
 			}
 		}
-		if content, err = newContentStore(w, opts.Exclude, maxContent, cache, pkgdb.OpenWhole(opts.Join.Root())); err != nil {
+		if content, err = newContentStore(w, opts.Exclude, maxContent, cache, pkgdb.OpenWhole(opts.Join.Root()), opts.Join.Root(), opts.ContentCache); err != nil {
 			b.close()
 			w.Discard()
 			return nil, err

@@ -101,6 +101,22 @@ func (s *Session) Track(tgid uint32) error {
 	}
 }
 
+// ReadBatch hands the next record to fn (ebpfrec.Source's reading):
+// one record a call, with Read's errors.
+func (s *Session) ReadBatch(fn func(*bpf.Record)) (int, error) {
+	return readOne(s.Read, fn)
+}
+
+// readOne reads one record with read and hands it to fn.
+func readOne(read func() (bpf.Record, error), fn func(*bpf.Record)) (int, error) {
+	r, err := read()
+	if err != nil {
+		return 0, err
+	}
+	fn(&r)
+	return 1, nil
+}
+
 // Read returns the next record. After a drain (SetDeadline), once the
 // recorder has sent everything up to it, Read returns an error wrapping
 // os.ErrDeadlineExceeded; after Close, one wrapping os.ErrClosed.

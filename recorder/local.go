@@ -40,6 +40,11 @@ func (l *Local) Track(tgid uint32) error {
 	return err
 }
 
+// ReadBatch hands the next record to fn (see Session.ReadBatch).
+func (l *Local) ReadBatch(fn func(*bpf.Record)) (int, error) {
+	return readOne(l.Read, fn)
+}
+
 // Read returns the next record (see Session.Read).
 func (l *Local) Read() (bpf.Record, error) {
 	for {

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -66,7 +67,7 @@ func Start(cfg Config) (*Server, error) {
 		s.cfg.Probe.MaxCapture = bpf.DefaultMaxCapture
 	}
 	if s.cfg.Probe.RingSize == 0 {
-		s.cfg.Probe.RingSize = bpf.DefaultRingSize
+		s.cfg.Probe.RingSize = bpf.DefaultRingSize(runtime.NumCPU())
 	}
 	if err := s.listen(); err != nil {
 		probe.Close()

@@ -107,7 +107,7 @@ CMD saw: keep the cache outside such trees.
 
 --backend ebpf records the same trace from raw tracepoints without stopping
 CMD (near-zero overhead; root, or CAP_BPF and CAP_PERFMON). Its data travels
-through a ring buffer (--ring-size); what does not fit is lost, counted in the
+through a ring buffer (--ring-size, 4M per CPU by default); what does not fit is lost, counted in the
 trace (show prints it) and never replayed by locate. Buffers are stored up to
 --max-capture (64K by default with ebpf). With --attach and --container, it
 records everything a running container does, starting nothing. When a resident
@@ -176,7 +176,7 @@ Exit status:
 	f.BoolVarP(&opts.quiet, "quiet", "q", false, "print nothing but errors")
 	f.StringVar(&opts.backend, "backend", "ptrace", "how to record: `ptrace` (stops the command at each call; works unprivileged) "+
 		"or ebpf (raw tracepoints and a ring buffer, near-zero overhead; needs root, or CAP_BPF and CAP_PERFMON, and a kernel with BTF)")
-	f.StringVar(&opts.ringSize, "ring-size", "64M", "ebpf: the ring buffer's `SIZE` (a power of two, at least 4K); "+
+	f.StringVar(&opts.ringSize, "ring-size", "auto", "ebpf: the ring buffer's `SIZE` (a power of two, at least 4K), or auto: 4M per CPU, from 8M to 64M; "+
 		"what does not fit is lost, counted and never replayed")
 	f.StringVar(&opts.recorder.flag, "recorder", "auto", "ebpf: record through the resident recorder (envbisect recorder) at `SOCKET`: "+
 		"auto tries $"+recorderEnv+" or "+recorder.DefaultSocket+" and loads the probe here when none answers (or with --ring-size); off never asks")
@@ -211,6 +211,9 @@ func (opts recordOptions) checkBackend() (ringSize int, err error) {
 		return 0, usageError("--no-seccomp is a ptrace option; the eBPF backend stops nothing")
 	case ebpf && opts.noVDSO:
 		return 0, usageError("--no-vdso needs the ptrace backend, which rewrites the new image's auxiliary vector at each exec")
+	}
+	if opts.ringSize == "auto" {
+		return 0, nil // sized to the CPUs (bpf.DefaultRingSize)
 	}
 	n, err := parseSize(opts.ringSize)
 	if err != nil || n < 4096 || n&(n-1) != 0 || n > 1<<30 {
@@ -271,6 +274,7 @@ func runRecord(s streams, opts recordOptions, argv []string) error {
 	if err != nil {
 		return err
 	}
+	limitEBPFMemory(opts.backend)
 	keep, err := opts.keep.resolve()
 	if err != nil {
 		return err

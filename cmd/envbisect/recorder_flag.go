@@ -132,7 +132,7 @@ func (r *refusable) source() ebpfrec.Source {
 	return r.Session
 }
 
-func (r *refusable) Read() (bpf.Record, error) { return r.source().Read() }
-func (r *refusable) Lost() (bpf.Lost, error)   { return r.source().Lost() }
-func (r *refusable) Close() error              { return r.source().Close() }
-func (r *refusable) SetDeadline(t time.Time)   { r.source().SetDeadline(t) }
+func (r *refusable) ReadBatch(fn func(*bpf.Record)) (int, error) { return r.source().ReadBatch(fn) }
+func (r *refusable) Lost() (bpf.Lost, error)                     { return r.source().Lost() }
+func (r *refusable) Close() error                                { return r.source().Close() }
+func (r *refusable) SetDeadline(t time.Time)                     { r.source().SetDeadline(t) }

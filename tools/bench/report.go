@@ -192,7 +192,7 @@ func (m *measurement) report(w io.Writer) error {
 
 	// Table 5: what the eBPF recorder lost.
 	if ebpf {
-		args := "default sizes: `--ring-size 64M`, `--max-capture 64K`"
+		args := "default sizes: `--ring-size auto` (4M per CPU, 8M to 64M), `--max-capture 64K`"
 		if f := strings.Fields(o.ebpfArgs); len(f) > 0 {
 			args = "`" + strings.Join(f, " ") + "`"
 		}
