@@ -1,0 +1,291 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/envbisect/envbisect/envobj"
+)
+
+// Narrowed isolation (Spec.Narrow). Every writable mount the view would
+// overlay is bound read-only instead: a read there costs what it costs
+// natively, where an overlay makes every open and read go through a
+// second, backing file. Only where the run writes does it get a throwaway
+// overlay, of that directory alone (dirOverlay): the directories of
+// Spec.Writable, the directories where an object adds, removes or
+// replaces an entry, and where a replayed working directory's mount point
+// is made. A file object over a file that is there is a file of the run's
+// scratch, bound over it (placeNarrowFiles). A write anywhere else fails
+// with EROFS: nothing reaches the real file system either way.
+
+// dirOverlay is a directory of the old tree that gets an overlay of its
+// own in a narrowed view.
+type dirOverlay struct {
+	path string // the directory, symbolic links resolved
+	fd   int    // O_PATH on it
+	// in is the real mount it is on (its flags are the overlay's).
+	in Mount
+}
+
+// narrowPlan is Enter's plan of a narrowed view.
+type narrowPlan struct {
+	dirs []dirOverlay // shallowest first; none under another
+	// bind are the ops (by index into the objects) put in place as a
+	// file bound over the path, with the path's symbolic links resolved.
+	bind map[int]string
+}
+
+func (p *narrowPlan) close() {
+	if p == nil {
+		return
+	}
+	for _, d := range p.dirs {
+		unix.Close(d.fd)
+	}
+	p.dirs = nil
+}
+
+// covered reports whether path p is in one of the plan's overlaid
+// directories.
+func (p *narrowPlan) covered(path string) bool {
+	for _, d := range p.dirs {
+		if within(path, d.path) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxNarrowDirs bounds the overlays of a narrowed view: a run that writes
+// in more directories than this gets the full isolation.
+const maxNarrowDirs = 64
+
+// planNarrow plans the narrowed view of spec in the tree as it is (rs:
+// its reachable mounts; st: the objects' landing, or nil). It returns nil
+// when the view cannot be narrowed (an object on the root of a mount,
+// too many directories): the run is then isolated in full.
+func planNarrow(spec Spec, rs []reachable, st *objectState) (*narrowPlan, error) {
+	byID := map[int]reachable{}
+	for _, r := range rs {
+		byID[r.ID] = r
+	}
+	plan := &narrowPlan{bind: map[int]string{}}
+	var want []string
+	for _, w := range spec.Writable {
+		want = append(want, w)
+	}
+	if spec.Cwd != "" {
+		if _, err := os.Stat(spec.Cwd); err != nil {
+			want = append(want, spec.Cwd) // its mount point is made in the view
+		}
+	}
+	var ops []envobj.Op
+	if st != nil {
+		ops = st.ops
+	}
+	for i, op := range ops {
+		r, ok := byID[st.landing[i]]
+		if !ok || ActionFor(r.Mount) != Overlay {
+			continue // bound as it is: handled as in the full view
+		}
+		if !r.isDir {
+			continue // a mount of a single file: copied (replicateNarrow), the op applied in place
+		}
+		if fileBindable(op, ops, i) {
+			if at, err := filepath.EvalSymlinks(op.Path); err == nil {
+				plan.bind[i] = at
+				continue
+			}
+		}
+		at := op.Path
+		if op.Kind == envobj.OpChmod || op.Kind == envobj.OpChown || op.Kind == envobj.OpMtime {
+			if t, err := filepath.EvalSymlinks(op.Path); err == nil {
+				at = t
+			}
+		}
+		if isMountRoot(at) {
+			return nil, nil
+		}
+		want = append(want, filepath.Dir(at))
+	}
+	dirs := map[string]bool{}
+	for _, w := range want {
+		d, err := existingDir(w)
+		if err != nil {
+			return nil, err
+		}
+		dirs[d] = true
+	}
+	var ds []string
+	for d := range dirs {
+		ds = append(ds, d)
+	}
+	sort.Slice(ds, func(i, j int) bool {
+		return depth(ds[i]) < depth(ds[j]) || depth(ds[i]) == depth(ds[j]) && ds[i] < ds[j]
+	})
+	for _, d := range ds {
+		if plan.covered(d) {
+			continue
+		}
+		fd, err := unix.Open(d, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			plan.close()
+			return nil, fmt.Errorf("writable directory %s: %w", d, err)
+		}
+		id, _, err := mountIDOf(fd)
+		r, ok := byID[id]
+		if err != nil || !ok || ActionFor(r.Mount) != Overlay {
+			// On a mount bound as it is (/dev, a read-only mount) or one
+			// the run cannot reach: as in the full view.
+			unix.Close(fd)
+			continue
+		}
+		plan.dirs = append(plan.dirs, dirOverlay{path: d, fd: fd, in: r.Mount})
+	}
+	if len(plan.dirs) > maxNarrowDirs {
+		plan.close()
+		return nil, nil
+	}
+	return plan, nil
+}
+
+// fileBindable reports whether op (number i of ops) can be put in place
+// as a file bound over its path: it writes a file over a regular file
+// that is there, not a mount point, and no other op adds or removes an
+// entry at or above its path.
+func fileBindable(op envobj.Op, ops []envobj.Op, i int) bool {
+	if op.Kind != envobj.OpWrite {
+		return false
+	}
+	var sb unix.Stat_t
+	if err := unix.Lstat(op.Path, &sb); err != nil || sb.Mode&unix.S_IFMT != unix.S_IFREG || isMountRoot(op.Path) {
+		return false
+	}
+	for j, o := range ops {
+		if j == i {
+			continue
+		}
+		switch o.Kind {
+		case envobj.OpChmod, envobj.OpChown, envobj.OpMtime:
+			if o.Path == op.Path {
+				continue // changes the bound file, a throwaway one
+			}
+		}
+		if within(op.Path, o.Path) {
+			return false
+		}
+	}
+	return true
+}
+
+// isMountRoot reports whether p is the root of a mount (a mount point).
+func isMountRoot(p string) bool {
+	id, _, err := mountAt(p, false)
+	if err != nil {
+		return false
+	}
+	parent, _, err := mountAt(filepath.Dir(p), true)
+	return err == nil && id != parent
+}
+
+// existingDir returns the nearest directory at or above p that exists,
+// with its symbolic links resolved.
+func existingDir(p string) (string, error) {
+	if !filepath.IsAbs(p) {
+		return "", fmt.Errorf("writable directory %q is not an absolute path", p)
+	}
+	for q := filepath.Clean(p); ; q = filepath.Dir(q) {
+		if fi, err := os.Stat(q); err == nil && fi.IsDir() {
+			return filepath.EvalSymlinks(q)
+		}
+		if q == "/" {
+			return "/", nil
+		}
+	}
+}
+
+// replicateNarrow puts r, a mount the full view would overlay, into the
+// narrowed view: a mount of a single file the run writes (or an object
+// goes on) is copied as in the full view; any other is bound read-only.
+func (b *builder) replicateNarrow(i int, r reachable, target string) error {
+	if !r.isDir && (b.objects != nil && b.objects.on[r.ID] || b.writes(r.Point)) {
+		if err := b.copyFile(i, r, target, mountFlags(r.Options)); err != nil {
+			return err
+		}
+		b.rep.Overlaid = append(b.rep.Overlaid, r.Point)
+		b.overlaid[r.ID] = true
+		return b.track(target, true, fmt.Sprintf("a copy of %s (%s)", r.Point, r.FSType))
+	}
+	if err := unix.Mount(r.fdPath(), target, "", unix.MS_BIND, ""); err != nil {
+		return fmt.Errorf("bind %s (%s): %w", r.Point, r.FSType, err)
+	}
+	if err := unix.Mount("", target, "", unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY|mountFlags(r.Options), ""); err != nil {
+		return fmt.Errorf("make the bind of %s (%s) read-only: %w", r.Point, r.FSType, err)
+	}
+	b.rep.ReadOnly = append(b.rep.ReadOnly, r.Point)
+	return b.track(target, false, boundAsIs(r, "bound read-only (the run's isolation is narrowed to where it writes)"))
+}
+
+// writes reports whether the narrowed run is to write path p.
+func (b *builder) writes(p string) bool {
+	for _, w := range b.writable {
+		if w == p {
+			return true
+		}
+	}
+	return false
+}
+
+// mountDirOverlay mounts the overlay of directory d in the new tree
+// (number n, for its layers' names on the scratch).
+func (b *builder) mountDirOverlay(n int, d dirOverlay) error {
+	target := b.inRoot(d.path)
+	r := reachable{Mount: d.in, fd: d.fd, isDir: true}
+	r.Point = d.path
+	if err := b.overlay(n, r, target); err != nil {
+		return fmt.Errorf("overlay of the directory %s: %w", d.path, err)
+	}
+	b.rep.Overlaid = append(b.rep.Overlaid, d.path)
+	return b.track(target, true, fmt.Sprintf("an overlay of the directory %s (%s)", d.path, d.in.FSType))
+}
+
+// placeNarrowFiles puts the plan's file objects in place before the
+// pivot: each op's content, owner, mode and modification time in a file
+// of the run's scratch, bound over the path with the flags of the mount
+// it is on.
+func (b *builder) placeNarrowFiles(rs []reachable, contents Contents) error {
+	st := b.objects
+	byID := map[int]reachable{}
+	for _, r := range rs {
+		byID[r.ID] = r
+	}
+	for i, op := range st.ops {
+		at, ok := b.narrow.bind[i]
+		if !ok {
+			continue
+		}
+		cp := filepath.Join(b.scratch, "n"+strconv.Itoa(i))
+		if err := writeContent(cp, op, contents, false); err != nil {
+			return fmt.Errorf("object %s: %w", op, err)
+		}
+		target := b.inRoot(at)
+		if err := unix.Mount(cp, target, "", unix.MS_BIND, ""); err != nil {
+			return fmt.Errorf("object %s: bind the good file over %s: %w", op, op.Path, err)
+		}
+		flags := mountFlags(byID[st.landing[i]].Options) &^ unix.MS_RDONLY
+		if err := unix.Mount("", target, "", unix.MS_BIND|unix.MS_REMOUNT|flags, ""); err != nil {
+			return fmt.Errorf("object %s: flags of the good file over %s: %w", op, op.Path, err)
+		}
+		if err := st.track(target, viewMount{throwaway: true, what: "the good file bound over " + op.Path}); err != nil {
+			return err
+		}
+		b.rep.ForObjects = append(b.rep.ForObjects, op.Path)
+		st.placed[i] = true
+	}
+	return nil
+}
