@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -30,6 +31,13 @@ type dirOverlay struct {
 	fd   int    // O_PATH on it
 	// in is the real mount it is on (its flags are the overlay's).
 	in Mount
+	// keep, when not nil, are the directory's entries that an object
+	// adds, replaces or removes: the directory is overlaid for objects
+	// only (the run writes nowhere in it), and every other entry, a
+	// regular file or a directory, is bound from the real directory over
+	// the overlay, read-only, so that the command meets it natively
+	// (bindEntries).
+	keep map[string]bool
 }
 
 // narrowPlan is Enter's plan of a narrowed view.
@@ -84,6 +92,20 @@ func planNarrow(spec Spec, rs []reachable, st *objectState) (*narrowPlan, error)
 			want = append(want, spec.Cwd) // its mount point is made in the view
 		}
 	}
+	// written are the directories the run writes in, resolved; entries
+	// the existing directories where objects add, replace or remove an
+	// entry, with the entries' names.
+	dirs := map[string]bool{}
+	var written []string
+	for _, w := range want {
+		d, err := existingDir(w)
+		if err != nil {
+			return nil, err
+		}
+		dirs[d] = true
+		written = append(written, d)
+	}
+	entries := map[string]map[string]bool{}
 	var ops []envobj.Op
 	if st != nil {
 		ops = st.ops
@@ -111,15 +133,15 @@ func planNarrow(spec Spec, rs []reachable, st *objectState) (*narrowPlan, error)
 		if isMountRoot(at) {
 			return nil, nil
 		}
-		want = append(want, filepath.Dir(at))
-	}
-	dirs := map[string]bool{}
-	for _, w := range want {
-		d, err := existingDir(w)
+		d, name, err := entryOf(at)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("object %s: %w", op, err)
 		}
 		dirs[d] = true
+		if entries[d] == nil {
+			entries[d] = map[string]bool{}
+		}
+		entries[d][name] = true
 	}
 	var ds []string
 	for d := range dirs {
@@ -145,7 +167,7 @@ func planNarrow(spec Spec, rs []reachable, st *objectState) (*narrowPlan, error)
 			unix.Close(fd)
 			continue
 		}
-		plan.dirs = append(plan.dirs, dirOverlay{path: d, fd: fd, in: r.Mount})
+		plan.dirs = append(plan.dirs, dirOverlay{path: d, fd: fd, in: r.Mount, keep: keepOf(d, written, entries)})
 	}
 	if len(plan.dirs) > maxNarrowDirs {
 		plan.close()
@@ -191,6 +213,46 @@ func isMountRoot(p string) bool {
 	}
 	parent, _, err := mountAt(filepath.Dir(p), true)
 	return err == nil && id != parent
+}
+
+// entryOf returns the entry of an existing directory (resolved) that a
+// change of path at adds, replaces or removes: at's own, or that of its
+// first missing parent.
+func entryOf(at string) (dir, name string, err error) {
+	q, name := filepath.Dir(at), filepath.Base(at)
+	for q != "/" {
+		if fi, err := os.Stat(q); err == nil && fi.IsDir() {
+			break
+		}
+		q, name = filepath.Dir(q), filepath.Base(q)
+	}
+	dir, err = filepath.EvalSymlinks(q)
+	return dir, name, err
+}
+
+// keepOf returns dirOverlay.keep for directory d: nil when the run
+// writes in it (a directory of written is at or under d), else the
+// entries of d that objects change (entries: by existing directory,
+// those of it objects change).
+func keepOf(d string, written []string, entries map[string]map[string]bool) map[string]bool {
+	for _, w := range written {
+		if within(w, d) {
+			return nil
+		}
+	}
+	keep := map[string]bool{}
+	for e, names := range entries {
+		switch {
+		case e == d:
+			for n := range names {
+				keep[n] = true
+			}
+		case within(e, d):
+			rel := strings.TrimPrefix(e, strings.TrimSuffix(d, "/")+"/")
+			keep[strings.SplitN(rel, "/", 2)[0]] = true
+		}
+	}
+	return keep
 }
 
 // existingDir returns the nearest directory at or above p that exists,
@@ -251,7 +313,67 @@ func (b *builder) mountDirOverlay(n int, d dirOverlay) error {
 		return fmt.Errorf("overlay of the directory %s: %w", d.path, err)
 	}
 	b.rep.Overlaid = append(b.rep.Overlaid, d.path)
-	return b.track(target, true, fmt.Sprintf("an overlay of the directory %s (%s)", d.path, d.in.FSType))
+	if err := b.track(target, true, fmt.Sprintf("an overlay of the directory %s (%s)", d.path, d.in.FSType)); err != nil {
+		return err
+	}
+	if d.keep != nil {
+		return b.bindEntries(d, target)
+	}
+	return nil
+}
+
+// maxBoundEntries bounds the entries bindEntries binds: a directory with
+// more is left to its overlay.
+const maxBoundEntries = 2000
+
+// bindEntries binds, read-only, every entry of directory d that is a
+// regular file or a directory of the same mount and that no object
+// changes, from the real directory over d's overlay (on target): the
+// command opens and reads them without the overlay's second, backing
+// file, and the overlay serves only the entries objects add, replace or
+// remove. A directory with more than maxBoundEntries entries is left as
+// it is.
+func (b *builder) bindEntries(d dirOverlay, target string) error {
+	f, err := os.Open("/proc/self/fd/" + strconv.Itoa(d.fd))
+	if err != nil {
+		return fmt.Errorf("entries of %s: %w", d.path, err)
+	}
+	names, err := f.Readdirnames(maxBoundEntries + 1)
+	f.Close()
+	if err != nil || len(names) > maxBoundEntries {
+		return nil // left to the overlay
+	}
+	dirID, _, err := mountIDOf(d.fd)
+	if err != nil {
+		return fmt.Errorf("entries of %s: %w", d.path, err)
+	}
+	flags := unix.MS_BIND | unix.MS_REMOUNT | unix.MS_RDONLY | mountFlags(d.in.Options)
+	for _, n := range names {
+		if d.keep[n] {
+			continue
+		}
+		fd, err := unix.Openat(d.fd, n, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != nil {
+			continue // gone since it was listed: the overlay shows what is there
+		}
+		id, mode, err := mountIDOf(fd)
+		if err != nil || id != dirID || mode&unix.S_IFMT != unix.S_IFREG && mode&unix.S_IFMT != unix.S_IFDIR {
+			// A mount point (replicated on its own), a link, a socket,
+			// a device: met through the overlay.
+			unix.Close(fd)
+			continue
+		}
+		at := filepath.Join(target, n)
+		err = unix.Mount("/proc/self/fd/"+strconv.Itoa(fd), at, "", unix.MS_BIND, "")
+		unix.Close(fd)
+		if err == nil {
+			err = unix.Mount("", at, "", uintptr(flags), "")
+		}
+		if err != nil {
+			return fmt.Errorf("bind %s over its overlay: %w", filepath.Join(d.path, n), err)
+		}
+	}
+	return nil
 }
 
 // placeNarrowFiles puts the plan's file objects in place before the

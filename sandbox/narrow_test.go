@@ -18,7 +18,8 @@ import (
 // command writes; an object replacing a file that is there is a file
 // bound over it, with its owner, mode and modification time, and the
 // directory around it is no overlay; an object adding an entry gets an
-// overlay on its directory only; a replayed working directory that is
+// overlay on its directory only, the directory's other entries bound
+// over it from the real directory, read-only; a replayed working directory that is
 // missing is made in an overlay. Afterwards the work tree and the mount
 // table are what they were.
 func TestNarrowedView(t *testing.T) {
@@ -29,7 +30,7 @@ func TestNarrowedView(t *testing.T) {
 				return err
 			}
 		}
-		for p, c := range map[string]string{"etc/app.conf": "bad\n", "etc/other.conf": "other\n", "out/old": "old\n"} {
+		for p, c := range map[string]string{"etc/app.conf": "bad\n", "etc/other.conf": "other\n", "out/old": "old\n", "conf.d/there.conf": "there\n"} {
 			if err := os.WriteFile(w(p), []byte(c), 0o644); err != nil {
 				return err
 			}
@@ -58,6 +59,8 @@ test "$(cat etc/other.conf)" = other
 touch etc/new 2>&1 | grep -q "Read-only file system"
 echo x 2>/dev/null > data/f && exit 9
 test "$(cat conf.d/added.conf)" = good; test "$(stat -f -c %T conf.d)" = overlayfs
+test "$(cat conf.d/there.conf)" = there; test "$(stat -f -c %T conf.d/there.conf)" != overlayfs
+echo x 2>/dev/null > conf.d/there.conf && exit 8
 echo written > out/new; mkdir out/sub; rm out/old; test "$(cat out/new)" = written
 test "$(stat -f -c %T out)" = overlayfs
 test -d cwdparent/replayed/dir/etc; test "$(stat -f -c %T cwdparent)" = overlayfs
