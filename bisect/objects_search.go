@@ -3,6 +3,7 @@ package bisect
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/envbisect/envbisect/envobj"
@@ -21,6 +22,11 @@ type objSearch struct {
 	// flaky guard (objects_decide.go).
 	memo  map[string]objDecided
 	known []objKnown
+
+	// narrow: the runs of the search proper are narrowed
+	// (ObjectOptions.Narrow), until a narrowed search ends with no
+	// confirmed causes.
+	narrow bool
 
 	steps    []ObjectStep
 	step     int // search steps begun
@@ -53,9 +59,20 @@ func LocateObjects(ctx context.Context, objs []envobj.Object, items []StartItem,
 	h := envobj.Build(objs)
 	s := &objSearch{objs: objs, items: items, run: run, o: o, top: topUnits(items, h),
 		memo: map[string]objDecided{}, warned: map[string]bool{}}
+	s.narrow = o.Narrow
 	rep, err := s.locate(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if s.narrow && rep.Status != envobj.Located {
+		// What the narrowed runs gave may be about their isolation (a
+		// write where the recording wrote nothing failed): the search
+		// is made again with every writable mount isolated.
+		s.warn(fmt.Sprintf("with its runs' isolation narrowed to where the recording wrote, the search ended %s (%s): it was made again with every writable mount isolated", rep.Status, rep.Message))
+		s.narrow = false
+		if rep, err = s.locate(ctx); err != nil {
+			return nil, err
+		}
 	}
 	rep.Candidates = len(s.top)
 	rep.Objects = len(objs) - len(h.Unplaced)
