@@ -119,7 +119,9 @@ func planNarrow(spec Spec, rs []reachable, st *objectState) (*narrowPlan, error)
 			continue // a mount of a single file: copied (replicateNarrow), the op applied in place
 		}
 		if fileBindable(op, ops, i) {
-			if at, err := filepath.EvalSymlinks(op.Path); err == nil {
+			// Not where the run writes: it may replace the file there
+			// (a rename over it), which a mount point refuses.
+			if at, err := filepath.EvalSymlinks(op.Path); err == nil && !writesIn(written, at) {
 				plan.bind[i] = at
 				continue
 			}
@@ -203,6 +205,16 @@ func fileBindable(op envobj.Op, ops []envobj.Op, i int) bool {
 		}
 	}
 	return true
+}
+
+// writesIn reports whether p is in one of the directories written.
+func writesIn(written []string, p string) bool {
+	for _, w := range written {
+		if within(p, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // isMountRoot reports whether p is the root of a mount (a mount point).
@@ -293,15 +305,9 @@ func (b *builder) replicateNarrow(i int, r reachable, target string) error {
 	return b.track(target, false, boundAsIs(r, "bound read-only (the run's isolation is narrowed to where it writes)"))
 }
 
-// writes reports whether the narrowed run is to write path p.
-func (b *builder) writes(p string) bool {
-	for _, w := range b.writable {
-		if w == p {
-			return true
-		}
-	}
-	return false
-}
+// writes reports whether path p is in a directory the narrowed run
+// writes in (Spec.Writable).
+func (b *builder) writes(p string) bool { return writesIn(b.writable, p) }
 
 // mountDirOverlay mounts the overlay of directory d in the new tree
 // (number n, for its layers' names on the scratch).

@@ -58,7 +58,8 @@ type Spec struct {
 	// directories) it is isolated in full, and Report.ReadOnly is empty.
 	Narrow bool `json:"narrow,omitempty"`
 	// Writable are the absolute paths of the directories a narrowed run
-	// writes in (Narrow), and of the mounts of a single file it writes.
+	// writes in (Narrow); a mount of a single file in one of them is a
+	// copy, as in the full view.
 	Writable []string `json:"writable,omitempty"`
 }
 
