@@ -69,23 +69,24 @@ ls app/out > "$OUT/out-after"
 	}
 }
 
-// TestMaterializeNarrowingFailsOver: a check that, when the stamp file
-// of its first run is missing, notes its first run in a spool directory
-// (with touch) before it reads its configuration with grep. In the good
-// run the stamp was there, so the recording wrote nothing; here both the
-// stamp and the configuration differ. A narrowed run without the stamp
-// in place cannot write the spool (EROFS) and fails whatever the
-// configuration: the narrowed search would end at both, which the fully
-// isolated confirming runs do not bear out (without the stamp, the
-// command passes). The search is made again isolated in full and names
-// the configuration alone, saying why; the spool is untouched.
+// TestMaterializeNarrowingFailsOver: a check that reads the stamp file
+// of its first run or, when it is missing, notes its first run in a spool
+// directory (with touch), and then reads its configuration with grep. In
+// the good run the stamp was there, so the recording wrote nothing; here
+// both the stamp and the configuration differ. A narrowed run without
+// the stamp in place cannot write the spool (EROFS) and fails whatever
+// the configuration: the narrowed search ends at both, which the fully
+// isolated confirming runs do not bear out (with everything but the
+// stamp in place the command passes). The search is made again isolated
+// in full and names the configuration alone, saying why; the spool is
+// untouched.
 func TestMaterializeNarrowingFailsOver(t *testing.T) {
 	testutil.Require(t, testutil.Root, testutil.Binary("grep"), testutil.Binary("touch"))
 	out := testutil.InWorkNS(t, prelude+`
 mkdir "$W/spool"
-touch app/stamp
+echo 1 > app/stamp
 echo 'mode=good' > app/app.conf
-check='grep TracerPid /proc/$$/status >&2; test -e stamp || touch ../spool/first-run || exit 3; grep -q ^mode=good app.conf'
+check='grep TracerPid /proc/$$/status >&2; if test -e stamp; then cat stamp; else touch ../spool/first-run || exit 3; fi; grep -q ^mode=good app.conf'
 record_good sh -c "$check"
 rm app/stamp
 echo 'mode=bad' > app/app.conf
