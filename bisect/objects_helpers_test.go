@@ -100,8 +100,8 @@ type fakeObjects struct {
 	// (ObjectRequest.Narrow) instead of passes.
 	narrowed func(objs, start map[int]bool) bool
 	runs     int
-	byKey   map[string]int
-	reqs    []ObjectRequest
+	byKey    map[string]int
+	reqs     []ObjectRequest
 }
 
 func (f *fakeObjects) RunObjects(_ context.Context, r ObjectRequest) (ObjectOutcome, error) {
