@@ -69,6 +69,7 @@ func (s *objSearch) decideStep(ctx context.Context, req ObjectRequest, role stri
 		if v, ok = majority(runs); !ok {
 			v, note = Skip, "runs disagree"
 		}
+		s.disagreed = true
 	}
 	if c, found := s.contradicts(req, v); found {
 		if err := more(); err != nil {
@@ -77,6 +78,7 @@ func (s *objSearch) decideStep(ctx context.Context, req ObjectRequest, role stri
 		if again := runs[len(runs)-1].Verdict; again != v {
 			note = fmt.Sprintf("contradicts step %d, and a re-run gave %s", c, again)
 			v = Skip
+			s.disagreed = true
 		} else {
 			note = fmt.Sprintf("contradicts step %d; a re-run agreed", c)
 		}
@@ -98,8 +100,11 @@ func (s *objSearch) decideStep(ctx context.Context, req ObjectRequest, role stri
 // req passes, or one that put no more in place passed where req fails.
 func (s *objSearch) contradicts(req ObjectRequest, v Verdict) (int, bool) {
 	for _, k := range s.known {
-		if k.req.Narrow != req.Narrow {
-			continue // a verdict of another isolation
+		if k.req.Narrow != req.Narrow && !(req.Narrow && v == Pass || k.req.Narrow && k.v == Pass) {
+			// Across isolations only a narrowed pass is weighed against
+			// a fully isolated fail: a narrowed run that fails where a
+			// full one passes may be failing for its isolation.
+			continue
 		}
 		switch {
 		case v == Pass && k.v == Fail && within(req, k.req):

@@ -67,3 +67,27 @@ func TestObjectsNarrowedNeverWrong(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectsNarrowedFlaky: when runs of one request disagree the
+// command is flaky, whatever its isolation: a narrowed search that
+// confirms nothing is not made again, and names nothing.
+func TestObjectsNarrowedFlaky(t *testing.T) {
+	w := &objWorld{}
+	w.noise(3)
+	w.add(modeDiffers("/tmp", 0o1777, 0o755))
+	f := &fakeObjects{verdict: func(run int, _, _ map[int]bool) Verdict {
+		if run%2 == 0 {
+			return Pass
+		}
+		return Fail
+	}}
+	rep := locateObjects(t, w, f, ObjectOptions{Narrow: true, CheckRepeatable: true})
+	if rep.Status == envobj.Located {
+		t.Fatalf("located %q in a flaky command", causeNames(rep))
+	}
+	for _, w := range rep.Warnings {
+		if strings.Contains(w, "made again") {
+			t.Errorf("the flaky search was made again: %q", w)
+		}
+	}
+}

@@ -27,6 +27,9 @@ type objSearch struct {
 	// (ObjectOptions.Narrow), until a narrowed search ends with no
 	// confirmed causes.
 	narrow bool
+	// disagreed: runs of one request gave different verdicts (a tie, or
+	// a re-run that disagreed with the run it re-made).
+	disagreed bool
 
 	steps    []ObjectStep
 	step     int // search steps begun
@@ -64,10 +67,13 @@ func LocateObjects(ctx context.Context, objs []envobj.Object, items []StartItem,
 	if err != nil {
 		return nil, err
 	}
-	if s.narrow && rep.Status != envobj.Located {
+	if s.narrow && rep.Status != envobj.Located && !s.disagreed {
 		// What the narrowed runs gave may be about their isolation (a
 		// write where the recording wrote nothing failed): the search
-		// is made again with every writable mount isolated.
+		// is made again with every writable mount isolated, its flaky
+		// guard knowing the verdicts of the fully isolated confirming
+		// runs. Not when runs of one request disagreed: the command is
+		// flaky, whatever its isolation, and the report says so.
 		s.warn(fmt.Sprintf("with its runs' isolation narrowed to where the recording wrote, the search ended %s (%s): it was made again with every writable mount isolated", rep.Status, rep.Message))
 		s.narrow = false
 		if rep, err = s.locate(ctx); err != nil {
