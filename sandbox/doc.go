@@ -102,7 +102,9 @@
 //     adds, removes or replaces; when the run writes nowhere in that
 //     directory, its other entries (regular files and directories of the
 //     same mount) are bound back over the overlay from the real
-//     directory, read-only, so the command meets them natively;
+//     directory, read-only, so the command meets them natively, and a
+//     file an OpWrite adds there is bound, like a replacing one, over a
+//     placeholder made in the overlay;
 //   - a view that cannot be narrowed (an object on the root of a mount,
 //     more than 64 directories) is isolated in full.
 //

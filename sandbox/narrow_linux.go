@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -46,6 +47,11 @@ type narrowPlan struct {
 	// bind are the ops (by index into the objects) put in place as a
 	// file bound over the path, with the path's symbolic links resolved.
 	bind map[int]string
+	// added are the ops that write a file missing here whose directory
+	// is there (by index, with the path in that directory resolved): put
+	// in place as a file bound over a placeholder made in the
+	// directory's overlay, when the run writes nowhere in it.
+	added map[int]string
 }
 
 func (p *narrowPlan) close() {
@@ -82,7 +88,7 @@ func planNarrow(spec Spec, rs []reachable, st *objectState) (*narrowPlan, error)
 	for _, r := range rs {
 		byID[r.ID] = r
 	}
-	plan := &narrowPlan{bind: map[int]string{}}
+	plan := &narrowPlan{bind: map[int]string{}, added: map[int]string{}}
 	var want []string
 	for _, w := range spec.Writable {
 		want = append(want, w)
@@ -125,6 +131,9 @@ func planNarrow(spec Spec, rs []reachable, st *objectState) (*narrowPlan, error)
 				plan.bind[i] = at
 				continue
 			}
+		}
+		if a, ok := addedFile(op, ops, i); ok && !writesIn(written, a) {
+			plan.added[i] = a
 		}
 		at := op.Path
 		if op.Kind == envobj.OpChmod || op.Kind == envobj.OpChown || op.Kind == envobj.OpMtime {
@@ -205,6 +214,40 @@ func fileBindable(op envobj.Op, ops []envobj.Op, i int) bool {
 		}
 	}
 	return true
+}
+
+// addedFile returns, for an op that writes a file missing here whose
+// directory is there, the file's path with the directory resolved; no
+// other op may change an entry at or above it.
+func addedFile(op envobj.Op, ops []envobj.Op, i int) (string, bool) {
+	if op.Kind != envobj.OpWrite {
+		return "", false
+	}
+	if _, err := os.Lstat(op.Path); !errors.Is(err, os.ErrNotExist) {
+		return "", false
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(op.Path))
+	if err != nil {
+		return "", false
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	for j, o := range ops {
+		if j == i {
+			continue
+		}
+		switch o.Kind {
+		case envobj.OpChmod, envobj.OpChown, envobj.OpMtime:
+			if o.Path == op.Path {
+				continue // changes the bound file, a throwaway one
+			}
+		}
+		if within(op.Path, o.Path) || within(o.Path, op.Path) {
+			return "", false
+		}
+	}
+	return filepath.Join(dir, filepath.Base(op.Path)), true
 }
 
 // writesIn reports whether p is in one of the directories written.
@@ -382,10 +425,23 @@ func (b *builder) bindEntries(d dirOverlay, target string) error {
 	return nil
 }
 
+// entriesBound reports whether p is in a directory overlaid for objects
+// only (dirOverlay.keep): the run writes nowhere there.
+func (p *narrowPlan) entriesBound(path string) bool {
+	for _, d := range p.dirs {
+		if within(path, d.path) {
+			return d.keep != nil
+		}
+	}
+	return false
+}
+
 // placeNarrowFiles puts the plan's file objects in place before the
 // pivot: each op's content, owner, mode and modification time in a file
 // of the run's scratch, bound over the path with the flags of the mount
-// it is on.
+// it is on; a file added in a directory overlaid for objects only is
+// bound over a placeholder made in the overlay, so that the command
+// reads it without the overlay too.
 func (b *builder) placeNarrowFiles(rs []reachable, contents Contents) error {
 	st := b.objects
 	byID := map[int]reachable{}
@@ -394,6 +450,16 @@ func (b *builder) placeNarrowFiles(rs []reachable, contents Contents) error {
 	}
 	for i, op := range st.ops {
 		at, ok := b.narrow.bind[i]
+		if a, added := b.narrow.added[i]; added && b.narrow.entriesBound(a) {
+			// The placeholder, in the directory's overlay (its upper
+			// layer, on the scratch), for the good file's mount.
+			fd, err := unix.Open(b.inRoot(a), unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+			if err != nil {
+				return fmt.Errorf("object %s: a placeholder for %s in its directory's overlay: %w", op, a, err)
+			}
+			unix.Close(fd)
+			at, ok = a, true
+		}
 		if !ok {
 			continue
 		}

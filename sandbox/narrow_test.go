@@ -19,7 +19,8 @@ import (
 // bound over it, with its owner, mode and modification time, and the
 // directory around it is no overlay; an object adding an entry gets an
 // overlay on its directory only, the directory's other entries bound
-// over it from the real directory, read-only; a replayed working directory that is
+// over it from the real directory, read-only, and the added file bound
+// over a placeholder there; a replayed working directory that is
 // missing is made in an overlay. Afterwards the work tree and the mount
 // table are what they were.
 func TestNarrowedView(t *testing.T) {
@@ -59,6 +60,9 @@ test "$(cat etc/other.conf)" = other
 touch etc/new 2>&1 | grep -q "Read-only file system"
 echo x 2>/dev/null > data/f && exit 9
 test "$(cat conf.d/added.conf)" = good; test "$(stat -f -c %T conf.d)" = overlayfs
+test "$(stat -c %a conf.d/added.conf)" = 600; grep -q " $PWD/conf.d/added.conf " /proc/self/mountinfo
+test "$(ls conf.d)" = "added.conf
+there.conf"
 test "$(cat conf.d/there.conf)" = there; test "$(stat -f -c %T conf.d/there.conf)" != overlayfs
 echo x 2>/dev/null > conf.d/there.conf && exit 8
 echo written > out/new; mkdir out/sub; rm out/old; test "$(cat out/new)" = written
