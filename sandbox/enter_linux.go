@@ -79,9 +79,10 @@ func Enter(spec Spec, contents Contents) (*Report, error) {
 	var narrow *narrowPlan
 	if spec.Narrow {
 		// Where the run writes and its objects go, found in the tree as
-		// it is; nil: it cannot be narrowed, and is isolated in full.
+		// it is; nil (or a path that cannot be resolved): it cannot be
+		// narrowed, and is isolated in full.
 		if narrow, err = planNarrow(spec, rs, objects); err != nil {
-			return nil, fmt.Errorf("sandbox: %w", err)
+			narrow = nil
 		}
 		defer narrow.close()
 	}
