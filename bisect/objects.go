@@ -42,6 +42,11 @@ type ObjectRequest struct {
 	// names the run's log by them.
 	Run  int    `json:",omitempty"`
 	Role string `json:",omitempty"`
+	// Narrow lets the runner narrow the run's isolation to where the
+	// recording wrote (sandbox.Spec.Narrow): a run of the search proper
+	// when ObjectOptions.Narrow is set. False: every writable mount is
+	// isolated, as in a confirming run.
+	Narrow bool `json:",omitempty"`
 }
 
 // Ops returns the sandbox operations of the request's objects, in the
@@ -123,6 +128,14 @@ type ObjectOptions struct {
 	// CheckRepeatable runs the fail end (nothing in place) a second time:
 	// when it passes, the search ends as NotRepeatable.
 	CheckRepeatable bool
+	// Narrow makes the runs of the search proper narrowed ones
+	// (ObjectRequest.Narrow), which are faster: a write where the
+	// recording did not write fails in them, so the runs that confirm
+	// the causes are isolated in full, and a search that ends with
+	// anything but confirmed causes is made again, isolated in full
+	// (the report's Warnings say so): narrowing never names a cause the
+	// fully isolated runs do not bear out.
+	Narrow bool
 	// Progress, if not nil, is called before and after every run.
 	Progress func(ObjectProgress)
 }

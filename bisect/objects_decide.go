@@ -3,6 +3,7 @@ package bisect
 import (
 	"context"
 	"fmt"
+	"github.com/envbisect/envbisect/render"
 	"time"
 )
 
@@ -24,6 +25,7 @@ type objKnown struct {
 // more when it comes out Skip. role is the runs' role ("" or
 // render.RoleConfirm).
 func (s *objSearch) decide(ctx context.Context, req ObjectRequest, role string, fresh bool) (objDecided, error) {
+	req.Narrow = s.narrow && role != render.RoleConfirm
 	if d, ok := s.memo[req.key()]; ok && !fresh {
 		return d, nil
 	}
@@ -67,6 +69,7 @@ func (s *objSearch) decideStep(ctx context.Context, req ObjectRequest, role stri
 		if v, ok = majority(runs); !ok {
 			v, note = Skip, "runs disagree"
 		}
+		s.disagreed = true
 	}
 	if c, found := s.contradicts(req, v); found {
 		if err := more(); err != nil {
@@ -75,6 +78,7 @@ func (s *objSearch) decideStep(ctx context.Context, req ObjectRequest, role stri
 		if again := runs[len(runs)-1].Verdict; again != v {
 			note = fmt.Sprintf("contradicts step %d, and a re-run gave %s", c, again)
 			v = Skip
+			s.disagreed = true
 		} else {
 			note = fmt.Sprintf("contradicts step %d; a re-run agreed", c)
 		}
@@ -96,6 +100,12 @@ func (s *objSearch) decideStep(ctx context.Context, req ObjectRequest, role stri
 // req passes, or one that put no more in place passed where req fails.
 func (s *objSearch) contradicts(req ObjectRequest, v Verdict) (int, bool) {
 	for _, k := range s.known {
+		if k.req.Narrow != req.Narrow && !(req.Narrow && v == Pass || k.req.Narrow && k.v == Pass) {
+			// Across isolations only a narrowed pass is weighed against
+			// a fully isolated fail: a narrowed run that fails where a
+			// full one passes may be failing for its isolation.
+			continue
+		}
 		switch {
 		case v == Pass && k.v == Fail && within(req, k.req):
 			return k.step, true
@@ -137,16 +147,21 @@ func (s *objSearch) runOnce(ctx context.Context, req ObjectRequest, step int, ro
 		out.Seconds = time.Since(start).Seconds()
 	}
 	s.steps = append(s.steps, ObjectStep{Step: step, Role: role, InPlace: req.InPlace, Objects: len(req.Objects),
-		Start: len(req.Start), Verdict: out.Verdict.String(), Detail: out.Detail, Exit: out.Exit, Seconds: out.Seconds, Stops: out.Stops})
+		Start: len(req.Start), Verdict: out.Verdict.String(), Detail: out.Detail, Exit: out.Exit, Seconds: out.Seconds, Stops: out.Stops, Narrowed: req.Narrow})
 	for _, w := range out.Warnings {
-		if !s.warned[w] {
-			s.warned[w] = true
-			s.warnings = append(s.warnings, w)
-		}
+		s.warn(w)
 	}
 	p.Done, p.Outcome = true, out
 	s.progress(p)
 	return out, len(s.steps) - 1, nil
+}
+
+// warn adds w to the report's warnings, once.
+func (s *objSearch) warn(w string) {
+	if !s.warned[w] {
+		s.warned[w] = true
+		s.warnings = append(s.warnings, w)
+	}
 }
 
 func (s *objSearch) progress(p ObjectProgress) {

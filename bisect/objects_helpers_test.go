@@ -96,9 +96,12 @@ type fakeObjects struct {
 	// verdict, if not nil, decides instead of passes, knowing the run's
 	// number (for flaky runners).
 	verdict func(run int, objs, start map[int]bool) Verdict
-	runs    int
-	byKey   map[string]int
-	reqs    []ObjectRequest
+	// narrowed, if not nil, decides a narrowed run
+	// (ObjectRequest.Narrow) instead of passes.
+	narrowed func(objs, start map[int]bool) bool
+	runs     int
+	byKey    map[string]int
+	reqs     []ObjectRequest
 }
 
 func (f *fakeObjects) RunObjects(_ context.Context, r ObjectRequest) (ObjectOutcome, error) {
@@ -122,6 +125,10 @@ func (f *fakeObjects) RunObjects(_ context.Context, r ObjectRequest) (ObjectOutc
 	switch {
 	case f.verdict != nil:
 		v = f.verdict(f.runs, in, st)
+	case r.Narrow && f.narrowed != nil:
+		if f.narrowed(in, st) {
+			v = Pass
+		}
 	case f.passes(in, st):
 		v = Pass
 	}

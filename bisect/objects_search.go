@@ -3,6 +3,7 @@ package bisect
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/envbisect/envbisect/envobj"
@@ -21,6 +22,14 @@ type objSearch struct {
 	// flaky guard (objects_decide.go).
 	memo  map[string]objDecided
 	known []objKnown
+
+	// narrow: the runs of the search proper are narrowed
+	// (ObjectOptions.Narrow), until a narrowed search ends with no
+	// confirmed causes.
+	narrow bool
+	// disagreed: runs of one request gave different verdicts (a tie, or
+	// a re-run that disagreed with the run it re-made).
+	disagreed bool
 
 	steps    []ObjectStep
 	step     int // search steps begun
@@ -53,9 +62,23 @@ func LocateObjects(ctx context.Context, objs []envobj.Object, items []StartItem,
 	h := envobj.Build(objs)
 	s := &objSearch{objs: objs, items: items, run: run, o: o, top: topUnits(items, h),
 		memo: map[string]objDecided{}, warned: map[string]bool{}}
+	s.narrow = o.Narrow
 	rep, err := s.locate(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if s.narrow && rep.Status != envobj.Located && !s.disagreed {
+		// What the narrowed runs gave may be about their isolation (a
+		// write where the recording wrote nothing failed): the search
+		// is made again with every writable mount isolated, its flaky
+		// guard knowing the verdicts of the fully isolated confirming
+		// runs. Not when runs of one request disagreed: the command is
+		// flaky, whatever its isolation, and the report says so.
+		s.warn(fmt.Sprintf("with its runs' isolation narrowed to where the recording wrote, the search ended %s (%s): it was made again with every writable mount isolated", rep.Status, rep.Message))
+		s.narrow = false
+		if rep, err = s.locate(ctx); err != nil {
+			return nil, err
+		}
 	}
 	rep.Candidates = len(s.top)
 	rep.Objects = len(objs) - len(h.Unplaced)

@@ -112,7 +112,7 @@ func without(r ObjectRequest, u *objUnit) ObjectRequest {
 
 // key identifies a request by what it puts in place.
 func (r ObjectRequest) key() string {
-	return fmt.Sprint(r.Objects, r.Start)
+	return fmt.Sprint(r.Objects, r.Start, r.Narrow)
 }
 
 // within reports whether a puts in place nothing b does not.

@@ -12,7 +12,7 @@ import (
 	"github.com/cilium/ebpf"
 	"github.com/cilium/ebpf/link"
 	"github.com/cilium/ebpf/ringbuf"
-	"github.com/cilium/ebpf/rlimit"
+	"golang.org/x/sys/unix"
 )
 
 // Probe is the loaded and attached recorder. Read its records with Read
@@ -71,17 +71,23 @@ func Load(opts Options) (*Probe, error) {
 	if err := configure(spec, &o, cpus); err != nil {
 		return nil, fmt.Errorf("eBPF recorder: %w", err)
 	}
-	// Kernels before 5.11 charge eBPF memory to RLIMIT_MEMLOCK; later
-	// ones do not, and this does nothing. Its failure matters only if
-	// loading fails too.
-	memlockErr := rlimit.RemoveMemlock()
-
 	p := &Probe{poll: o.Poll, filter: o.Filter.Kind}
 	if err := spec.LoadAndAssign(&p.objs, nil); err != nil {
-		if memlockErr != nil {
-			err = fmt.Errorf("%w (and lifting the locked-memory limit failed: %v)", err, memlockErr)
+		// Kernels before 5.11 charge eBPF memory to RLIMIT_MEMLOCK
+		// (EPERM past it): lift it and load again. Not with
+		// github.com/cilium/ebpf/rlimit, whose init creates a map in
+		// every process of envbisect, each run's helper included.
+		if !errors.Is(err, unix.EPERM) {
+			return nil, loadError("load programs", err)
 		}
-		return nil, loadError("load programs", err)
+		inf := unix.Rlimit{Cur: unix.RLIM_INFINITY, Max: unix.RLIM_INFINITY}
+		if lerr := unix.Setrlimit(unix.RLIMIT_MEMLOCK, &inf); lerr != nil {
+			return nil, loadError("load programs", fmt.Errorf("%w (and lifting the locked-memory limit failed: %v)", err, lerr))
+		}
+		p.objs = recordObjects{}
+		if err := spec.LoadAndAssign(&p.objs, nil); err != nil {
+			return nil, loadError("load programs", err)
+		}
 	}
 	if err := p.fill(descs, requests); err != nil {
 		p.objs.Close()

@@ -271,5 +271,15 @@ func (c *comparer) diff() *Diff {
 		}
 	}
 	slices.Sort(d.Own)
+	written := map[string]bool{}
+	for p, r := range c.recs {
+		if r.changed != 0 && r.named && !kernelPath(p) {
+			written[path.Dir(p)] = true
+		}
+	}
+	for p := range written {
+		d.Written = append(d.Written, p)
+	}
+	slices.Sort(d.Written)
 	return d
 }

@@ -48,6 +48,11 @@ type Diff struct {
 	// nothing of them before, or they lie under a directory it made.
 	// Sorted.
 	Own []string `json:"own,omitempty"`
+	// Written are the directories in which the command changed a path
+	// it named (created, wrote, truncated, renamed, removed, chmod'ed
+	// ...) during the recorded run, outside /proc, /sys and /dev: where
+	// a run of it is expected to write (sandbox.Spec.Writable). Sorted.
+	Written []string `json:"written,omitempty"`
 	// Skipped are the paths inspection could not compare, and why,
 	// sorted by path.
 	Skipped []Skip `json:"skipped,omitempty"`

@@ -119,6 +119,11 @@ func TestOwnWorkAndLinks(t *testing.T) {
 	if len(d.Own) != len(wantOwn) || d.Own[0] != wantOwn[0] || d.Own[1] != wantOwn[1] || d.Own[2] != wantOwn[2] {
 		t.Errorf("own %v; want %v", d.Own, wantOwn)
 	}
+	// Where the command wrote: /r (new.conf, build, app.pid ...) and
+	// the directory it made, /r/build; not the stdout it inherited.
+	if fmt.Sprint(d.Written) != "[/r /r/build]" {
+		t.Errorf("written %v; want [/r /r/build]", d.Written)
+	}
 	if o := d.Object("/r"); o != nil && (fmt.Sprint(o.Good.Entries) != "[dir l t1]" || fmt.Sprint(o.Here.Entries) != "[dir extra.conf l t1]") {
 		t.Errorf("/r: entries %v here %v; want [dir l t1] and [dir extra.conf l t1]", o.Good.Entries, o.Here.Entries)
 	}

@@ -230,4 +230,8 @@ type ResultStep struct {
 	// step).
 	Taken string `json:"taken,omitempty"`
 	Note  string `json:"note,omitempty"`
+	// Narrowed: the run's isolation was narrowed to where the recording
+	// wrote (writable mounts bound read-only, sandbox.Spec.Narrow); a
+	// confirming run never is.
+	Narrowed bool `json:"narrowed,omitempty"`
 }

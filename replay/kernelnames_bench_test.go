@@ -37,8 +37,8 @@ func BenchmarkUnameAnswered(b *testing.B) {
 		var plain, traced []time.Duration
 		for i := 0; i < 7; i++ {
 			order := []func(){
-				func() { plain = append(plain, timeExecute(b, spec, nil)) },
-				func() { traced = append(traced, timeExecute(b, answered, nil)) },
+				func() { plain = append(plain, timeExecute(b, spec, nil).wall) },
+				func() { traced = append(traced, timeExecute(b, answered, nil).wall) },
 			}
 			if i%2 == 1 {
 				order[0], order[1] = order[1], order[0]

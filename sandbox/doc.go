@@ -82,6 +82,35 @@
 //     (in a container it has already entered the container's root).
 //   - Then the working directory is bound (step 7).
 //
+// # A narrowed view
+//
+// With Spec.Narrow (narrow_linux.go) the view isolates only where the run
+// writes, so that reads skip overlayfs (whose every open and read goes
+// through a second, backing file):
+//
+//   - every writable mount step 4 would overlay is bound read-only
+//     instead (with its flags): a write there fails with EROFS;
+//   - each directory of Spec.Writable (the nearest that exists here), and
+//     where a replayed working directory's mount point is made, gets a
+//     throwaway overlay of that directory alone, mounted after the mount
+//     it is on and before those below it;
+//   - an OpWrite over a regular file that is there (not a mount point, and
+//     no other op adds or removes an entry above it) is written to a file
+//     of the scratch tmpfs, with its owner, mode and mtime, and bound over
+//     the path with the mount's flags;
+//   - any other object gets an overlay of the directory whose entry it
+//     adds, removes or replaces; when the run writes nowhere in that
+//     directory, its other entries (regular files and directories of the
+//     same mount) are bound back over the overlay from the real
+//     directory, read-only, so the command meets them natively, and a
+//     file an OpWrite adds there is bound, like a replacing one, over a
+//     placeholder made in the overlay;
+//   - a view that cannot be narrowed (an object on the root of a mount,
+//     more than 64 directories) is isolated in full.
+//
+// Report.ReadOnly names the mounts bound read-only. Every object still
+// lands only on a throwaway mount, checked as above.
+//
 // Nothing is left behind on the host: the namespace, its mounts and the
 // scratch tmpfs exist only as long as a process of the run is in the
 // namespace, so they go away with the run, also after SIGKILL.

@@ -76,6 +76,16 @@ func Enter(spec Spec, contents Contents) (*Report, error) {
 		}
 		defer objects.close()
 	}
+	var narrow *narrowPlan
+	if spec.Narrow {
+		// Where the run writes and its objects go, found in the tree as
+		// it is; nil (or a path that cannot be resolved): it cannot be
+		// narrowed, and is isolated in full.
+		if narrow, err = planNarrow(spec, rs, objects); err != nil {
+			narrow = nil
+		}
+		defer narrow.close()
+	}
 	persist := make([]int, 0, len(spec.Persist))
 	defer func() {
 		for _, fd := range persist {
@@ -96,9 +106,29 @@ func Enter(spec Spec, contents Contents) (*Report, error) {
 		return nil, err
 	}
 	b.objects = objects
+	if narrow != nil {
+		b.narrow, b.writable = narrow, spec.Writable
+	}
 	sortReachable(rs)
+	var dirs []dirOverlay
+	if b.narrow != nil {
+		dirs = b.narrow.dirs
+	}
+	next := 0 // the directory overlays mounted
 	for i, r := range rs {
+		// A directory's overlay goes on the mount it is in, and under
+		// the mounts below it.
+		for ; next < len(dirs) && depth(dirs[next].path) < depth(r.Point); next++ {
+			if err := b.mountDirOverlay(len(rs)+next, dirs[next]); err != nil {
+				return nil, fmt.Errorf("sandbox: %w", err)
+			}
+		}
 		if err := b.replicate(i, r); err != nil {
+			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+	}
+	for ; next < len(dirs); next++ {
+		if err := b.mountDirOverlay(len(rs)+next, dirs[next]); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
 		}
 	}
@@ -108,6 +138,11 @@ func Enter(spec Spec, contents Contents) (*Report, error) {
 	if objects != nil {
 		if err := b.placeKernelFiles(rs, contents); err != nil {
 			return nil, fmt.Errorf("sandbox: %w", err)
+		}
+		if b.narrow != nil {
+			if err := b.placeNarrowFiles(rs, contents); err != nil {
+				return nil, fmt.Errorf("sandbox: %w", err)
+			}
 		}
 	}
 	for i, p := range spec.Persist {
@@ -161,6 +196,11 @@ type builder struct {
 	// objects, for a materialized run: where its objects go, and the
 	// mounts of the new tree they may change.
 	objects *objectState
+	// narrow, for a narrowed view (Spec.Narrow): the directories that get
+	// an overlay of their own and the objects bound as files; writable
+	// are Spec.Writable.
+	narrow   *narrowPlan
+	writable []string
 }
 
 // newBuilder mounts the scratch tmpfs.
@@ -207,6 +247,9 @@ func (b *builder) replicate(i int, r reachable) error {
 		}
 		b.rep.Shared = append(b.rep.Shared, r.Point)
 		return b.track(target, false, boundAsIs(r, why))
+	}
+	if b.narrow != nil {
+		return b.replicateNarrow(i, r, target)
 	}
 	var err error
 	if r.isDir {

@@ -52,7 +52,7 @@ func runWithObjects(spec Spec, contents Contents, dir, script string) (sandboxed
 // says, else root's 0755), a removal hides the file, a write on a
 // read-only bind mount lands in an overlay that is read-only again for
 // the command, and afterwards the work tree and the mount table are what
-// they were.
+// they were; the same in a narrowed view (Spec.Narrow).
 func TestObjectsInPlace(t *testing.T) {
 	inWorkNS(t, func(work string) error {
 		w := func(p string) string { return filepath.Join(work, p) }
@@ -99,7 +99,11 @@ func TestObjectsInPlace(t *testing.T) {
 			{Kind: envobj.OpWrite, Path: w("ro/added"), Mode: 0o644, Content: ro},
 			{Kind: envobj.OpMkdir, Path: shm, Mode: 0o1777},
 		}}
-		r, err := runWithObjects(spec, c, work, `set -e
+		// Isolated in full, and narrowed to where the run writes
+		// (narrow_linux.go): the same objects in place either way.
+		for _, narrow := range []bool{false, true} {
+			spec.Narrow = narrow
+			r, err := runWithObjects(spec, c, work, `set -e
 test "$(cat etc/app.conf)" = good; test "$(stat -c '%a %u %g %Y' etc/app.conf)" = "640 0 4 1577934245"
 test "$(cat new/deep/file.conf)" = deep; test "$(stat -c '%a %u' new new/deep)" = "755 0
 755 0"
@@ -115,11 +119,12 @@ touch ro/other 2>&1 | grep -q "Read-only file system"
 grep " $PWD/ro " /proc/self/mountinfo | grep -q " ro,nosuid"
 test "$(stat -c %a `+shm+`)" = 1777
 echo ok`)
-		if err != nil {
-			return err
-		}
-		if r.code != 0 || strings.TrimSpace(r.stdout) != "ok" {
-			return fmt.Errorf("script in the sandbox: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+			if err != nil {
+				return err
+			}
+			if r.code != 0 || strings.TrimSpace(r.stdout) != "ok" {
+				return fmt.Errorf("script in the sandbox (narrowed: %v): exit %d, stdout %q, stderr %q", narrow, r.code, r.stdout, r.stderr)
+			}
 		}
 		// Without the objects, the same script fails.
 		if r, err := runSandboxed(Spec{}, work, `test "$(cat etc/app.conf)" = good`); err != nil || r.code == 0 {

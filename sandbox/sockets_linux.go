@@ -46,7 +46,7 @@ func openSockets() []socketFile {
 // the servers outside it.
 func (b *builder) bindSockets(socks []socketFile, overlaid map[int]bool) error {
 	for _, s := range socks {
-		if !overlaid[s.mntID] {
+		if !overlaid[s.mntID] && (b.narrow == nil || !b.narrow.covered(s.path)) {
 			continue
 		}
 		src := "/proc/self/fd/" + strconv.Itoa(s.fd)

@@ -44,6 +44,23 @@ type Spec struct {
 	// included, nor abstract unix sockets; sockets with a path stay
 	// reachable.
 	OwnNetwork bool `json:"own_network,omitempty"`
+	// Narrow narrows the isolation to where the run writes (a
+	// materialized run of the object search, whose recording says where
+	// the command writes): every writable mount the view would overlay
+	// is bound read-only instead, so reads cost what they cost natively
+	// and a write anywhere else fails with EROFS; the directories of
+	// Writable, and those where an object adds, removes or replaces an
+	// entry, get a throwaway overlay of their own (the nearest one that
+	// exists here, when a path is missing); a file object over a file
+	// that is there is a file of the run's scratch bound over it. Nothing
+	// reaches the real file system either way. When a view cannot be
+	// narrowed (an object on the root of a mount, more than 64
+	// directories) it is isolated in full, and Report.ReadOnly is empty.
+	Narrow bool `json:"narrow,omitempty"`
+	// Writable are the absolute paths of the directories a narrowed run
+	// writes in (Narrow); a mount of a single file in one of them is a
+	// copy, as in the full view.
+	Writable []string `json:"writable,omitempty"`
 }
 
 // Validate checks that every Persist path, and Cwd, is absolute and
@@ -58,6 +75,11 @@ func (s Spec) Validate() error {
 	for _, p := range s.Persist {
 		if !filepath.IsAbs(p) || filepath.Clean(p) != p {
 			return fmt.Errorf("sandbox: persist path %q is not an absolute, clean path", p)
+		}
+	}
+	for _, p := range s.Writable {
+		if !filepath.IsAbs(p) || filepath.Clean(p) != p {
+			return fmt.Errorf("sandbox: writable path %q is not an absolute, clean path", p)
 		}
 	}
 	for _, op := range s.Objects {
@@ -87,6 +109,9 @@ type Report struct {
 	NotIsolated []string
 	// Persisted are the Spec.Persist paths, shared on purpose.
 	Persisted []string
+	// ReadOnly are the writable mounts a narrowed view (Spec.Narrow)
+	// bound read-only: the run was not to write there.
+	ReadOnly []string
 	// ForObjects are the read-only mounts and mounts of the kernel's
 	// trees (/dev, ...) that got an overlay only because Spec.Objects
 	// puts an object there; a read-only one is read-only again for the
@@ -97,6 +122,9 @@ type Report struct {
 // Summary is one line for the user: what is isolated, and what is not.
 func (r *Report) Summary() string {
 	s := fmt.Sprintf("each run sees a throwaway copy of %d writable mount(s)", len(r.Overlaid))
+	if len(r.ReadOnly) > 0 {
+		s = fmt.Sprintf("isolation narrowed to where the run writes: %d writable mount(s) bound read-only, a throwaway copy of %s", len(r.ReadOnly), strings.Join(r.Overlaid, ", "))
+	}
 	if len(r.Persisted) > 0 {
 		s += "; shared on purpose (--persist): " + strings.Join(r.Persisted, ", ")
 	}

@@ -114,7 +114,7 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 	// comes from the recording's reads (envdiff).
 	contents := sandbox.Layers{replay.TraceContents(m.t.Files, m.t), sandbox.MemContents(envobj.TunableValues(diff.Objects))}
 	runner := bisect.ObjectRunnerFunc(func(ctx context.Context, r bisect.ObjectRequest) (bisect.ObjectOutcome, error) {
-		return m.runOne(ctx, diff.Objects, contents, r)
+		return m.runOne(ctx, diff, contents, r)
 	})
 	var progress func(bisect.ObjectProgress)
 	if !m.o.quiet {
@@ -128,8 +128,11 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 			}
 		}
 	}
+	// The search's runs are narrowed to where the recording wrote
+	// (faster: reads skip overlayfs); the confirming runs are not, and a
+	// narrowed search that confirms nothing is made again in full.
 	rep, err := bisect.LocateObjects(ctx, diff.Objects, m.items, runner, bisect.ObjectOptions{
-		Repeat: m.o.repeat, CheckRepeatable: true, Progress: progress,
+		Repeat: m.o.repeat, CheckRepeatable: true, Progress: progress, Narrow: true,
 	})
 	if err != nil {
 		return nil, nil, err
@@ -139,12 +142,14 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 
 // runOne makes one materialized run of request r: the objects it names
 // put in place in the run's sandbox, the command started with its start
-// items, untraced.
-func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, contents sandbox.Contents, r bisect.ObjectRequest) (bisect.ObjectOutcome, error) {
+// items, untraced; a narrowed request (r.Narrow) isolates only the
+// directories the recording wrote in (diff.Written) and those its
+// objects go in.
+func (m *objectSearch) runOne(ctx context.Context, diff *envdiff.Diff, contents sandbox.Contents, r bisect.ObjectRequest) (bisect.ObjectOutcome, error) {
 	if err := ctx.Err(); err != nil {
 		return bisect.ObjectOutcome{}, err
 	}
-	ops, err := r.Ops(objs)
+	ops, err := r.Ops(diff.Objects)
 	if err != nil {
 		return bisect.ObjectOutcome{}, err
 	}
@@ -153,6 +158,9 @@ func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, content
 	}
 	box := *m.box
 	box.Objects = ops
+	if r.Narrow {
+		box.Narrow, box.Writable = true, diff.Written
+	}
 	var start []align.StartDiff
 	var uname map[string]string
 	for _, i := range r.Start {
