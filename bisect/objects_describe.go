@@ -1,6 +1,7 @@
 package bisect
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -99,6 +100,13 @@ func (s *search) objectCulprit(c *envobj.ResultCause, live map[uint64]*trace.Cal
 	cu, gr := s.culprit(seq, live)
 	if shadowed := s.shadowedProgram(c); shadowed != "" {
 		cu.Explanation = render.HidesSentence(render.ProgramLookup{Name: path.Base(c.Path), Here: c.Path, Good: shadowed})
+	}
+	if cu.Here.Missing && c.Says != "" {
+		// An earlier cause ended the run here, or sent it elsewhere,
+		// before it met this one: what the object search saw of it is
+		// what there is to say.
+		cu.Explanation = fmt.Sprintf("%s. The run here took another path before it reached call %d, where the good "+
+			"run met it; putting it in place as in the good run is what showed it a cause.", render.Upper(c.Says), cu.Seq)
 	}
 	if cu.Explanation == "" {
 		cu.Explanation = c.Says

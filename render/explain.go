@@ -531,7 +531,10 @@ func joinSentences(s ...string) string {
 }
 
 // upper is s with its first letter in upper case.
-func upper(s string) string {
+func upper(s string) string { return Upper(s) }
+
+// Upper is s with its first letter upper-case, to start a sentence.
+func Upper(s string) string {
 	if s == "" {
 		return s
 	}

@@ -70,9 +70,26 @@ func metText(c *envobj.ResultCause) string {
 	case c.FirstSeq == 0:
 		return ""
 	case c.FirstCall != "":
-		return fmt.Sprintf("call %d: %s", c.FirstSeq, c.FirstCall)
+		return fmt.Sprintf("call %d: %s", c.FirstSeq, ShortCall(c.FirstCall))
 	}
 	return "call " + strconv.FormatUint(c.FirstSeq, 10)
+}
+
+// shortCallRunes is how long a call, as show prints it, may be in a
+// line of a report before ShortCall cuts it.
+const shortCallRunes = 160
+
+// ShortCall is call (as show prints it) cut to about shortCallRunes
+// runes for a line of a text or Markdown report: its start, " … ", and
+// its last 24 runes, which hold its last arguments and its result. A
+// listing of a directory's entries or a long buffer is otherwise a
+// paragraph of bytes; the JSON report keeps the whole call.
+func ShortCall(call string) string {
+	r := []rune(call)
+	if len(r) <= shortCallRunes {
+		return call
+	}
+	return string(r[:shortCallRunes-24-3]) + " … " + string(r[len(r)-24:])
 }
 
 // objectPaths are a group cause's paths, up to textObjectPaths and "...

@@ -80,7 +80,7 @@ func (t *textWriter) objectCauses(cs []envobj.ResultCause, what string) {
 		}
 		if ob := c.Observed; ob != nil {
 			if ob.Seq != 0 && ob.Seq != c.FirstSeq {
-				t.printf("differs   at call %d: %s\n", ob.Seq, Visible(ob.Call))
+				t.printf("differs   at call %d: %s\n", ob.Seq, Visible(ShortCall(ob.Call)))
 			}
 			if ob.Seq != 0 {
 				t.printf("good      %s\n", Visible(ob.Good))
