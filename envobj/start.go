@@ -21,6 +21,8 @@ type StartValue struct {
 	// Addresses are, for a KindAddress item, the addresses it frees
 	// (Name names them, Here their holders).
 	Addresses []Address `json:"addresses,omitempty"`
+	// Peer is, for a KindPeer item, the peer (without its conversation).
+	Peer *Peer `json:"peer,omitempty"`
 }
 
 // Label names the item: "env TZ", "umask".
@@ -41,6 +43,9 @@ func (s StartValue) Says() string {
 			says[i] = a.Says()
 		}
 		return strings.Join(says, "; ")
+	}
+	if s.Kind == KindPeer && s.Peer != nil {
+		return s.Peer.Says()
 	}
 	if trace.StartKind(s.Kind) == trace.StartSignal {
 		return SignalSays(s.Name, s.Good, s.Here)
@@ -102,6 +107,9 @@ func (s StartValue) Fix() []FixStep {
 			out = append(out, a.Fix()...)
 		}
 		return out
+	}
+	if s.Kind == KindPeer && s.Peer != nil {
+		return s.Peer.Fix()
 	}
 	if trace.StartKind(s.Kind) == trace.StartSignal {
 		return signalFix(s.Name, s.Good, s.Here)

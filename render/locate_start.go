@@ -41,6 +41,9 @@ type StartItem struct {
 	// search's), the addresses the command binds that a process holds
 	// here, with their holders.
 	Addresses []envobj.Address `json:"addresses,omitempty"`
+	// Peer is, for an item of kind envobj.KindPeer (the object search's),
+	// the peer the command talked to, without its conversation.
+	Peer *envobj.Peer `json:"peer,omitempty"`
 }
 
 // Plain says the item's difference as a sentence, for the kinds that

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/bisect"
@@ -54,6 +55,9 @@ type objectSearch struct {
 	// prepareObjectSearch read it (t then holds few of its events); nil:
 	// inspect t's events.
 	walked *envdiff.Inspector
+	// peers are the peers the good run talked to, for the runs' stand-in
+	// networks (addPeers); nil when runs put none in place.
+	peers *peerSet
 }
 
 // run makes the object search; its result is nil (with a note on
@@ -94,6 +98,7 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 	}
 	m.addHostname()
 	m.addAddresses()
+	m.addPeers()
 	if !m.o.quiet {
 		fmt.Fprintf(s.err, "envbisect: %d of the %d paths the recording met differ here", len(diff.Objects), diff.Compared)
 		if len(m.items) > 0 {
@@ -153,7 +158,22 @@ func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, content
 			box.OwnNetwork = true // a network namespace of the run's own, every address free (sandbox)
 			continue
 		}
+		if m.isPeerItem(i) {
+			continue // a stand-in in the run's network (peerNetwork)
+		}
 		start = append(start, m.start[i])
+	}
+	network, err := m.peerNetwork(r.Start, &box)
+	if err != nil {
+		return bisect.ObjectOutcome{}, err
+	}
+	var standins []string
+	if network != nil {
+		defer func() {
+			if network != nil {
+				network.Close()
+			}
+		}()
 	}
 	role := "object"
 	if r.Role != "" {
@@ -179,7 +199,17 @@ func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, content
 		}
 		return bisect.ObjectOutcome{}, err
 	}
+	if network != nil {
+		standins, network = network.Close(), nil
+	}
 	oo := bisect.ObjectOutcome{Verdict: out.Verdict, Detail: out.Detail, Seconds: out.Seconds, Warnings: warned.list()}
+	if len(standins) > 0 {
+		// The command asked a stand-in what the good run did not: its
+		// verdict is not one about the peers put in place.
+		oo.Verdict = verdict.Skip
+		oo.Detail = fmt.Sprintf("cannot tell (%s): a stand-in met what the good run's conversation does not hold: %s",
+			out.Detail, strings.Join(standins, "; "))
+	}
 	if !out.TimedOut && out.Signal == 0 {
 		code := out.ExitCode
 		oo.Exit = &code
