@@ -93,14 +93,20 @@ func (n *Network) relayTCP(c net.Conn, p *envobj.Peer) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		io.Copy(up, c)
+		copyPlain(up, c)
 		up.(*net.TCPConn).CloseWrite()
 	}()
-	io.Copy(c, up)
+	copyPlain(c, up)
 	if tc, ok := c.(*net.TCPConn); ok {
 		tc.CloseWrite()
 	}
 	wg.Wait()
+}
+
+// copyPlain copies from r to w until EOF with read and write: not with
+// splice(2), whose pipes net keeps in a pool of its own after the copy.
+func copyPlain(w io.Writer, r io.Reader) {
+	io.Copy(struct{ io.Writer }{w}, struct{ io.Reader }{r})
 }
 
 // firstDiff is a's bytes from where it first differs from b, at most 40.
