@@ -102,8 +102,8 @@ func (p *Peer) Size() int {
 // Materializable reports whether a stand-in can answer for the peer: a
 // loopback address (a run's network namespace has its loopback
 // interface, and 127.0.0.0/8 and ::1 are on it), TCP, or DNS over UDP,
-// a conversation the trace holds that has an answer, and not more than
-// MaxConversation.
+// not TLS, a conversation the trace holds that has an answer, and not
+// more than MaxConversation.
 func (p *Peer) Materializable() (bool, string) {
 	switch {
 	case p.Why != "":
@@ -114,6 +114,8 @@ func (p *Peer) Materializable() (bool, string) {
 		return false, "a stand-in answers datagrams for DNS only"
 	case p.Proto == "tcp" && p.DNS:
 		return false, "a stand-in does not answer DNS over TCP (its messages' ids are echoed)"
+	case p.tls():
+		return false, "its conversation is TLS, whose handshake differs in every run (random nonces): no recorded reply answers it"
 	case p.Size() > MaxConversation:
 		return false, fmt.Sprintf("its conversation is %d bytes, more than a stand-in replays (%d)", p.Size(), MaxConversation)
 	}
@@ -125,6 +127,18 @@ func (p *Peer) Materializable() (bool, string) {
 		}
 	}
 	return false, "the trace holds no answer of it"
+}
+
+// tls reports whether the command's first bytes to a TCP peer are a TLS
+// handshake record (content type 22, protocol major version 3).
+func (p *Peer) tls() bool {
+	for _, c := range p.Conns {
+		if len(c.Turns) > 0 && c.Turns[0].Sent && len(c.Turns[0].Data) >= 3 {
+			d := c.Turns[0].Data
+			return p.Proto == "tcp" && d[0] == 0x16 && d[1] == 0x03 && d[2] <= 0x04
+		}
+	}
+	return false
 }
 
 // GoodDNS returns the good run's DNS answers, one per question, in the

@@ -74,6 +74,7 @@ func TestPeerMaterializable(t *testing.T) {
 		{"another interface", Peer{AddrPort: netip.MustParseAddrPort("10.0.0.1:80"), Proto: "tcp", Conns: answered}, "loopback interface only"},
 		{"udp, not dns", Peer{AddrPort: netip.MustParseAddrPort("127.0.0.1:9"), Proto: "udp", Conns: answered}, "DNS only"},
 		{"dns over tcp", Peer{AddrPort: netip.MustParseAddrPort("127.0.0.1:53"), Proto: "tcp", DNS: true, Conns: answered}, "DNS over TCP"},
+		{"tls", Peer{AddrPort: netip.MustParseAddrPort("127.0.0.1:443"), Proto: "tcp", Conns: []Conn{{Turns: []Turn{{Sent: true, Data: []byte{0x16, 3, 1, 0, 5}}, {Data: []byte("a")}}}}}, "TLS"},
 		{"no answer", Peer{AddrPort: netip.MustParseAddrPort("127.0.0.1:80"), Proto: "tcp", Conns: []Conn{{Turns: []Turn{{Sent: true, Data: []byte("q")}}}}}, "no answer"},
 	} {
 		ok, why := c.p.Materializable()

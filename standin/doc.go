@@ -16,7 +16,9 @@
 // goroutines of envbisect: the run itself stays untraced.
 //
 //   - A TCP peer in place answers each connection the command makes with
-//     the next recorded connection: it reads what the command sends and
+//     the recorded connection whose first request it sends (in the
+//     recorded order when the peer spoke first, as a banner): it reads
+//     what the command sends and
 //     compares it with what the good run sent, byte by byte, and writes
 //     the peer's recorded reply once the command's turn is complete, turn
 //     after turn; after its last reply it closes the connection.

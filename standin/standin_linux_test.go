@@ -67,7 +67,9 @@ var httpPeer = envobj.Peer{AddrPort: netip.MustParseAddrPort("127.0.0.1:18080"),
 // A TCP peer in place: the command's request, the one the good run
 // sent, gets the recorded answer and the connection is closed; a
 // request that differs gets nothing, and Close says so; a connection
-// more than the good run made too.
+// more than the good run made too. Connections made in parallel each
+// get the recorded one whose request they send, whatever order they are
+// accepted in.
 func TestTCPStandIn(t *testing.T) {
 	testutil.Require(t, testutil.Root)
 	for _, tc := range []struct {
@@ -76,7 +78,7 @@ func TestTCPStandIn(t *testing.T) {
 	}{
 		{"the recorded request", "GET /artifact HTTP/1.0\r\n\r\n", "HTTP/1.0 200 OK\r\n\r\nrelease 1.2\n", "", 1},
 		{"another request", "GET /other HTTP/1.0\r\n\r\n", "", `the command sent "GET /other HTTP/1.0\r\n\r\n" where the good run sent "GET /artifact HTTP/1.0\r\n\r\n"`, 1},
-		{"a connection more", "GET /artifact HTTP/1.0\r\n\r\n", "HTTP/1.0 200 OK\r\n\r\nrelease 1.2\n", "the command made connection 2, the good run made 1", 2},
+		{"a connection more", "GET /artifact HTTP/1.0\r\n\r\n", "HTTP/1.0 200 OK\r\n\r\nrelease 1.2\n", "the command made more connections than the good run's 1", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			n, err := standin.Start([]envobj.Peer{httpPeer}, []bool{true})
@@ -97,6 +99,32 @@ func TestTCPStandIn(t *testing.T) {
 				t.Errorf("problems %q; want %q", problems, tc.problem)
 			}
 		})
+	}
+}
+
+// Two connections at once, the second request sent first: each gets its
+// own recorded answer.
+func TestTCPStandInParallel(t *testing.T) {
+	testutil.Require(t, testutil.Root)
+	p := httpPeer
+	p.Conns = []envobj.Conn{
+		{Turns: []envobj.Turn{{Sent: true, Data: []byte("GET /a\n")}, {Data: []byte("A\n")}}},
+		{Turns: []envobj.Turn{{Sent: true, Data: []byte("GET /b\n")}, {Data: []byte("B\n")}}},
+	}
+	n, err := standin.Start([]envobj.Peer{p}, []bool{true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b string
+	inNetwork(t, n.Path(), func() {
+		b = talk(t, p.AddrPort.String(), "GET /b\n")
+		a = talk(t, p.AddrPort.String(), "GET /a\n")
+	})
+	if problems := n.Close(); len(problems) > 0 {
+		t.Errorf("problems %q; want none", problems)
+	}
+	if a != "A\n" || b != "B\n" {
+		t.Errorf("answers %q, %q; want \"A\\n\", \"B\\n\"", a, b)
 	}
 }
 
