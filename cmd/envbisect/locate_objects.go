@@ -58,6 +58,9 @@ type objectSearch struct {
 	// peers are the peers the good run talked to, for the runs' stand-in
 	// networks (addPeers); nil when runs put none in place.
 	peers *peerSet
+	// runBase is how many runs an earlier phase of the search made
+	// (locateInPhases): a later phase's runs are numbered after them.
+	runBase int
 }
 
 // run makes the object search; its result is nil (with a note on
@@ -116,11 +119,11 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 	if !m.o.quiet {
 		progress = func(p bisect.ObjectProgress) {
 			if p.Done {
-				fmt.Fprintf(s.err, "envbisect: object run %d: %s in place: %s (%s)\n", p.Run, p.Request.InPlace, p.Outcome.Verdict, p.Outcome.Detail)
+				fmt.Fprintf(s.err, "envbisect: object run %d: %s in place: %s (%s)\n", p.Run+m.runBase, p.Request.InPlace, p.Outcome.Verdict, p.Outcome.Detail)
 			}
 		}
 	}
-	rep, err := bisect.LocateObjects(ctx, diff.Objects, m.items, runner, bisect.ObjectOptions{
+	rep, err := m.locateInPhases(ctx, diff.Objects, runner, bisect.ObjectOptions{
 		Repeat: m.o.repeat, CheckRepeatable: true, Progress: progress,
 	})
 	if err != nil {
@@ -179,7 +182,7 @@ func (m *objectSearch) runOne(ctx context.Context, objs []envobj.Object, content
 	if r.Role != "" {
 		role += "-" + r.Role
 	}
-	output, closeLog, err := m.o.logs.open(bisect.Request{Run: r.Run, Role: role})
+	output, closeLog, err := m.o.logs.open(bisect.Request{Run: r.Run + m.runBase, Role: role})
 	if err != nil {
 		return bisect.ObjectOutcome{}, err
 	}

@@ -1,14 +1,17 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/envbisect/envbisect/align"
+	"github.com/envbisect/envbisect/bisect"
 	"github.com/envbisect/envbisect/dnsmsg"
 	"github.com/envbisect/envbisect/envdiff"
 	"github.com/envbisect/envbisect/envobj"
@@ -199,4 +202,64 @@ func sameAnswers(p *envobj.Peer) bool {
 		}
 	}
 	return true
+}
+
+// locateInPhases is bisect.LocateObjects over the objects and start
+// items, in two phases when the items hold TCP peers: first without
+// them, and only when that search cannot make the command pass
+// (still-fails, inconclusive) again with them. A TCP peer is a candidate
+// by inspection without being asked here (addPeers), and a stand-in
+// answers only the requests the good run sent: a conversation that
+// differs in every run (a nonce, a timestamp the client sends) would make
+// every run with it in place a skip, the everything-in-place run
+// included, and hide a cause that is a file. When the first phase has
+// nothing to search, the second is the only one.
+func (m *objectSearch) locateInPhases(ctx context.Context, objs []envobj.Object, runner bisect.ObjectRunner, opts bisect.ObjectOptions) (*bisect.ObjectReport, error) {
+	var tcp []int
+	for i := range m.start {
+		if p, ok := m.peerOf(i); ok && p.Proto == "tcp" {
+			tcp = append(tcp, i)
+		}
+	}
+	if len(tcp) == 0 || len(objs) == 0 && len(m.items) == len(tcp) {
+		return bisect.LocateObjects(ctx, objs, m.items, runner, opts)
+	}
+	start, items, byItem := m.start, m.items, m.peers.byItem
+	m.start, m.items, m.peers.byItem = nil, nil, map[int]int{}
+	for i := range start {
+		if slices.Contains(tcp, i) {
+			continue
+		}
+		if p, ok := byItem[i]; ok {
+			m.peers.byItem[len(m.start)] = p
+		}
+		m.start, m.items = append(m.start, start[i]), append(m.items, items[i])
+	}
+	first, err := bisect.LocateObjects(ctx, objs, m.items, runner, opts)
+	if err != nil || first.Status != envobj.StillFails && first.Status != envobj.Inconclusive {
+		return first, err
+	}
+	m.start, m.items, m.peers.byItem = start, items, byItem
+	m.runBase = first.Runs + first.ConfirmRuns
+	m.note("with every other object that differs here put in place the command still fails (%s): searching again with the %d peer(s) "+
+		"it talked to over TCP put in place by stand-ins", first.Status, len(tcp))
+	rep, err := bisect.LocateObjects(ctx, objs, m.items, runner, opts)
+	if rep != nil {
+		rep.Runs += first.Runs
+		rep.ConfirmRuns += first.ConfirmRuns
+		rep.Seconds += first.Seconds
+	}
+	return rep, err
+}
+
+// peerOf is the peer start item i stands for.
+func (m *objectSearch) peerOf(i int) (envobj.Peer, bool) {
+	if m.peers == nil {
+		return envobj.Peer{}, false
+	}
+	p, ok := m.peers.byItem[i]
+	if !ok {
+		return envobj.Peer{}, false
+	}
+	return m.peers.all[p], true
 }

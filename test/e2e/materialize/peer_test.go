@@ -92,10 +92,13 @@ const peerPort = 18437
 // service on 127.0.0.1, which serves another file here. curl fetches
 // /artifact.txt from Python's http.server and the command checks its
 // content; recorded where the server serves "release 1.2", located where
-// it serves "release 1.3". The one cause is the peer
-// 127.0.0.1:PORT/tcp, named by its request and the good run's answer,
-// put in place by a stand-in that replays the good run's connection
-// after checking that the command sent the same request; untraced.
+// it serves "release 1.3". A note file the command reads differs too,
+// and does not matter: the search over the files alone still fails, and
+// the search again with the TCP peer names the peer alone, never the
+// note. The one cause is the peer 127.0.0.1:PORT/tcp, named by its
+// request and the good run's answer, put in place by a stand-in that
+// replays the good run's connection after checking that the command sent
+// the same request; untraced.
 func TestMaterializePeerHTTP(t *testing.T) {
 	testutil.Require(t, testutil.Root, testutil.Binary("unshare"), testutil.Binary("busybox"), testutil.Binary("curl"), testutil.File(peerPython))
 	port := strconv.Itoa(peerPort)
@@ -106,6 +109,7 @@ echo 'release 1.3' > www/bad/artifact.txt
 cat > app/fetch.sh <<'SH'
 #!/bin/sh
 grep TracerPid /proc/$$/status >&2
+read note < fetch.note
 got=$(curl -sf http://127.0.0.1:`+port+`/artifact.txt) || exit 2
 echo "got: $got" >&2
 [ "$got" = "release 1.2" ]
@@ -123,7 +127,9 @@ SERVE
 cat > rec.sh <<'NET'
 . "$W/serve.sh"
 serve good
+echo 'fetched on the good machine' > app/fetch.note
 record_good ./fetch.sh
+echo 'fetched here' > app/fetch.note
 kill $S; wait $S || true
 NET
 in_netns ./rec.sh
@@ -140,7 +146,10 @@ in_netns ./bad.sh
 	if code := testutil.ReadText(t, out, "bad-code"); code == "0" {
 		t.Fatalf("the command passes here: nothing to locate")
 	}
-	_, c := located(t, out)
+	r, c := located(t, out)
+	if r.Objects.Candidates != 2 {
+		t.Errorf("%d candidates; want the peer and the note", r.Objects.Candidates)
+	}
 	addr := "127.0.0.1:" + port + "/tcp"
 	if c.Kind != "start" || c.Name != "peer "+addr {
 		t.Errorf("cause %s %q; want the start item peer %s", c.Kind, c.Name, addr)
