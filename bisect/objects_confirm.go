@@ -72,6 +72,9 @@ func (s *objSearch) located(causes []*objUnit, validatedBy int) *ObjectReport {
 		if c.Start != nil && c.Start.Kind == envobj.KindKernel && !slices.Contains(notes, envobj.KernelNote) {
 			notes = append(notes, envobj.KernelNote)
 		}
+		if c.Start != nil && c.Start.Kind == envobj.KindPeer {
+			notes = append(notes, envobj.PeerNote)
+		}
 		if c.Kind == string(envobj.GroupPackage) {
 			notes = append(notes, fmt.Sprintf("the run put the %d differing %s of %s in place; its package manager also runs the package's scripts and installs what it depends on",
 				len(c.Objects), plural(len(c.Objects), "path", "paths"), c.Package))
@@ -99,7 +102,7 @@ func (s *objSearch) causes(units []*objUnit) []ObjectCause {
 func (s *objSearch) cause(u *objUnit) ObjectCause {
 	if u.group == nil {
 		it := s.items[u.start[0]]
-		sv := envobj.StartValue{Kind: it.Kind, Name: it.Name, Good: it.Good, Here: it.Here, Addresses: it.Addresses, GroupNames: it.GroupNames}
+		sv := envobj.StartValue{Kind: it.Kind, Name: it.Name, Good: it.Good, Here: it.Here, Addresses: it.Addresses, GroupNames: it.GroupNames, Peer: it.Peer}
 		return ObjectCause{Kind: envobj.KindStart, Name: sv.Label(), Says: sv.Says(), Start: &sv, Fix: sv.Fix()}
 	}
 	g := u.group

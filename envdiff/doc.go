@@ -96,7 +96,11 @@
 // executable, as a HolderFunc (launch.AddressHolderOf, in the runs'
 // network namespace) finds them. They are the command's binds that fail
 // here with EADDRINUSE: envobj.Address, a start item of the object
-// search, not a path.
+// search, not a path. Peers reads the IP addresses the command connected
+// or sent to and, per socket, what it sent and received there (depgraph's
+// EchoMems), leaving out its own servers (the addresses it bound): each
+// an envobj.Peer with its conversation, a start item a stand-in puts in
+// place.
 //
 // # The kernel's names (kernel.go)
 //

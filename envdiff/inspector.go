@@ -2,7 +2,9 @@ package envdiff
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/envbisect/envbisect/depgraph"
 	"github.com/envbisect/envbisect/envobj"
 	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
@@ -22,6 +24,7 @@ type Inspector struct {
 	tunables *tunableReads // the good values of the kernel tunables read
 	binds    *binds        // the addresses the good run bound
 	kernel   *kernelAnswer // the kernel's names uname answered (kernel.go)
+	talk     *peerTalk     // the peers it talked to
 	calls    int           // the calls given to Add
 }
 
@@ -31,7 +34,7 @@ type Inspector struct {
 // trace's file frames may follow them, and Compare observes each as of
 // the first call that named it.
 func NewInspector(table *systable.Table, arch string) *Inspector {
-	return &Inspector{w: newWalker(table, arch, nil), tunables: newTunableReads(table), binds: newBinds(table), kernel: newKernelAnswer(table)}
+	return &Inspector{w: newWalker(table, arch, nil), tunables: newTunableReads(table), binds: newBinds(table), kernel: newKernelAnswer(table), talk: newPeerTalk(table)}
 }
 
 // Add reads the trace's next event. The event is not kept, nor is
@@ -41,6 +44,7 @@ func (in *Inspector) Add(ev *trace.Event) {
 	in.tunables.add(ev)
 	in.binds.add(ev)
 	in.kernel.add(ev)
+	in.talk.add(ev)
 	if ev.Call != nil {
 		in.calls++
 	}
@@ -49,6 +53,10 @@ func (in *Inspector) Add(ev *trace.Event) {
 // Bound is what BoundAddresses gives of the events the Inspector was
 // given: the addresses the good run bound.
 func (in *Inspector) Bound() []envobj.Address { return in.binds.out }
+
+// Peers is what Peers gives of the events the Inspector was given: the
+// peers the good run talked to, with their conversations.
+func (in *Inspector) Peers() []envobj.Peer { return in.talk.peers(in.binds.out) }
 
 // Calls is how many calls the Inspector was given.
 func (in *Inspector) Calls() int { return in.calls }
@@ -78,8 +86,9 @@ func (in *Inspector) Compare(files []trace.FileObject, root string, opts Options
 // DataUsed is the ReadOptions.KeepData of a trace read for an
 // Inspector: the bytes inspection reads are those of the buffers a call
 // gives back that hold a stat, a directory listing or a link's target,
-// and the paths a call names; the rest (the contents read and written,
-// messages) are left in the trace file.
+// the paths a call names, and what a call on a socket sent or received
+// (a peer's conversation); the rest (the contents of files read and
+// written) are left in the trace file.
 func DataUsed(table *systable.Table) func(c *trace.Call, m *trace.Mem) bool {
 	return func(c *trace.Call, m *trace.Mem) bool {
 		row := table.ByNr(int(c.Nr))
@@ -93,8 +102,11 @@ func DataUsed(table *systable.Table) func(c *trace.Call, m *trace.Mem) bool {
 		if row.ReadsData && m.Dir == trace.Out && envobj.TunablePath(c.Path) {
 			return true // a tunable's good value (tunableReads)
 		}
-		if row.EffectsFor(c.Args)&systable.BindsAddress != 0 && int(m.Arg) == row.AddressArg(false) {
-			return true // the address a bind bound (binds)
+		if row.EffectsFor(c.Args)&(systable.BindsAddress|systable.ConnectsAddress) != 0 && int(m.Arg) == row.AddressArg(false) {
+			return true // the address a bind bound (binds), or a connect reached (peerTalk)
+		}
+		if strings.HasPrefix(c.Path, "socket:") && depgraph.IsEchoData(row, m) {
+			return true // what the command said to a peer and heard (peerTalk)
 		}
 		if isKernelNames(row, m) {
 			return true // the kernel's names (kernelAnswer)

@@ -62,6 +62,17 @@
 // the command under setarch --uname-2.6; otherwise, to run it on a
 // kernel of that release (KernelNote says what the validating run did).
 //
+// # Peers (peer.go)
+//
+// A server the good run talked to over IP (Peer: a TCP service, a DNS
+// resolver) is a start item too (KindPeer, one per peer), with the
+// recorded conversation a stand-in replays (package standin). It is
+// named by what it answered, never by its bytes ("127.0.0.1:53/udp
+// answers NXDOMAIN for artifacts.internal A here; the good run got A
+// 10.1.2.3"); Shown is the report's copy, without the conversation; its
+// fix makes the peer answer as in the good run (PeerNote says the
+// validating run used a stand-in).
+//
 // # The search's result (result.go)
 //
 // Result, ResultCause, ResultStep and Fix are the object search's

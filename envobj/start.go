@@ -25,6 +25,8 @@ type StartValue struct {
 	// group database where the command runs has them, by id ("44":
 	// "video"): the report names each group by both (startgroups.go).
 	GroupNames map[string]string `json:"group_names,omitempty"`
+	// Peer is, for a KindPeer item, the peer (without its conversation).
+	Peer *Peer `json:"peer,omitempty"`
 }
 
 // Label names the item: "env TZ", "umask".
@@ -45,6 +47,9 @@ func (s StartValue) Says() string {
 			says[i] = a.Says()
 		}
 		return strings.Join(says, "; ")
+	}
+	if s.Kind == KindPeer && s.Peer != nil {
+		return s.Peer.Says()
 	}
 	if trace.StartKind(s.Kind) == trace.StartSignal {
 		return SignalSays(s.Name, s.Good, s.Here)
@@ -112,6 +117,9 @@ func (s StartValue) Fix() []FixStep {
 			out = append(out, a.Fix()...)
 		}
 		return out
+	}
+	if s.Kind == KindPeer && s.Peer != nil {
+		return s.Peer.Fix()
 	}
 	if trace.StartKind(s.Kind) == trace.StartSignal {
 		return signalFix(s.Name, s.Good, s.Here)

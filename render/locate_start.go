@@ -44,6 +44,9 @@ type StartItem struct {
 	// GroupNames are, for a groups item, its groups' names by id
 	// (envobj.StartValue.GroupNames).
 	GroupNames map[string]string `json:"group_names,omitempty"`
+	// Peer is, for an item of kind envobj.KindPeer (the object search's),
+	// the peer the command talked to, without its conversation.
+	Peer *envobj.Peer `json:"peer,omitempty"`
 }
 
 // Plain says the item's difference as a sentence, for the kinds that

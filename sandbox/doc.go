@@ -131,6 +131,9 @@
 // are built. In a network namespace of its own the command reaches no
 // service outside the run (this machine's on 127.0.0.1 included), nor an
 // abstract unix socket; a check command (package launch) runs outside it.
+// Spec.NetNS instead joins a network namespace the caller made (package
+// standin's, where stand-ins answer for the command's peers and relay the
+// others).
 //
 // Limits: state outside the file system (a running database, the network,
 // another host) is not isolated; neither are /dev/shm and the other

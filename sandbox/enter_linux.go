@@ -46,7 +46,7 @@ func Enter(spec Spec, contents Contents) (*Report, error) {
 	if err := enterHostname(spec.Hostname); err != nil {
 		return nil, err
 	}
-	if err := enterNetwork(spec.OwnNetwork); err != nil {
+	if err := enterNetwork(spec.OwnNetwork, spec.NetNS); err != nil {
 		return nil, err
 	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {

@@ -61,6 +61,12 @@ type Spec struct {
 	// writes in (Narrow); a mount of a single file in one of them is a
 	// copy, as in the full view.
 	Writable []string `json:"writable,omitempty"`
+	// NetNS, when set, is the nsfs file of a network namespace the run
+	// joins instead of making one ("/proc/PID/fd/N"): the stand-in
+	// network of package standin, made by the caller for the run, where
+	// stand-ins answer for the command's recorded peers. It implies what
+	// OwnNetwork gives (every address free, loopback up).
+	NetNS string `json:"netns,omitempty"`
 }
 
 // Validate checks that every Persist path, and Cwd, is absolute and
@@ -71,6 +77,9 @@ func (s Spec) Validate() error {
 	}
 	if len(s.Hostname) > 64 || strings.ContainsRune(s.Hostname, 0) {
 		return fmt.Errorf("sandbox: host name %q is not one the kernel takes (64 bytes at most, no NUL)", s.Hostname)
+	}
+	if s.NetNS != "" && !filepath.IsAbs(s.NetNS) {
+		return fmt.Errorf("sandbox: network namespace %q is not an absolute path", s.NetNS)
 	}
 	for _, p := range s.Persist {
 		if !filepath.IsAbs(p) || filepath.Clean(p) != p {

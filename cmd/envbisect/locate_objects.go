@@ -55,6 +55,12 @@ type objectSearch struct {
 	// prepareObjectSearch read it (t then holds few of its events); nil:
 	// inspect t's events.
 	walked *envdiff.Inspector
+	// peers are the peers the good run talked to, for the runs' stand-in
+	// networks (addPeers); nil when runs put none in place.
+	peers *peerSet
+	// runBase is how many runs an earlier phase of the search made
+	// (locateInPhases): a later phase's runs are numbered after them.
+	runBase int
 }
 
 // run makes the object search; its result is nil (with a note on
@@ -99,6 +105,7 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 	m.addHostname()
 	m.addAddresses()
 	m.addKernel(diff.Kernel)
+	m.addPeers()
 	if !m.o.quiet {
 		fmt.Fprintf(s.err, "envbisect: %d of the %d paths the recording met differ here", len(diff.Objects), diff.Compared)
 		if len(m.items) > 0 {
@@ -124,14 +131,14 @@ func (m *objectSearch) run(ctx context.Context) (*bisect.ObjectReport, *envdiff.
 				if len(p.Outcome.Stops) > 0 {
 					traced = ", traced at " + strings.Join(p.Outcome.Stops, ", ") + " only"
 				}
-				fmt.Fprintf(s.err, "envbisect: object run %d: %s in place: %s (%s%s)\n", p.Run, p.Request.InPlace, p.Outcome.Verdict, p.Outcome.Detail, traced)
+				fmt.Fprintf(s.err, "envbisect: object run %d: %s in place: %s (%s%s)\n", p.Run+m.runBase, p.Request.InPlace, p.Outcome.Verdict, p.Outcome.Detail, traced)
 			}
 		}
 	}
 	// The search's runs are narrowed to where the recording wrote
 	// (faster: reads skip overlayfs); the confirming runs are not, and a
 	// narrowed search that confirms nothing is made again in full.
-	rep, err := bisect.LocateObjects(ctx, diff.Objects, m.items, runner, bisect.ObjectOptions{
+	rep, err := m.locateInPhases(ctx, diff.Objects, runner, bisect.ObjectOptions{
 		Repeat: m.o.repeat, CheckRepeatable: true, Progress: progress, Narrow: true,
 	})
 	if err != nil {
@@ -184,13 +191,29 @@ func (m *objectSearch) runOne(ctx context.Context, diff *envdiff.Diff, contents 
 			box.OwnNetwork = true // a network namespace of the run's own, every address free (sandbox)
 			continue
 		}
+		if m.isPeerItem(i) {
+			continue // a stand-in in the run's network (peerNetwork)
+		}
 		start = append(start, m.start[i])
+	}
+	network, err := m.peerNetwork(r.Start, &box)
+	if err != nil {
+		// Without its stand-ins the run would not be the one asked for.
+		return bisect.ObjectOutcome{Verdict: verdict.Skip, Detail: "cannot tell: " + err.Error()}, nil
+	}
+	var standins []string
+	if network != nil {
+		defer func() {
+			if network != nil {
+				network.Close()
+			}
+		}()
 	}
 	role := "object"
 	if r.Role != "" {
 		role += "-" + r.Role
 	}
-	output, closeLog, err := m.o.logs.open(bisect.Request{Run: r.Run, Role: role})
+	output, closeLog, err := m.o.logs.open(bisect.Request{Run: r.Run + m.runBase, Role: role})
 	if err != nil {
 		return bisect.ObjectOutcome{}, err
 	}
@@ -210,7 +233,17 @@ func (m *objectSearch) runOne(ctx context.Context, diff *envdiff.Diff, contents 
 		}
 		return bisect.ObjectOutcome{}, err
 	}
+	if network != nil {
+		standins, network = network.Close(), nil
+	}
 	oo := bisect.ObjectOutcome{Verdict: out.Verdict, Detail: out.Detail, Seconds: out.Seconds, Warnings: warned.list(), Stops: out.Stops}
+	if len(standins) > 0 {
+		// The command asked a stand-in what the good run did not: its
+		// verdict is not one about the peers put in place.
+		oo.Verdict = verdict.Skip
+		oo.Detail = fmt.Sprintf("cannot tell (%s): a stand-in met what the good run's conversation does not hold: %s",
+			out.Detail, strings.Join(standins, "; "))
+	}
 	if !out.TimedOut && out.Signal == 0 {
 		code := out.ExitCode
 		oo.Exit = &code
