@@ -190,15 +190,15 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, e := range g.depsOf(i) {
-			j, _ := g.pos(e.To)
+			j, _ := g.pos(e.to)
 			if p.action[j] != Replay || g.info[j].served {
 				// A served exec runs, the recorded image: what depends
 				// on it holds.
 				continue
 			}
 			why := Needed
-			if e.ContentOnly {
-				served, note := g.serves(j, e)
+			if e.contentOnly {
+				served, note := g.serves(j, e.res)
 				if served {
 					continue // the stand-in holds the recorded file
 				}

@@ -34,7 +34,7 @@ func (b *builder) finish() {
 	b.group()
 	for i := range b.g.info {
 		ci := &b.g.info[i]
-		slices.SortFunc(b.g.depsOf(int32(i)), func(x, y Edge) int { return cmp.Compare(x.To, y.To) })
+		slices.SortFunc(b.g.depsOf(int32(i)), func(x, y depEdge) int { return cmp.Compare(x.to, y.to) })
 		var cls Class
 		for _, id := range b.g.actsOf(int32(i)) {
 			cls = stronger(cls, b.g.Resource(id).Class)
@@ -44,6 +44,35 @@ func (b *builder) finish() {
 		}
 		ci.class = cls
 	}
+	b.g.trim()
+}
+
+// trim lets go of the room that growing the graph's lists left in them
+// (up to a quarter of each at a million calls): the graph is not changed
+// after it is finished, and call-level runs hold it while their own
+// memory peaks.
+func (g *Graph) trim() {
+	g.seqs = trimmed(g.seqs)
+	g.calls = trimmed(g.calls)
+	g.paths = trimmed(g.paths)
+	g.edgeList = trimmed(g.edgeList)
+	g.actList = trimmed(g.actList)
+	g.info = trimmed(g.info)
+	g.resources = trimmed(g.resources)
+	g.groups = trimmed(g.groups)
+	for _, gr := range g.groups {
+		gr.Calls = trimmed(gr.Calls)
+		gr.Resources = trimmed(gr.Resources)
+	}
+}
+
+// trimmed returns s, in an array of its length when the one it is in
+// has more than an eighth of room left; an empty s is returned as it is.
+func trimmed[S ~[]E, E any](s S) S {
+	if len(s) == 0 || cap(s)-len(s) <= len(s)/8 {
+		return s
+	}
+	return append(S(nil), s...)
 }
 
 // classify gives every resource its class.

@@ -20,7 +20,7 @@ type Graph struct {
 	// edgeList and actList hold every call's edges and the resources it
 	// acts on, call after call (callInfo's spans): one array each
 	// instead of two small ones a call.
-	edgeList  []Edge
+	edgeList  []depEdge
 	actList   []ResourceID
 	info      []callInfo
 	lean      bool
@@ -58,11 +58,26 @@ type callInfo struct {
 	setsUpServer bool
 }
 
+// depEdge is an Edge as the graph holds it, in the list of the call it
+// goes from (16 bytes; an Edge, which names that call, is 24): the
+// graph of a million calls holds one or two million of them.
+type depEdge struct {
+	to          uint64
+	res         ResourceID
+	why         Why
+	contentOnly bool
+}
+
+// Edge returns e as an Edge from call seq.
+func (e depEdge) Edge(from uint64) Edge {
+	return Edge{From: from, To: e.to, Resource: e.res, Why: e.why, ContentOnly: e.contentOnly}
+}
+
 // span is where a call's items are in one of the graph's lists.
 type span struct{ at, end uint32 }
 
 // depsOf returns the edges of the call at position i.
-func (g *Graph) depsOf(i int32) []Edge {
+func (g *Graph) depsOf(i int32) []depEdge {
 	s := g.info[i].deps
 	return g.edgeList[s.at:s.end:s.end]
 }
@@ -146,7 +161,15 @@ func (g *Graph) Deps(seq uint64) []Edge {
 	if !ok {
 		return nil
 	}
-	return slices.Clone(g.depsOf(i))
+	deps := g.depsOf(i)
+	if deps == nil {
+		return nil
+	}
+	out := make([]Edge, len(deps))
+	for k, e := range deps {
+		out[k] = e.Edge(seq)
+	}
+	return out
 }
 
 // EdgeCount returns how many edges the graph has, also when it does not
@@ -167,9 +190,11 @@ func (g *Graph) Edges() []Edge {
 // copying them (Edges does).
 func (g *Graph) AllEdges() iter.Seq[Edge] {
 	return func(yield func(Edge) bool) {
-		for _, e := range g.edgeList {
-			if !yield(e) {
-				return
+		for i, seq := range g.seqs {
+			for _, e := range g.depsOf(int32(i)) {
+				if !yield(e.Edge(seq)) {
+					return
+				}
 			}
 		}
 	}
@@ -189,10 +214,10 @@ func (g *Graph) DependsOn(seq uint64) []uint64 {
 		j := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, e := range g.depsOf(j) {
-			k, _ := g.pos(e.To)
+			k, _ := g.pos(e.to)
 			if !seen[k] {
 				seen[k] = true
-				out = append(out, e.To)
+				out = append(out, e.to)
 				stack = append(stack, k)
 			}
 		}

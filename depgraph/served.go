@@ -20,8 +20,8 @@ type Files interface {
 // file it opened: i made an fd on a regular file whose content the trace
 // keeps. Otherwise it says why not, for the plan ("" when i made no file
 // at all, or the graph has no file objects: nothing to serve).
-func (g *Graph) serves(i int32, e Edge) (ok bool, why string) {
-	r := g.Resource(e.Resource)
+func (g *Graph) serves(i int32, res ResourceID) (ok bool, why string) {
+	r := g.Resource(res)
 	c := g.calls[i]
 	if r == nil || r.Kind != File || r.Created != c.Seq || c.Ret < 0 || g.files == nil {
 		return false, "" // no file, or a trace that keeps none (format version 1)

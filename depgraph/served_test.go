@@ -144,7 +144,7 @@ func TestClosureServesKeptFiles(t *testing.T) {
 						continue
 					}
 					j, _ := g.pos(e.To)
-					if ok, _ := g.serves(j, e); !ok || !e.ContentOnly {
+					if ok, _ := g.serves(j, e.Resource); !ok || !e.ContentOnly {
 						t.Errorf("#%d runs (%s) but #%d, which it depends on (%s), is replayed and serves nothing", seq, a, e.To, e.Why)
 					}
 				}
