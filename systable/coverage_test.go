@@ -32,8 +32,11 @@ import (
 // lines ("--- SIGCHLD", "+++ exited") do not match.
 var straceLine = regexp.MustCompile(`^\d+\s+([a-z_][a-z0-9_]*)\(`)
 
-// serverLife is how long a traced server runs before timeout(1) stops it.
-const serverLife = "5"
+// serverLife is how long a traced server runs before timeout(1) stops it:
+// long enough for a traced server to come up on a loaded CI machine (mpd
+// did not listen within 4 s under a load of 12 on 2 CPUs), with
+// dialWhenUp's deadline inside it.
+const serverLife = "12"
 
 // traceRun is one program to trace: the command, and optionally a client
 // that talks to it while it runs.
@@ -149,7 +152,7 @@ func freePort(t *testing.T) int {
 // up after a few seconds.
 func dialWhenUp(t *testing.T, addr string) net.Conn {
 	t.Helper()
-	deadline := time.Now().Add(4 * time.Second)
+	deadline := time.Now().Add(9 * time.Second)
 	for {
 		c, err := net.DialTimeout("tcp", addr, time.Second)
 		if err == nil {
