@@ -1,7 +1,7 @@
 package ptrace
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -22,7 +22,7 @@ func (k *fileKeeper) keepStated(t *task, row *systable.Syscall, c *trace.Call) {
 	if k.stated == nil || c.Ret != 0 || c.NoReturn || !row.StatsPath() || !strings.HasPrefix(c.Path, "/") || kernelFS(c.Path) {
 		return
 	}
-	link := fmt.Sprintf("/proc/%d/root%s", t.tid, c.Path)
+	link := "/proc/" + strconv.Itoa(t.tid) + "/root" + c.Path
 	var st unix.Stat_t
 	stat := unix.Stat
 	if !row.FollowsLink(c.Args) {
@@ -44,4 +44,32 @@ func kernelFS(p string) bool {
 		}
 	}
 	return false
+}
+
+// wantsStated asks the StatedFilter about the file at link, which the
+// command named path: ok is false when the tracer cannot open it. It
+// resolves the path through an O_PATH descriptor, raw: most files a
+// command only stats are declined (git status stats every file of its
+// work tree), and an O_PATH open makes the kernel open no file and Go's
+// runtime register nothing with its poller, which os.OpenFile and Close
+// cost per file on the tracer thread while the command waits.
+func (k *fileKeeper) wantsStated(link, path string) (wanted, ok bool) {
+	fd, err := unix.Open(link, unix.O_PATH|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false, false
+	}
+	defer unix.Close(fd)
+	var buf [unix.PathMax]byte
+	resolved := ""
+	if n, err := unix.Readlink(fdLink(fd), buf[:]); err == nil {
+		if r := buf[:n]; string(r) != path {
+			resolved = string(r)
+		}
+	}
+	return k.stated.KeepsStated(path, resolved), true
+}
+
+// fdLink is /proc/self/fd/FD.
+func fdLink(fd int) string {
+	return "/proc/self/fd/" + strconv.Itoa(fd)
 }
