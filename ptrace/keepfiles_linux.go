@@ -25,12 +25,13 @@ type fileKeeper struct {
 	// are those it said no to, not asked again.
 	stated   StatedFilter
 	declined map[fileKey]bool
+	statBuf  statBuf // decodes the stat a call returned
 }
 
 func newFileKeeper(sink FileSink) *fileKeeper {
 	k := &fileKeeper{sink: sink, seen: make(map[fileKey]uint32)}
 	if f, ok := sink.(StatedFilter); ok {
-		k.stated, k.declined = f, make(map[fileKey]bool)
+		k.stated, k.declined, k.statBuf = f, make(map[fileKey]bool), newStatBuf()
 	}
 	return k
 }
