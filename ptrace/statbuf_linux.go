@@ -55,7 +55,7 @@ func (s *statBuf) decode(row *systable.Syscall, c *trace.Call, st *unix.Stat_t) 
 	}
 	if i := row.StructArg(systable.StructStat); i >= 0 {
 		m := c.MemOfDir(uint8(i), trace.PartWhole, trace.Out)
-		if m == nil || len(m.Data) < s.size {
+		if !whole(m, s.size) {
 			return false
 		}
 		b := m.Data
@@ -66,7 +66,7 @@ func (s *statBuf) decode(row *systable.Syscall, c *trace.Call, st *unix.Stat_t) 
 	}
 	if i := row.StructArg(systable.StructStatx); i >= 0 {
 		m := c.MemOfDir(uint8(i), trace.PartWhole, trace.Out)
-		if m == nil || len(m.Data) < s.xSize {
+		if !whole(m, s.xSize) {
 			return false
 		}
 		b := m.Data
@@ -79,4 +79,10 @@ func (s *statBuf) decode(row *systable.Syscall, c *trace.Call, st *unix.Stat_t) 
 		return true
 	}
 	return false
+}
+
+// whole reports whether m holds n bytes the tracee's memory had: not
+// excluded, faulted or cut short.
+func whole(m *trace.Mem, n int) bool {
+	return m != nil && m.Flag&(trace.Excluded|trace.Fault) == 0 && len(m.Data) >= n
 }
