@@ -283,9 +283,11 @@
 // When the FileSink is also a StatedFilter, a successful call that
 // answers with a path's stat (systable's StatsPath) hands the regular
 // file it stat'ed (keepstated_linux.go; reached through /proc/TID/root,
-// lstat'ed when the call does not follow a final link) to the sink too,
-// when the filter wants it: asked once per distinct file, a file it
-// declines is not asked about again. The call gets no Obj.
+// known by the stat the call returned, statbuf_linux.go, and stat'ed by
+// the tracer only when the trace holds no such buffer) to the sink too,
+// when the filter wants it: asked once per distinct file, through an
+// O_PATH descriptor (the file is opened for reading only when wanted),
+// a file it declines is not asked about again. The call gets no Obj.
 //
 // # Addresses taken here
 //

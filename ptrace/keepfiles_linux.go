@@ -25,12 +25,13 @@ type fileKeeper struct {
 	// are those it said no to, not asked again.
 	stated   StatedFilter
 	declined map[fileKey]bool
+	statBuf  statBuf // decodes the stat a call returned
 }
 
 func newFileKeeper(sink FileSink) *fileKeeper {
 	k := &fileKeeper{sink: sink, seen: make(map[fileKey]uint32)}
 	if f, ok := sink.(StatedFilter); ok {
-		k.stated, k.declined = f, make(map[fileKey]bool)
+		k.stated, k.declined, k.statBuf = f, make(map[fileKey]bool), newStatBuf()
 	}
 	return k
 }
@@ -107,23 +108,22 @@ func (k *fileKeeper) keepFile(link, path string, st *unix.Stat_t, exe, onlyWante
 	if id, ok := k.seen[key]; ok {
 		return id, ""
 	}
-	if onlyWanted && k.declined[key] {
-		return 0, ""
-	}
-	f, err := os.OpenFile(link, os.O_RDONLY|unix.O_CLOEXEC, 0)
 	if onlyWanted {
-		if err != nil {
+		if k.declined[key] {
+			return 0, ""
+		}
+		wanted, ok := k.wantsStated(link, path)
+		if !ok {
 			return 0, "" // nothing to keep: not even a hash
 		}
-		resolved, _ := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
-		if resolved == path {
-			resolved = ""
-		}
-		if !k.stated.KeepsStated(path, resolved) {
-			f.Close()
+		if !wanted {
 			k.declined[key] = true
 			return 0, ""
 		}
+	}
+	f, err := os.OpenFile(link, os.O_RDONLY|unix.O_CLOEXEC, 0)
+	if onlyWanted && err != nil {
+		return 0, ""
 	}
 	k.next++
 	id = k.next

@@ -94,18 +94,22 @@ func newContentStore(w *tracefile.Writer, exclude []string, max uint64, cache *t
 	if cache != nil || ownersDir != "" && owners != nil {
 		c.update = &cacheUpdate{cache: cache}
 	}
+	// Index the package database while the command starts: the tracer
+	// thread waits for it at the first file the command only stat'ed
+	// (KeepsStated), which an interpreter does early. Its error, if any,
+	// is the first lookup's again. With owners cached from an earlier
+	// recording, the index is built only at a file they do not name, if
+	// any.
+	index := func() { owners.Owner("/", "") }
 	if ownersDir != "" && owners != nil {
-		c.ownerCache = loadOwnerCache(ownersDir, root)
+		c.ownerCache = loadOwnerCache(ownersDir, root, func(o *ownerCache) {
+			if !o.warm() {
+				index()
+			}
+		})
 		c.update.owners = c.ownerCache
-	}
-	if owners != nil && (c.ownerCache == nil || !c.ownerCache.warm()) {
-		// Index the package database while the command starts: the
-		// tracer thread waits for it at the first file the command only
-		// stat'ed (KeepsStated), which an interpreter does early. Its
-		// error, if any, is the first lookup's again. With owners
-		// cached from an earlier recording, the index is built only at
-		// a file they do not name, if any.
-		go owners.Owner("/", "")
+	} else if owners != nil {
+		go index()
 	}
 	for range contentWorkers {
 		cw, err := w.NewContentWriter()

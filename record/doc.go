@@ -95,9 +95,10 @@
 // cannot be read is warned about at the end, and the trace has no owners.
 // With a content cache directory the owners looked up are kept there too
 // (ownercache.go: owners.json, valid while pkgdb.Stamp of the database
-// is unchanged, written with the cache after the command has exited): a
-// repeated recording of the same command builds no index, which took
-// longer than a short command (gcc, git status) to run.
+// is unchanged, read on a goroutine while the command starts and
+// written with the cache after the command has exited): a repeated
+// recording of the same command builds no index, which took longer than
+// a short command (gcc, git status) to run.
 //
 // The batcher's observer is parentStats (parents.go): for each call with
 // a path argument (systable's HasPath) it stats the parent directories of

@@ -25,9 +25,13 @@ const ownerCacheVersion = 1
 // recording starts and written, like the content cache, after the
 // command has exited.
 type ownerCache struct {
-	file  string
-	root  string // of the database
-	stamp string
+	file string
+	root string // of the database
+	// loaded is closed when stamp and known hold what the file says
+	// (loadOwnerCache reads it while the command starts); every method
+	// waits for it.
+	loaded chan struct{}
+	stamp  string
 
 	mu    sync.Mutex
 	known map[string]trace.Package // by ownerKey
@@ -54,27 +58,45 @@ type ownerFile struct {
 
 // loadOwnerCache reads the owners kept in dir for the package database
 // of root as it is now; a missing, unreadable or other database's file
-// gives an empty cache.
-func loadOwnerCache(dir, root string) *ownerCache {
-	o := &ownerCache{file: filepath.Join(dir, ownerCacheFile), root: root, stamp: pkgdb.Stamp(root), known: map[string]trace.Package{}, seen: map[string]bool{}}
+// gives an empty cache. It reads them on a goroutine of its own, so that
+// the command starts meanwhile: the database's stamp stats every .list
+// file (6–13 ms for 855 packages on a loaded VM), which a short command
+// (git status, a compile) would otherwise wait for before its first call.
+// then, when set, runs on that goroutine after the load (newContentStore
+// builds the database's index there when the cache holds no owner).
+func loadOwnerCache(dir, root string, then func(o *ownerCache)) *ownerCache {
+	o := &ownerCache{file: filepath.Join(dir, ownerCacheFile), root: root, loaded: make(chan struct{}), known: map[string]trace.Package{}, seen: map[string]bool{}}
+	go func() {
+		o.load()
+		close(o.loaded)
+		if then != nil {
+			then(o)
+		}
+	}()
+	return o
+}
+
+// load sets o's stamp and the owners its file keeps for that stamp.
+func (o *ownerCache) load() {
+	o.stamp = pkgdb.Stamp(o.root)
 	b, err := os.ReadFile(o.file)
 	if err != nil {
-		return o
+		return
 	}
 	var f ownerFile
 	if json.Unmarshal(b, &f) != nil || f.Version != ownerCacheVersion || f.Stamp != o.stamp {
-		return o
+		return
 	}
 	if f.Owners != nil {
 		o.known = f.Owners
 	}
-	return o
 }
 
 func ownerKey(path, resolved string) string { return path + "\x00" + resolved }
 
 // warm reports whether the cache holds any owner.
 func (o *ownerCache) warm() bool {
+	<-o.loaded
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return len(o.known) > 0
@@ -83,6 +105,7 @@ func (o *ownerCache) warm() bool {
 // get returns the owner kept for a file opened as path (resolved: the
 // file it led to).
 func (o *ownerCache) get(path, resolved string) (trace.Package, bool) {
+	<-o.loaded
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	k := ownerKey(path, resolved)
@@ -98,6 +121,7 @@ func (o *ownerCache) get(path, resolved string) (trace.Package, bool) {
 
 // put keeps an owner the database gave.
 func (o *ownerCache) put(path, resolved string, pk trace.Package) {
+	<-o.loaded
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	k := ownerKey(path, resolved)
@@ -124,6 +148,7 @@ func (o *ownerCache) save() {
 	if o == nil {
 		return
 	}
+	<-o.loaded
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.added == 0 || pkgdb.Stamp(o.root) != o.stamp {

@@ -43,7 +43,7 @@ func TestOwnerCache(t *testing.T) {
 	root, dir := t.TempDir(), t.TempDir()
 	fakeDpkg(t, root, "1:1.2.13-1")
 	store := func() *contentStore {
-		return &contentStore{owners: pkgdb.OpenWhole(root), ownerCache: loadOwnerCache(dir, root)}
+		return &contentStore{owners: pkgdb.OpenWhole(root), ownerCache: loadOwnerCache(dir, root, nil)}
 	}
 	owner := func(c *contentStore, path string) *trace.Package {
 		obj := &trace.FileObject{Path: path}
