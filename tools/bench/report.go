@@ -131,7 +131,7 @@ func (m *measurement) report(w io.Writer) error {
 		fmt.Fprintf(w, " For envbisect (both backends) also the recorder's own VmHWM, sampled every 20 ms.")
 	}
 	if m.residentHWM > 0 {
-		fmt.Fprintf(w, " ebpf record via recorder: the client's; the resident recorder (`envbisect recorder`, started once for the whole run and serving every workload) had a VmHWM of %s at the end.", mib(m.residentHWM))
+		fmt.Fprintf(w, " ebpf record via recorder: the client's; the resident recorder (`envbisect recorder`, started once for the whole run and serving every workload) had a VmHWM of %s MiB at the end.", mib(m.residentHWM))
 	}
 	if m.residentNote != "" {
 		fmt.Fprintf(w, " Stopping the resident recorder: %s.", m.residentNote)
