@@ -213,7 +213,7 @@ func (m *measurement) report(w io.Writer) error {
 			what = "`record --backend ebpf " + strings.Join(f, " ") + "`"
 		}
 		if v.name == "ebpf-resident" {
-			what = "`record --backend ebpf --recorder SOCKET` (through the resident recorder: its 64M ring shared, `--max-capture 64K`)"
+			what = "`record --backend ebpf --recorder SOCKET` (through the resident recorder: its ring, `--ring-size auto` (4M per CPU, 8M to 64M), shared by every recording, `--max-capture 64K`)"
 		}
 		fmt.Fprintf(w, "\nWhat %s lost, summed over its runs: the `lost` object of `envbisect show --summary --json`. "+
 			"Truncated buffers were cut at the capture limit on purpose and are not a loss.\n\n", what)
