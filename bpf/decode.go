@@ -50,6 +50,21 @@ func decode(raw []byte) (Record, error) {
 	return r, nil
 }
 
+// Decoder decodes records as ReadBatch does, into storage it reuses: a
+// resident recorder that routes records, and its client that reads
+// them, allocate nothing for calls and chunks. The zero value is ready.
+type Decoder struct{ s scratch }
+
+// Decode fills r from raw. r.Call (with its Bufs) and r.Chunk (with its
+// Data) alias d and raw: valid until the next Decode and until raw is
+// reused; copy what you keep. Fork, exec and exit records are allocated.
+func (d *Decoder) Decode(raw []byte, r *Record) error {
+	if err := d.s.decode(raw, r); err != nil {
+		return fmt.Errorf("eBPF recorder: %w", err)
+	}
+	return nil
+}
+
 // scratch holds the decoded call or chunk of ReadBatch, reused from one
 // record to the next, so that decoding the records of calls allocates
 // nothing.

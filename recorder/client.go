@@ -37,6 +37,8 @@ type Session struct {
 
 	pending []bpf.Record // records that came before an ack
 	buf     []byte
+	dec     bpf.Decoder // ReadBatch's, reused
+	rec     bpf.Record
 
 	mu  sync.Mutex
 	end *endFrame
@@ -101,10 +103,58 @@ func (s *Session) Track(tgid uint32) error {
 	}
 }
 
-// ReadBatch hands the next record to fn (ebpfrec.Source's reading):
-// one record a call, with Read's errors.
+// ReadBatch hands fn the next record, waiting for it as Read does, and
+// then every record already received (ebpfrec.Source's reading), with
+// Read's errors. As with bpf.Probe.ReadBatch, the *Record given to fn,
+// and its Call (with its Bufs) and Chunk (with its Data), are reused for
+// the next record: fn copies what it keeps. Decoding allocates nothing
+// for calls and chunks.
 func (s *Session) ReadBatch(fn func(*bpf.Record)) (int, error) {
-	return readOne(s.Read, fn)
+	if len(s.pending) > 0 || s.ended() {
+		return readOne(s.Read, fn)
+	}
+	n := 0
+	for n == 0 || s.r.Buffered() > 0 {
+		kind, payload, err := readFrame(s.r, s.buf)
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				err = os.ErrClosed
+			}
+			return n, fmt.Errorf("recorder: read: %w", err)
+		}
+		s.buf = payload
+		switch kind {
+		case kindRecord:
+			if err := s.dec.Decode(payload, &s.rec); err != nil {
+				return n, err
+			}
+			fn(&s.rec)
+			n++
+		case kindEnd:
+			if err := s.takeEnd(payload); err != nil {
+				return n, err
+			}
+			if n > 0 {
+				return n, nil // the next call reports the end
+			}
+			return 0, fmt.Errorf("recorder: %w", os.ErrDeadlineExceeded)
+		default:
+			return n, fmt.Errorf("recorder: unexpected frame %d", kind)
+		}
+	}
+	return n, nil
+}
+
+// takeEnd keeps the recorder's end frame.
+func (s *Session) takeEnd(payload []byte) error {
+	var e endFrame
+	if err := json.Unmarshal(payload, &e); err != nil {
+		return fmt.Errorf("recorder: its end frame: %w", err)
+	}
+	s.mu.Lock()
+	s.end = &e
+	s.mu.Unlock()
+	return nil
 }
 
 // readOne reads one record with read and hands it to fn.
@@ -142,13 +192,9 @@ func (s *Session) Read() (bpf.Record, error) {
 		case kindRecord:
 			return bpf.Decode(payload)
 		case kindEnd:
-			var e endFrame
-			if err := json.Unmarshal(payload, &e); err != nil {
-				return bpf.Record{}, fmt.Errorf("recorder: its end frame: %w", err)
+			if err := s.takeEnd(payload); err != nil {
+				return bpf.Record{}, err
 			}
-			s.mu.Lock()
-			s.end = &e
-			s.mu.Unlock()
 			return bpf.Record{}, fmt.Errorf("recorder: %w", os.ErrDeadlineExceeded)
 		default:
 			return bpf.Record{}, fmt.Errorf("recorder: unexpected frame %d", kind)

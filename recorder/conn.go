@@ -35,13 +35,20 @@ func (s *Server) serve(c *net.UnixConn) {
 	written := make(chan struct{})
 	go func() {
 		defer close(written)
+		var batch [][]byte
 		for {
-			f, ok := sess.q.pop()
+			fs, ok := sess.q.popAll(batch[:0])
 			if !ok {
 				c.CloseWrite()
 				return
 			}
-			if _, err := c.Write(f); err != nil {
+			// Everything queued, in one writev (a few, past the
+			// kernel's iovec limit).
+			bufs := net.Buffers(fs)
+			_, err := bufs.WriteTo(c)
+			clear(fs)
+			batch = fs
+			if err != nil {
 				sess.q.close()
 				c.Close()
 				return

@@ -72,6 +72,26 @@ func (q *queue) pop() (f []byte, ok bool) {
 	return f, true
 }
 
+// popAll waits for frames as pop does and takes every frame queued,
+// appended to dst: the writer sends them in one system call (one write
+// per record was most of a busy recorder's CPU, and let the ring
+// overflow). ok is false once the queue is closed and empty.
+func (q *queue) popAll(dst [][]byte) (fs [][]byte, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.frames) == 0 && !q.closed {
+		q.cond.Wait()
+	}
+	if len(q.frames) == 0 {
+		return dst, false
+	}
+	dst = append(dst, q.frames...)
+	clear(q.frames)
+	q.frames = q.frames[:0]
+	q.bytes = 0
+	return dst, true
+}
+
 // close wakes the reader; what is queued can still be popped.
 func (q *queue) close() {
 	q.mu.Lock()

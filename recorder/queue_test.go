@@ -77,3 +77,35 @@ func TestReadCreds(t *testing.T) {
 		t.Error("a client with another uid, not the parent, may follow this process")
 	}
 }
+
+// TestQueuePopAll: the writer takes every queued frame at once, in
+// order, and then the queue's end.
+func TestQueuePopAll(t *testing.T) {
+	q := newQueue()
+	q.push([]byte{1}, recCall)
+	q.push([]byte{2, 2}, recChunk)
+	q.push([]byte{3}, 0)
+	fs, ok := q.popAll(nil)
+	if !ok || len(fs) != 3 || fs[0][0] != 1 || fs[1][0] != 2 || fs[2][0] != 3 {
+		t.Fatalf("popAll = %v, %v; want the three frames in order", fs, ok)
+	}
+	q.push([]byte{4}, recCall)
+	q.close()
+	if fs, ok = q.popAll(fs[:0]); !ok || len(fs) != 1 || fs[0][0] != 4 {
+		t.Fatalf("popAll after close = %v, %v; want what was queued", fs, ok)
+	}
+	if _, ok = q.popAll(nil); ok {
+		t.Error("popAll on a closed, empty queue: ok")
+	}
+	// What it took no longer counts against the limit.
+	big := make([]byte, 1<<20)
+	q = newQueue()
+	for range queueLimit >> 20 {
+		q.push(big, recChunk)
+	}
+	q.popAll(nil)
+	q.push(big, recCall)
+	if d := q.dropped(); d.DropCalls != 0 {
+		t.Errorf("a call was dropped after the queue was emptied: %+v", d)
+	}
+}

@@ -37,6 +37,8 @@ type router struct {
 	tgids    map[uint32]*session
 	tids     map[uint32]*session
 	stopping bool
+	dec      bpf.Decoder // reused: routing allocates nothing per call
+	rec      bpf.Record
 }
 
 func newRouter(p *bpf.Probe, log func(string, ...any)) *router {
@@ -113,8 +115,8 @@ func (r *router) leave(s *session) {
 func (r *router) route(raw []byte) {
 	// Answered after this record is queued: it was in the ring then.
 	defer r.countDrains(bpf.RecordSpan(len(raw)))
-	rec, err := bpf.Decode(raw)
-	if err != nil {
+	rec := &r.rec
+	if err := r.dec.Decode(raw, rec); err != nil {
 		r.log("%v", err)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/envbisect/envbisect/bpf"
 	"github.com/envbisect/envbisect/recorder"
 	"github.com/envbisect/envbisect/systable"
+	"github.com/envbisect/envbisect/trace"
 )
 
 // recorderOptions are the flags of envbisect recorder.
@@ -64,7 +66,7 @@ its programs and removes the socket.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.socket, "socket", recorder.DefaultSocket, "listen on the unix socket `PATH`")
 	f.StringVar(&opts.group, "group", "", "let the members of `GROUP` record through the socket (mode 0660); default: root only")
-	f.StringVar(&opts.ringSize, "ring-size", "64M", "the ring buffer's `SIZE`, shared by every recording (a power of two, at least 4K)")
+	f.StringVar(&opts.ringSize, "ring-size", "auto", "the ring buffer's `SIZE`, shared by every recording (a power of two, at least 4K), or auto: 4M per CPU, from 8M to 64M, as record's")
 	f.StringVar(&opts.maxCapture, "max-capture", "64K", "store at most `SIZE` bytes of each buffer; recordings that ask for another limit load their own probe")
 	f.BoolVar(&opts.docker, "docker", false, "also record every container the Docker daemon starts (see --label), one trace each in --dir")
 	f.StringVar(&opts.label, "label", "", "with --docker: only containers with the label `KEY=VALUE` (or KEY)")
@@ -80,9 +82,17 @@ func runRecorder(ctx context.Context, s streams, opts recorderOptions) error {
 	case opts.docker && opts.dir == "":
 		return usageError("--docker writes one trace per container: give --dir DIR")
 	}
-	ring, err := parseSize(opts.ringSize)
-	if err != nil || ring < 4096 || ring&(ring-1) != 0 || ring > 1<<30 {
-		return usageError("--ring-size %q: give a power of two from 4K to 1G", opts.ringSize)
+	// The ring is sized to the rate the CPUs can fill it at, as a
+	// recording's own is (issue 29: memory ≤ 64 MiB at default settings;
+	// the reader maps the ring twice, so a 64M ring alone was 128 MiB of
+	// the recorder's RSS).
+	ring := uint64(bpf.DefaultRingSize(runtime.NumCPU()))
+	if opts.ringSize != "auto" {
+		var err error
+		ring, err = parseSize(opts.ringSize)
+		if err != nil || ring < 4096 || ring&(ring-1) != 0 || ring > 1<<30 {
+			return usageError("--ring-size %q: give a power of two from 4K to 1G, or auto", opts.ringSize)
+		}
 	}
 	maxCapture, err := parseSize(opts.maxCapture)
 	if err != nil || maxCapture == 0 || maxCapture > 1<<31 {
@@ -101,6 +111,9 @@ func runRecorder(ctx context.Context, s streams, opts recorderOptions) error {
 			return withCode(exitError, fmt.Errorf("recorder: --dir: %w", err))
 		}
 	}
+	// Its Go memory is the records on their way to the clients: the
+	// collector runs before the heap doubles, as in a recording's.
+	limitEBPFMemory(trace.BackendEBPF)
 	table, err := systable.Native()
 	if err != nil {
 		return withCode(exitError, err)

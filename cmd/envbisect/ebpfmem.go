@@ -18,8 +18,8 @@ import (
 // contents, is left at the default pace.
 const ebpfMemoryLimit = 32 << 20
 
-// limitEBPFMemory sets ebpfMemoryLimit for an eBPF recording, unless the
-// user chose a limit with GOMEMLIMIT.
+// limitEBPFMemory sets ebpfMemoryLimit for an eBPF recording, and for
+// the resident recorder, unless the user chose a limit with GOMEMLIMIT.
 func limitEBPFMemory(backend string) {
 	if backend != trace.BackendEBPF || os.Getenv("GOMEMLIMIT") != "" {
 		return

@@ -42,6 +42,10 @@ type measurement struct {
 	cells     map[string]map[string]*cell // workload, variant
 	started   time.Time
 	elapsed   time.Duration
+	// residentHWM is the resident recorder's VmHWM (KiB) at the end, 0
+	// if it did not run; residentNote what went wrong stopping it.
+	residentHWM  int64
+	residentNote string
 }
 
 func run(ctx context.Context, o options, out, progress io.Writer) error {
@@ -80,6 +84,20 @@ func (e *env) measureRecording(ctx context.Context, o options, out, progress io.
 			fmt.Fprintf(progress, "bench: ebpf: n/a: %s\n", e.ebpfSkip)
 		}
 	}
+	if slices.Contains(o.variants, "ebpf-resident") {
+		r, err := startResident(ctx, e.envbisect, e.tmp)
+		if err != nil {
+			e.residentSkip = err.Error()
+			fmt.Fprintf(progress, "bench: ebpf-resident: n/a: %s\n", e.residentSkip)
+		} else {
+			e.resident = r
+			defer func() {
+				if e.resident != nil {
+					e.resident.stop()
+				}
+			}()
+		}
+	}
 	m.workloads = e.workloads(ctx, o, progress)
 	m.variants = e.variants(o)
 	for _, w := range m.workloads {
@@ -99,6 +117,13 @@ func (e *env) measureRecording(ctx context.Context, o options, out, progress io.
 		}
 	}
 	m.elapsed = time.Since(m.started)
+	if r := e.resident; r != nil {
+		if err := r.stop(); err != nil {
+			m.residentNote = err.Error()
+		}
+		m.residentHWM = r.hwm
+		e.resident = nil
+	}
 	return m.report(out)
 }
 
@@ -168,7 +193,7 @@ func (e *env) measure(ctx context.Context, o options, m *measurement, w workload
 				if c.traceBytes == 0 {
 					e.countTrace(ctx, o, c, trace)
 				}
-			case "ebpf":
+			case "ebpf", "ebpf-resident":
 				if l, ok := e.readEBPFTrace(ctx, o, c, trace); ok && l.any() {
 					fmt.Fprintf(progress, "bench: %s %s %d/%d: lost %d calls, %d chunks, %d process events; %d calls incomplete\n",
 						w.name, v.name, rep+1, o.reps, l.Calls, l.Chunks, l.Procs, l.Incomplete)

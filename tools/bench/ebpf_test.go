@@ -94,13 +94,13 @@ func TestLostCell(t *testing.T) {
 func TestEBPFArgv(t *testing.T) {
 	argv := []string{"/bin/sh", "-c", "true"}
 	got := ebpfArgv("bin/envbisect", options{}, "/tmp/t.envb", argv)
-	want := []string{"bin/envbisect", "record", "--backend", "ebpf", "--cpu", "any", "-o", "/tmp/t.envb", "--", "/bin/sh", "-c", "true"}
+	want := []string{"bin/envbisect", "record", "--backend", "ebpf", "--recorder", "off", "--cpu", "any", "-o", "/tmp/t.envb", "--", "/bin/sh", "-c", "true"}
 	if !slices.Equal(got, want) {
 		t.Errorf("ebpfArgv = %q\nwant %q", got, want)
 	}
 	o := options{pin: true, ebpfArgs: " --ring-size 4M  --max-capture 4K "}
 	got = ebpfArgv("envbisect", o, "t", []string{"true"})
-	want = []string{"envbisect", "record", "--backend", "ebpf", "--ring-size", "4M", "--max-capture", "4K", "--cpu", "auto", "-o", "t", "--", "true"}
+	want = []string{"envbisect", "record", "--backend", "ebpf", "--recorder", "off", "--ring-size", "4M", "--max-capture", "4K", "--cpu", "auto", "-o", "t", "--", "true"}
 	if !slices.Equal(got, want) {
 		t.Errorf("ebpfArgv with flags, pinned = %q\nwant %q", got, want)
 	}

@@ -32,6 +32,16 @@
 // show --summary --json`) gives what the ring buffer lost, summed over the
 // runs in a column of the first table and in a table of its own;
 // -ebpf-args passes flags such as --ring-size 4M or --max-capture 4K.
+// The ebpf variant loads its own probe (`--recorder off`), whatever
+// recorder runs on the machine.
+//
+// The ebpf-resident variant records through a resident recorder: the
+// harness starts `envbisect recorder --socket TMP/r.sock` once (as root;
+// n/a with the reason otherwise), waits until it answers, runs `record
+// --backend ebpf --recorder TMP/r.sock` in every round and stops it at
+// the end (SIGTERM: it unloads its programs and removes the socket). Its
+// RSS cell is the client's; the recorder's own VmHWM at the end is noted
+// under the RSS table. -ebpf-args does not apply to it.
 //
 // The locate workload is a group of its own (locate.go): for each of the
 // issue's locate scenarios (internal/scenarios, -scenarios) it records

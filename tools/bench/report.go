@@ -39,13 +39,21 @@ func (m *measurement) report(w io.Writer) error {
 	// Table 1: wall time and ratio to native, and what ebpf lost.
 	// ebpf: the ebpf variant was selected and can run here; otherwise its
 	// losses column and table are left out (its n/a cell says why).
-	ebpf := slices.ContainsFunc(m.variants, func(v variant) bool { return v.name == "ebpf" && v.skip == "" })
+	// lossy: the eBPF variants (own probe, resident recorder) that run
+	// here, each with a losses column and table.
+	var lossy []variant
+	for _, v := range m.variants {
+		if (v.name == "ebpf" || v.name == "ebpf-resident") && v.skip == "" {
+			lossy = append(lossy, v)
+		}
+	}
+	ebpf := len(lossy) > 0
 	head := []string{"workload", "calls"}
 	for _, v := range m.variants {
 		head = append(head, v.header)
 	}
-	if ebpf {
-		head = append(head, "ebpf lost (calls/chunks/incomplete)")
+	for _, v := range lossy {
+		head = append(head, v.name+" lost (calls/chunks/incomplete)")
 	}
 	t := newTable(head...)
 	for _, wl := range m.workloads {
@@ -65,8 +73,8 @@ func (m *measurement) report(w io.Writer) error {
 			}
 			row = append(row, s)
 		}
-		if ebpf {
-			row = append(row, lostCell(cells["ebpf"], func(s string) string { return note("ebpf record on " + wl.name + ": " + s) }))
+		for _, v := range lossy {
+			row = append(row, lostCell(cells[v.name], func(s string) string { return note(v.header + " on " + wl.name + ": " + s) }))
 		}
 		t.add(row...)
 	}
@@ -122,6 +130,12 @@ func (m *measurement) report(w io.Writer) error {
 	if hasVariant(m.variants, "envbisect") || ebpf {
 		fmt.Fprintf(w, " For envbisect (both backends) also the recorder's own VmHWM, sampled every 20 ms.")
 	}
+	if m.residentHWM > 0 {
+		fmt.Fprintf(w, " ebpf record via recorder: the client's; the resident recorder (`envbisect recorder`, started once for the whole run and serving every workload) had a VmHWM of %s MiB at the end.", mib(m.residentHWM))
+	}
+	if m.residentNote != "" {
+		fmt.Fprintf(w, " Stopping the resident recorder: %s.", m.residentNote)
+	}
 	fmt.Fprintf(w, "\n\n")
 	head = []string{"workload"}
 	for _, v := range m.variants {
@@ -168,6 +182,8 @@ func (m *measurement) report(w io.Writer) error {
 				switch v.name {
 				case "ebpf":
 					name += " (ebpf)"
+				case "ebpf-resident":
+					name += " (ebpf via recorder)"
 				case "envbisect-hashes":
 					name += " (--max-content 0)"
 				case "envbisect-nocache":
@@ -191,16 +207,19 @@ func (m *measurement) report(w io.Writer) error {
 	}
 
 	// Table 5: what the eBPF recorder lost.
-	if ebpf {
-		args := "default sizes: `--ring-size auto` (4M per CPU, 8M to 64M), `--max-capture 64K`"
+	for _, v := range lossy {
+		what := "`record --backend ebpf --recorder off` (default sizes: `--ring-size auto` (4M per CPU, 8M to 64M), `--max-capture 64K`)"
 		if f := strings.Fields(o.ebpfArgs); len(f) > 0 {
-			args = "`" + strings.Join(f, " ") + "`"
+			what = "`record --backend ebpf " + strings.Join(f, " ") + "`"
 		}
-		fmt.Fprintf(w, "\nWhat `record --backend ebpf` (%s) lost, summed over its runs: the `lost` object of `envbisect show --summary --json`. "+
-			"Truncated buffers were cut at the capture limit on purpose and are not a loss.\n\n", args)
+		if v.name == "ebpf-resident" {
+			what = "`record --backend ebpf --recorder SOCKET` (through the resident recorder: its ring, `--ring-size auto` (4M per CPU, 8M to 64M), shared by every recording, `--max-capture 64K`)"
+		}
+		fmt.Fprintf(w, "\nWhat %s lost, summed over its runs: the `lost` object of `envbisect show --summary --json`. "+
+			"Truncated buffers were cut at the capture limit on purpose and are not a loss.\n\n", what)
 		t = newTable("workload", "runs", "calls lost", "chunks lost", "incomplete calls", "process events lost", "runs with a loss", "truncated buffers")
 		for _, wl := range m.workloads {
-			c := m.cells[wl.name]["ebpf"]
+			c := m.cells[wl.name][v.name]
 			if c.lostRuns == 0 {
 				t.add(wl.name, fmt.Sprint(len(c.walls)), "n/a", "n/a", "n/a", "n/a", "n/a", "n/a")
 				continue

@@ -44,7 +44,7 @@ type variant struct {
 // workloads, then the locate group (locate.go), which has its own table.
 var workloadNames = []string{"cloop", "shell", "python", "gcc", "git", "make", "argv10k", "argv100k", "env1m", "locate"}
 
-var variantNames = []string{"native", "envbisect", "envbisect-hashes", "envbisect-nocache", "ebpf", "strace", "strace-seccomp", "minitrace"}
+var variantNames = []string{"native", "envbisect", "envbisect-hashes", "envbisect-nocache", "ebpf", "ebpf-resident", "strace", "strace-seccomp", "minitrace"}
 
 const debianPython = "/usr/bin/python3"
 
@@ -61,6 +61,10 @@ type env struct {
 	// ebpfSkip says why `record --backend ebpf` cannot run here ("": it
 	// can; set by probeEBPF).
 	ebpfSkip string
+	// resident is the ebpf-resident variant's recorder, residentSkip why
+	// that variant cannot run here (set by measureRecording).
+	resident     *resident
+	residentSkip string
 }
 
 // findRoot walks up from the working directory to the directory holding
@@ -343,6 +347,18 @@ func (e *env) variants(o options) []variant {
 				return ebpfArgv(e.envbisect, o, trace, argv)
 			}
 			v.selfPlaced, v.recorder = true, true
+		case "ebpf-resident":
+			v.header = "ebpf record via recorder"
+			switch {
+			case e.residentSkip != "":
+				v.skip = e.residentSkip
+			case e.resident == nil:
+				v.skip = "envbisect recorder not started"
+			}
+			v.wrap = func(argv []string, trace string) []string {
+				return residentArgv(e.envbisect, o, e.resident.socket, trace, argv)
+			}
+			v.selfPlaced, v.recorder = true, true
 		case "strace":
 			v.header = "strace -f"
 			if straceErr != nil {
@@ -385,9 +401,11 @@ func recordCPU(o options) string {
 }
 
 // ebpfArgv is the ebpf variant's command: envbisect record --backend ebpf
-// with the -ebpf-args, writing trace.
+// with the -ebpf-args, writing trace. It loads its own probe
+// (--recorder off): a resident recorder running on the machine does not
+// change what it measures.
 func ebpfArgv(bin string, o options, trace string, argv []string) []string {
-	out := []string{bin, "record", "--backend", "ebpf"}
+	out := []string{bin, "record", "--backend", "ebpf", "--recorder", "off"}
 	out = append(out, strings.Fields(o.ebpfArgs)...)
 	out = append(out, "--cpu", recordCPU(o), "-o", trace, "--")
 	return append(out, argv...)
