@@ -37,7 +37,12 @@ type cause struct {
 	Path     string `json:"path"`
 	Resource string `json:"resource"`
 	Differs  string `json:"differs"`
-	Here     struct {
+	// Start is a start item's kind and name (an object search's peer).
+	Start *struct {
+		Kind string `json:"kind"`
+		Name string `json:"name"`
+	} `json:"start"`
+	Here struct {
 		Errno string `json:"errno"`
 	} `json:"here"`
 	DataDiff *struct {
