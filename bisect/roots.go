@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/envbisect/envbisect/envobj"
@@ -174,20 +173,13 @@ func (s *search) name(calls []rootCall) {
 	if len(calls) == 0 {
 		return
 	}
-	main := map[uint32]uint32{1: 1}
-	exes := map[uint32]string{}
+	ps := newProcNames()
 	i := 0
 	for _, ev := range s.o.Events {
 		if ev.Call != nil {
 			for i < len(calls) && calls[i].call.Seq <= ev.Call.Seq {
 				if calls[i].call.Seq == ev.Call.Seq {
-					c := ev.Call
-					p := strconv.FormatUint(uint64(c.Proc), 10)
-					who := "[" + p + "]"
-					if m, ok := main[c.Proc]; !ok || m != c.Thread {
-						who = "[" + p + ":" + strconv.FormatUint(uint64(c.Thread), 10) + "]"
-					}
-					calls[i].call.Who, calls[i].call.Program = who, exes[c.Proc]
+					calls[i].call.Who, calls[i].call.Program = ps.of(ev.Call)
 				}
 				i++
 			}
@@ -196,21 +188,7 @@ func (s *search) name(calls []rootCall) {
 			}
 			continue
 		}
-		e := ev.Proc
-		if e == nil {
-			continue
-		}
-		switch e.Kind {
-		case trace.Spawn:
-			main[e.Proc] = e.Thread
-			if e.Parent != 0 {
-				exes[e.Proc] = exes[e.Parent]
-			}
-		case trace.Exec:
-			if e.Exe != "" {
-				exes[e.Proc] = e.Exe
-			}
-		}
+		ps.see(ev.Proc)
 	}
 }
 

@@ -3,11 +3,7 @@ package materialize
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
-	"syscall"
 	"testing"
 
 	"github.com/envbisect/envbisect/internal/testutil"
@@ -28,18 +24,8 @@ func TestMaterializeMemory(t *testing.T) {
 		base       = 64 << 20
 		perCall    = 100
 	)
-	cloop := testutil.BuildC(t, "cloop.c", false)
 	eb := testutil.Envbisect(t)
-	dir := t.TempDir()
-	conf, small := filepath.Join(dir, "app.conf"), filepath.Join(dir, "small")
-	write := func(p, s string) {
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(conf, "mode=good\n")
-	write(small, "hi\n")
-	argv := []string{"sh", "-c", "grep -q mode=good " + conf + " && " + cloop + " " + strconv.Itoa(iterations) + " " + small}
+	dir, conf, argv := testutil.ConfigThenLoop(t, iterations)
 	run := func(args ...string) (*exec.Cmd, []byte) {
 		cmd := exec.Command(eb, append(args, append([]string{"--"}, argv...)...)...)
 		cmd.Dir = dir
@@ -52,7 +38,7 @@ func TestMaterializeMemory(t *testing.T) {
 		return cmd, out
 	}
 	run("record", "-q", "-o", "t.envb")
-	write(conf, "mode=bad\n")
+	testutil.WriteText(t, conf, "mode=bad\n")
 	cmd, out := run("locate", "--materialize", "-q", "--json", "t.envb")
 	var r report
 	if err := json.Unmarshal(out, &r); err != nil {
@@ -61,7 +47,7 @@ func TestMaterializeMemory(t *testing.T) {
 	if r.Status != "located" || r.Mechanism != "materialized" || r.Objects == nil || len(r.Objects.Causes) != 1 || r.Objects.Causes[0].Path != conf {
 		t.Fatalf("status %q, mechanism %q (%s); want located by the object search, %s alone", r.Status, r.Mechanism, r.Message, conf)
 	}
-	peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+	peak := testutil.PeakRSS(cmd)
 	t.Logf("locate --materialize of %d calls: peak RSS %.1f MiB", calls, float64(peak)/(1<<20))
 	if bound := int64(base + perCall*calls); peak > bound {
 		t.Errorf("peak RSS %d bytes; want under %d (64 MiB and %d bytes a call)", peak, bound, perCall)

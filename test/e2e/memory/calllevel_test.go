@@ -4,12 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/envbisect/envbisect/internal/testutil"
@@ -43,18 +39,8 @@ func TestCallLevelMemory(t *testing.T) {
 		iterations = 66_667 // 3 calls each
 		calls      = 3 * iterations
 	)
-	cloop := testutil.BuildC(t, "cloop.c", false)
 	eb := testutil.Envbisect(t)
-	dir := t.TempDir()
-	conf, small := filepath.Join(dir, "app.conf"), filepath.Join(dir, "small")
-	write := func(p, s string) {
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(conf, "mode=good\n")
-	write(small, "hi\n")
-	argv := []string{"sh", "-c", "grep -q mode=good " + conf + " && " + cloop + " " + strconv.Itoa(iterations) + " " + small}
+	dir, conf, argv := testutil.ConfigThenLoop(t, iterations)
 	// run runs envbisect with args and CMD, and returns its stdout, its
 	// exit status and its peak RSS in bytes.
 	run := func(args ...string) ([]byte, int, int64) {
@@ -69,7 +55,7 @@ func TestCallLevelMemory(t *testing.T) {
 		if t.Failed() {
 			t.Logf("envbisect %s: %s", args[0], errb.Bytes())
 		}
-		return out, cmd.ProcessState.ExitCode(), cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+		return out, cmd.ProcessState.ExitCode(), testutil.PeakRSS(cmd)
 	}
 	check := func(what string, peak int64, perCall int) {
 		t.Logf("%s of %d calls: peak RSS %.1f MiB (%d bytes a call over 64 MiB)", what, calls, float64(peak)/(1<<20), (peak-base)/calls)
@@ -80,7 +66,7 @@ func TestCallLevelMemory(t *testing.T) {
 	if out, code, _ := run("record", "-q", "-o", "t.envb"); code != 0 {
 		t.Fatalf("record: exit status %d\n%s", code, out)
 	}
-	write(conf, "mode=bad\n")
+	testutil.WriteText(t, conf, "mode=bad\n")
 
 	out, code, peak := run("replay", "t.envb", "--prefix", "all", "-q")
 	want := fmt.Sprintf("cloop: %d iterations", iterations)
