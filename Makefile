@@ -123,9 +123,7 @@ locate-runs: build
 # file, then FillData), the content cache's entries, the
 # eBPF records, captured memory decoded into calls and structs, DNS
 # messages, package databases. Failing inputs are kept under the package's
-# testdata/fuzz/ and then run by make test. Minimizing a new input is
-# bounded (5 s) below FUZZTIME: Go's default minute outlived a 30 s run and
-# ended it with "context deadline exceeded" (FuzzContentCacheEntry in CI).
+# testdata/fuzz/ and then run by make test.
 FUZZ_TARGETS = tracefile:FuzzReader tracefile:FuzzLeanRead tracefile:FuzzContentCacheEntry bpf:FuzzDecode \
 	render:FuzzCallString dnsmsg:FuzzParse pkgdb:FuzzDatabases
 fuzz:
@@ -133,5 +131,5 @@ fuzz:
 		pkg=$${t%%:*}; fn=$${t#*:}; \
 		grep -qs "func $$fn(" $$pkg/*_test.go || { echo "make fuzz: no $$fn in $$pkg/*_test.go"; exit 1; }; \
 		echo "fuzz $$pkg $$fn for $(FUZZTIME)"; \
-		$(GO) test -run '^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=5s ./$$pkg/; \
+		$(GO) test -run '^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) ./$$pkg/; \
 	done
