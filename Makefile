@@ -130,6 +130,5 @@ fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; fn=$${t#*:}; \
 		grep -qs "func $$fn(" $$pkg/*_test.go || { echo "make fuzz: no $$fn in $$pkg/*_test.go"; exit 1; }; \
-		echo "fuzz $$pkg $$fn for $(FUZZTIME)"; \
-		$(GO) test -run '^$$' -fuzz="^$$fn\$$" -fuzztime=$(FUZZTIME) ./$$pkg/; \
+		sh tools/fuzz/run.sh $(GO) $$pkg $$fn $(FUZZTIME); \
 	done
