@@ -184,6 +184,21 @@ func TestKeyPath(t *testing.T) {
 	}
 }
 
+// TestKeyPathNested: when one working directory holds the other (recorded
+// in /tmp, run from /tmp/m2), paths are keyed as they are: both runs named
+// /tmp/m2/app.conf so.
+func TestKeyPathNested(t *testing.T) {
+	tab := tracetest.Amd64(t)
+	for _, dirs := range [][2]string{{"/tmp/m2", "/tmp"}, {"/tmp", "/tmp/m2"}, {"/tmp/m2", "/"}} {
+		k := NewKeyer(tab, dirs[0], dirs[1])
+		for _, p := range []string{"/tmp/m2/app.conf", "/tmp/app.conf", "/etc/hosts"} {
+			if got := k.Path(p); got != p {
+				t.Errorf("cwd %s as %s: Path(%q) = %q; want it unchanged", dirs[0], dirs[1], p, got)
+			}
+		}
+	}
+}
+
 func TestAssign(t *testing.T) {
 	fp := func(paths ...string) Fingerprint {
 		var f Fingerprint

@@ -41,13 +41,21 @@ type Keyer struct {
 // NewKeyer returns a Keyer for a trace whose calls are decoded with rows.
 // When cwd and asCwd are both set and differ, paths under cwd (this
 // trace's starting directory) are keyed as if they were under asCwd (the
-// other trace's).
+// other trace's). When one of them holds the other (recorded in /tmp, run
+// from /tmp/build) nothing is rewritten: a path under the inner one is
+// under the outer one as well, and the two runs named it alike.
 func NewKeyer(rows Rows, cwd, asCwd string) *Keyer {
 	k := &Keyer{rows: rows}
-	if cwd != "" && asCwd != "" && cwd != asCwd && cwd != "/" && asCwd != "/" {
-		k.from, k.to = strings.TrimSuffix(cwd, "/"), strings.TrimSuffix(asCwd, "/")
+	from, to := strings.TrimSuffix(cwd, "/"), strings.TrimSuffix(asCwd, "/")
+	if from != "" && to != "" && from != to && !within(from, to) && !within(to, from) {
+		k.from, k.to = from, to
 	}
 	return k
+}
+
+// within says whether path is under dir (both without a trailing slash).
+func within(path, dir string) bool {
+	return strings.HasPrefix(path, dir+"/")
 }
 
 // Key returns the key of c.

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,7 +15,18 @@ import (
 // sandbox: the directories it makes go to the overlays' throwaway upper
 // layers, and a parent on a read-only mount fails with EROFS instead of
 // reaching the real file system.
+//
+// When at holds from (the recording started in a directory above this
+// one: recorded /tmp, here /tmp/build), a bind would hide from, and with
+// it every file the command names by its absolute path under it; the
+// thread only moves to at, as it is in the sandbox's view.
 func bindCwd(from, at string) error {
+	if holds(at, from) {
+		if err := unix.Chdir(at); err != nil {
+			return fmt.Errorf("working directory %s: %w", at, err)
+		}
+		return nil
+	}
 	fi, err := os.Stat(at)
 	switch {
 	case err == nil && !fi.IsDir():
@@ -31,4 +43,10 @@ func bindCwd(from, at string) error {
 		return fmt.Errorf("working directory %s: %w", at, err)
 	}
 	return nil
+}
+
+// holds says whether dir is path or one of its ancestors (both absolute
+// and clean).
+func holds(dir, path string) bool {
+	return dir == "/" || path == dir || strings.HasPrefix(path, dir+"/")
 }

@@ -50,3 +50,28 @@ pwd -P; cat f; echo new > new; cat ./new`)
 		return nil
 	})
 }
+
+// TestCwdRecordedAbove: recorded in a directory above the one the runs
+// start in, the command starts there and still sees the directory it was
+// run from, under its own path: nothing is bound over it.
+func TestCwdRecordedAbove(t *testing.T) {
+	inWorkNS(t, func(work string) error {
+		here := filepath.Join(work, "here")
+		if err := os.Mkdir(here, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(here, "f"), []byte("under here\n"), 0o644); err != nil {
+			return err
+		}
+		r, err := runSandboxed(Spec{Cwd: work}, here, `set -e
+pwd -P; cat here/f; cat `+filepath.Join(here, "f"))
+		if err != nil {
+			return err
+		}
+		want := work + "\nunder here\nunder here\n"
+		if r.code != 0 || r.stdout != want {
+			return fmt.Errorf("script at %s: exit %d, stdout %q (want %q), stderr %q", work, r.code, r.stdout, want, r.stderr)
+		}
+		return nil
+	})
+}

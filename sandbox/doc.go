@@ -40,6 +40,10 @@
 //     new tree: on the overlays' throwaway upper layers, with any symbolic
 //     link on the way resolved inside the sandbox; a parent on a read-only
 //     mount fails with EROFS rather than touch the real file system.
+//     When Spec.Cwd holds the working directory (an ancestor of it), a
+//     bind there would hide the working directory and the files under
+//     it that the command names by absolute path: the thread only moves
+//     to Spec.Cwd.
 //
 // # Objects (a materialized run)
 //

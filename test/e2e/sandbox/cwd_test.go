@@ -191,3 +191,70 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// nestedReport is the part of locate's JSON report TestCwdRecordedAbove
+// reads: the object search's causes, and the call-level culprit.
+type nestedReport struct {
+	Status    string `json:"status"`
+	Message   string `json:"message"`
+	Mechanism string `json:"mechanism"`
+	Objects   *struct {
+		Causes []struct {
+			Kind string `json:"kind"`
+			Path string `json:"path"`
+		} `json:"causes"`
+	} `json:"objects"`
+	Culprit *struct {
+		Path  string   `json:"path"`
+		Start *cwdItem `json:"start"`
+	} `json:"culprit"`
+}
+
+// TestCwdRecordedAbove: recorded from a directory above the one locate
+// runs from (the recording in $W, locate in $W/proj), the command (awk,
+// reading its settings by absolute path) fails for its settings file
+// alone. A run starting at the recorded directory must still see
+// $W/proj, and the call-level search must key $W/proj/app.ini as it is:
+// both searches name the file, never the working directory.
+func TestCwdRecordedAbove(t *testing.T) {
+	testutil.Require(t, testutil.Binary("awk"))
+	out := inWorkNS(t, `mkdir proj
+printf 'name=demo\nlevel=high\n' > proj/app.ini
+prog='BEGIN { FS = "=" } $1 == "level" { found = $2 } END { exit found != "high" }'
+"$EB" record -q -o t.envb -- awk "$prog" "$W/proj/app.ini"
+printf 'name=demo\nlevel=low\n' > proj/app.ini
+echo "$W" > "$OUT/w"
+cd proj
+for m in true false; do
+	code=0; "$EB" locate -q --json --materialize=$m ../t.envb -- awk "$prog" "$W/proj/app.ini" > "$OUT/report-$m.json" || code=$?
+	echo $code > "$OUT/code-$m"
+done
+`)
+	w := testutil.ReadText(t, out, "w")
+	want := w + "/proj/app.ini"
+	for _, m := range []string{"true", "false"} {
+		var r nestedReport
+		testutil.ReadJSON(t, filepath.Join(out, "report-"+m+".json"), &r)
+		if code := testutil.ReadText(t, out, "code-"+m); code != "0" {
+			t.Errorf("--materialize=%s: locate exited %s (%s: %s), want 0 (located)", m, code, r.Status, r.Message)
+		}
+		if c := r.Culprit; c != nil && c.Start != nil {
+			t.Errorf("--materialize=%s: culprit is the start item %s (%s), want the file %s", m, c.Start.Kind, c.Start.Text, want)
+		}
+		var got []string
+		if m == "true" {
+			if r.Mechanism != "materialized" || r.Objects == nil {
+				t.Errorf("--materialize=true: mechanism %q, want the object search to locate it", r.Mechanism)
+				continue
+			}
+			for _, c := range r.Objects.Causes {
+				got = append(got, c.Path)
+			}
+		} else if r.Culprit != nil {
+			got = append(got, r.Culprit.Path)
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("--materialize=%s: status %s (%s), causes %q, want exactly %s", m, r.Status, r.Message, got, want)
+		}
+	}
+}
