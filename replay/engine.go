@@ -211,7 +211,7 @@ func (e *engine) Exit(c *trace.Call, d ptrace.Decision) {
 		return
 	}
 	if !e.noLive {
-		e.res.Live[d.Rec.Seq] = kept(d.Rec, c)
+		e.res.Live[d.Rec.Seq] = kept(e.tab.ByNr(int(c.Nr)), d.Rec, c)
 	}
 	if e.observed != nil {
 		e.observed.saw(d.Rec.Seq)
