@@ -15,7 +15,7 @@ import (
 // bisect reads is made only for the runs it reads (Map).
 type LiveCalls struct {
 	g     *depgraph.Graph // answers a seq with its recorded call
-	same  []uint64        // bit seq: the call ran and answered as recorded
+	same  []uint64        // bit Graph.Index(seq): the call ran and answered as recorded
 	other map[uint64]*trace.Call
 }
 
@@ -29,16 +29,21 @@ func newLiveCalls(g *depgraph.Graph) *LiveCalls {
 // (answered as recorded) or the live call. A later call matched with the
 // same recorded call (a retry after EAGAIN) replaces it.
 func (l *LiveCalls) set(rec, live *trace.Call) {
-	w, b := rec.Seq/64, rec.Seq%64
+	i, ok := l.g.Index(rec.Seq)
+	if !ok { // not a call of the graph: held as it is
+		l.other[rec.Seq] = live
+		return
+	}
+	w, b := i/64, uint(i%64)
 	if live == rec {
-		for uint64(len(l.same)) <= w {
-			l.same = append(l.same, 0)
+		if l.same == nil {
+			l.same = make([]uint64, (l.g.NumCalls()+63)/64)
 		}
 		l.same[w] |= 1 << b
 		delete(l.other, rec.Seq)
 		return
 	}
-	if w < uint64(len(l.same)) {
+	if l.same != nil {
 		l.same[w] &^= 1 << b
 	}
 	l.other[rec.Seq] = live
@@ -65,7 +70,7 @@ func (l *LiveCalls) Get(seq uint64) (*trace.Call, bool) {
 	if c, ok := l.other[seq]; ok {
 		return c, true
 	}
-	if w := seq / 64; w < uint64(len(l.same)) && l.same[w]&(1<<(seq%64)) != 0 {
+	if i, ok := l.g.Index(seq); ok && l.same != nil && l.same[i/64]&(1<<uint(i%64)) != 0 {
 		return l.g.Call(seq)
 	}
 	return nil, false
@@ -82,7 +87,7 @@ func (l *LiveCalls) Map() map[uint64]*trace.Call {
 		for word != 0 {
 			b := bits.TrailingZeros64(word)
 			word &^= 1 << b
-			seq := uint64(w)*64 + uint64(b)
+			seq := l.g.SeqAt(w*64 + b)
 			if c, ok := l.g.Call(seq); ok {
 				out[seq] = c
 			}

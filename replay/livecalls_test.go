@@ -12,11 +12,15 @@ import (
 // back as the recorded call, one answered otherwise as the live call; a
 // later call matched with the same recorded call (a retry) replaces the
 // earlier; Map has every call that ran, with the same answers as Get.
+// The trace's seqs start far from 1 (a trace cut from a longer
+// recording): the bits are per call of the graph, not per seq.
 func TestLiveCalls(t *testing.T) {
 	b := tracetest.New(t)
 	var recs []*trace.Call
 	for i := range 200 { // past a word of bits
-		recs = append(recs, b.Call("", 1, 1, "getpid", int64(100+i), nil))
+		c := b.Call("", 1, 1, "getpid", int64(100+i), nil)
+		c.Seq += 1 << 40
+		recs = append(recs, c)
 	}
 	g, err := depgraph.Build(b.Table, &trace.Header{Arch: "amd64"}, b.Events)
 	if err != nil {
@@ -47,6 +51,9 @@ func TestLiveCalls(t *testing.T) {
 	want[recs[129].Seq] = c
 	if l.Len() != len(want) {
 		t.Errorf("Len %d, want %d", l.Len(), len(want))
+	}
+	if len(l.same) != 4 {
+		t.Errorf("%d words of bits for 200 calls, want 4", len(l.same))
 	}
 	for _, rec := range recs {
 		got, ok := l.Get(rec.Seq)
