@@ -7,7 +7,13 @@ import (
 )
 
 // decided is the verdict the search takes for one step, with the outcome
-// of a run that gave it.
+// of a run that gave it. Its outcome holds live calls (Outcome.Live) only
+// when the verdict is Fail: the search reads the live calls of failing
+// runs alone (the fail end's, the failing run next to a culprit or a
+// cause, the run that ended the search still failing), and every
+// decision stays in search.memo and search.ends to the end of the
+// search, where a passing run that executed a long loop would hold a
+// map entry per call it made.
 type decided struct {
 	v   Verdict
 	out Outcome
@@ -86,6 +92,9 @@ func (s *search) decideRequest(ctx context.Context, i int, req Request, job, ste
 		note = fmt.Sprintf("%d of %d runs", count(runs, v), len(runs))
 	}
 	d := decided{v: v, out: representative(runs, v), at: at}
+	if v != Fail {
+		d.out.Live = nil // never read (decided)
+	}
 	s.mu.Lock()
 	s.steps[at].Taken, s.steps[at].Note = v, note
 	if s.memo != nil {

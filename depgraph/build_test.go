@@ -400,7 +400,7 @@ func checkGraph(t *testing.T, g *Graph) {
 		}
 	}
 	for _, r := range g.Resources() {
-		if r.Name == "" || r.Class == 0 || g.Resource(r.ID) != r {
+		if r.Name() == "" || r.Class == 0 || g.Resource(r.ID) != r {
 			t.Errorf("resource %+v: no name, class or wrong id", r)
 		}
 	}

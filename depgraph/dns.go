@@ -136,7 +136,7 @@ func (g *Graph) dnsMessages(calls []*trace.Call, recorded func(*trace.Call) *tra
 			return
 		}
 		r := g.Resource(id)
-		out = append(out, DNSMessage{Message: m, Seq: seq, Resource: id, Server: r.Peer, Proto: g.dns[id].proto})
+		out = append(out, DNSMessage{Message: m, Seq: seq, Resource: id, Server: r.Peer(), Proto: g.dns[id].proto})
 	}
 	for _, c := range calls {
 		rec := recorded(c)

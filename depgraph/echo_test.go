@@ -29,8 +29,8 @@ func TestEchoNetlink(t *testing.T) {
 	if mk == nil || mk.Proto.Name != "netlink" || !mk.Makes {
 		t.Fatalf("socket: %+v, want the netlink socket made", mk)
 	}
-	if r := g.Resource(mk.Socket); r.Echo != "netlink" {
-		t.Errorf("resource %s: Echo %q, want netlink", r.Name, r.Echo)
+	if r := g.Resource(mk.Socket); r.Echo() != "netlink" {
+		t.Errorf("resource %s: Echo %q, want netlink", r.Name(), r.Echo())
 	}
 	if e := g.Echo(b.L("name")); e == nil || !e.Reports || e.Dir != 0 {
 		t.Errorf("getsockname: %+v, want Reports", e)

@@ -259,7 +259,7 @@ func (b *builder) newDesc(x *callCtx) *desc {
 		b.epolls = append(b.epolls, d)
 	case len(x.names) > 0:
 		d.path = x.names[0]
-		d.res = b.newResource(File, fmt.Sprintf("%s (#%d)", d.path, x.seq), x.seq)
+		d.res = b.newResource(File, "", x.seq) // named when asked (Resource.Name)
 		d.res.Path = d.path
 		if n := b.pathNode(d.path); n.fifo {
 			d.res.Class = Internal
@@ -282,7 +282,7 @@ func (b *builder) newDesc(x *callCtx) *desc {
 			name += " " + c.Path
 		}
 		d.res = b.newResource(AnonFD, fmt.Sprintf("%s (#%d)", name, x.seq), x.seq)
-		d.res.Class, d.res.Object = class, object
+		d.res.Class, d.res.setMore().object = class, object
 	}
 	b.descs[d.res.ID] = d
 	return d

@@ -24,7 +24,7 @@ func (b *builder) finish() {
 	}
 	for _, d := range b.inherited {
 		if d.res.Path != "" {
-			d.res.Name += " (" + d.res.Path + ")"
+			d.res.name += " (" + d.res.Path + ")"
 		}
 	}
 	b.classify()
@@ -123,18 +123,18 @@ func (b *builder) resourceGroup(r *Resource) (groupKey, bool) {
 	case Mapping:
 		return b.resourceGroup(b.descs[r.ID].res)
 	case Pipe:
-		return groupKey{GroupPipe, r.Name}, true
+		return groupKey{GroupPipe, r.Name()}, true
 	case SocketPair:
-		return groupKey{GroupSocketPair, r.Name}, true
+		return groupKey{GroupSocketPair, r.Name()}, true
 	case Socket:
 		k, n := sockGroup(b.descs[r.ID])
 		return groupKey{k, n}, true
 	case Epoll:
-		return groupKey{GroupEpoll, r.Name}, true
+		return groupKey{GroupEpoll, r.Name()}, true
 	case AnonFD:
-		return groupKey{GroupFD, r.Name}, true
+		return groupKey{GroupFD, r.Name()}, true
 	case Inherited:
-		return groupKey{GroupStdio, r.Name}, true
+		return groupKey{GroupStdio, r.Name()}, true
 	}
 	return groupKey{}, false
 }

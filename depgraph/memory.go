@@ -63,10 +63,10 @@ func (b *builder) defineMemory(x *callCtx) {
 		d := x.used[0].s.d
 		what := d.path
 		if what == "" {
-			what = d.res.Name
+			what = d.res.Name()
 		}
 		r := b.newResource(Mapping, fmt.Sprintf("%s at %#x (#%d)", what, start, x.seq), x.seq)
-		r.Path, r.Address = d.path, start
+		r.Path, r.setMore().address = d.path, start
 		b.descs[r.ID] = d
 		x.p.mem.maps = append(x.p.mem.maps, mapping{start: start, end: end, res: r, d: d, def: x.seq})
 		return

@@ -148,11 +148,12 @@ func (b *builder) classifySockets() {
 		case s.peer != nil && reaches(s.peer, bound, false):
 			r.Class = Internal
 		}
-		r.Local, r.Peer = addrText(s.local), addrText(s.peer)
+		m := r.setMore()
+		m.local, m.peer = addrText(s.local), addrText(s.peer)
 		if s.echo = echoProtocolOf(s); s.echo != nil {
-			r.Echo = s.echo.Name
+			m.echo = s.echo.Name
 		}
-		r.Name = sockName(d)
+		r.name = sockName(d)
 	}
 }
 

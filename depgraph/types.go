@@ -2,6 +2,7 @@ package depgraph
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -122,42 +123,87 @@ func (k *ResourceKind) UnmarshalText(b []byte) error {
 	return unmarshalName(b, kindNames[:], (*uint8)(k), "resource kind")
 }
 
-// Resource is one thing the tracker models.
+// Resource is one thing the tracker models. A trace of a million calls
+// that opens a file a third of a million times holds as many File
+// resources: a resource is 64 bytes, its name is made when asked for
+// (Name), and what only sockets, mappings and other fd objects have is
+// held apart (resourceMore).
 type Resource struct {
 	ID   ResourceID
 	Kind ResourceKind
-	// Name is the resource's stable, printable identity: the same trace
-	// always gives the same names, e.g. `file /etc/hosts (#5)` (the open
-	// at call 5), `path /etc/hosts`, `pipe:[4711] (#55)`,
-	// `tcp socket 127.0.0.1:40000 -> 127.0.0.1:5432 (#12)`, `process 2`.
-	Name string
 	// Class is known once the whole trace has been read (a connection is
 	// internal when another traced process listens on its address).
 	Class Class
+	// FD is the number of an Inherited resource's fd (0 for stdin); see
+	// InheritedName. It is 0 for other kinds.
+	FD int32
+	// Group is the group the resource's calls are in, 0 for resources
+	// whose calls are grouped by another one (Cwd, Attrs, Thread).
+	Group GroupID
 	// Created is the call that made the resource; 0 when it predates the
 	// trace or no call made it (a path, an inherited fd).
 	Created uint64
 	// Path is the file system path of File, Path and Mapping resources,
 	// and of Inherited ones as the recorder saw it ("/dev/pts/0").
 	Path string
-	// Local and Peer are a socket's addresses as far as the trace shows
-	// them ("127.0.0.1:5432", "unix:/run/mpd.sock"); empty if unknown.
-	Local, Peer string
-	// FD is the number of an Inherited resource's fd (0 for stdin); see
-	// InheritedName. It is 0 for other kinds.
-	FD int32
-	// Address is where a Mapping starts; 0 for other kinds.
-	Address uint64
-	// Object is the kind of object an AnonFD is ("eventfd", "memfd"),
-	// as the syscall table's Makes names it, or the name of the call that
-	// made it when the table does not say.
-	Object string
-	// Echo names the echo protocol a socket speaks (systable's
-	// EchoProtocol: "netlink", "dns-udp", "dns-tcp"), "" for none.
-	Echo string `json:"echo,omitempty"`
-	// Group is the group the resource's calls are in, 0 for resources
-	// whose calls are grouped by another one (Cwd, Attrs, Thread).
-	Group GroupID
+
+	name string        // Name, "" for a File an open made: Name makes it
+	more *resourceMore // nil for files, paths, processes
+}
+
+// resourceMore is what only some kinds of resources have.
+type resourceMore struct {
+	local, peer string // a socket's addresses
+	address     uint64 // where a mapping starts
+	object      string // the kind of object an AnonFD is
+	echo        string // the echo protocol a socket speaks
+}
+
+// Name is the resource's stable, printable identity: the same trace
+// always gives the same names, e.g. `/etc/hosts (#5)` (the open at call
+// 5), `/etc/hosts` (a path), `pipe:[4711] (#55)`,
+// `tcp socket 127.0.0.1:40000 -> 127.0.0.1:5432 (#12)`, `process 2`. A
+// File's is made here, from its path and the open, each time.
+func (r *Resource) Name() string {
+	if r.name == "" && r.Kind == File {
+		return r.Path + " (#" + strconv.FormatUint(r.Created, 10) + ")"
+	}
+	return r.name
+}
+
+// Local is a socket's local address as far as the trace shows it
+// ("127.0.0.1:5432", "unix:/run/mpd.sock"); "" if unknown.
+func (r *Resource) Local() string { return r.extra().local }
+
+// Peer is a socket's peer address, as Local.
+func (r *Resource) Peer() string { return r.extra().peer }
+
+// Address is where a Mapping starts; 0 for other kinds.
+func (r *Resource) Address() uint64 { return r.extra().address }
+
+// Object is the kind of object an AnonFD is ("eventfd", "memfd"), as
+// the syscall table's Makes names it, or the name of the call that made
+// it when the table does not say; "" for other kinds.
+func (r *Resource) Object() string { return r.extra().object }
+
+// Echo names the echo protocol a socket speaks (systable's
+// EchoProtocol: "netlink", "dns-udp", "dns-tcp"), "" for none.
+func (r *Resource) Echo() string { return r.extra().echo }
+
+// extra is r's resourceMore, empty for a resource without one.
+func (r *Resource) extra() resourceMore {
+	if r.more == nil {
+		return resourceMore{}
+	}
+	return *r.more
+}
+
+// setMore returns r's resourceMore to set, made on first use.
+func (r *Resource) setMore() *resourceMore {
+	if r.more == nil {
+		r.more = &resourceMore{}
+	}
+	return r.more
 }
 
 // Why is a bit set of the reasons one call depends on another.

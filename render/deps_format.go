@@ -100,8 +100,8 @@ func (v *Deps) WriteJSON(w io.Writer) error {
 		if v.group != nil && r.Group != v.group.ID {
 			continue
 		}
-		l.item(DepsResourceJSON{ID: r.ID, Kind: r.Kind, Name: r.Name, Class: r.Class,
-			Created: r.Created, Path: r.Path, Local: r.Local, Peer: r.Peer, Group: r.Group})
+		l.item(DepsResourceJSON{ID: r.ID, Kind: r.Kind, Name: r.Name(), Class: r.Class,
+			Created: r.Created, Path: r.Path, Local: r.Local(), Peer: r.Peer(), Group: r.Group})
 	}
 	l.next(`],"edges":[`)
 	for e := range v.edges() {

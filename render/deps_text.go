@@ -106,7 +106,7 @@ func (v *Deps) WriteGroup(w io.Writer) error {
 	fprintf(w, "# group %d: %s (%s), %d calls, #%d to #%d\n", gr.ID, gr.Title(), gr.Class, len(gr.Calls), gr.Calls[0], gr.Calls[len(gr.Calls)-1])
 	for _, id := range gr.Resources {
 		r := g.Resource(id)
-		fprintf(w, "# resource: %s %s (%s)\n", r.Kind, r.Name, r.Class)
+		fprintf(w, "# resource: %s %s (%s)\n", r.Kind, r.Name(), r.Class)
 	}
 	for _, seq := range gr.Calls {
 		c, ok := v.calls(seq)
@@ -117,7 +117,7 @@ func (v *Deps) WriteGroup(w io.Writer) error {
 		for _, e := range g.Deps(seq) {
 			fprintf(w, "    <- #%d %s", e.To, e.Why)
 			if r := g.Resource(e.Resource); r != nil {
-				fprintf(w, " via %s", r.Name)
+				fprintf(w, " via %s", r.Name())
 			}
 			if to := g.GroupOf(e.To); to != nil && to.ID != gr.ID {
 				fprintf(w, " [group %d]", to.ID)

@@ -42,7 +42,7 @@ func newEngine(rec *Recording, plan *depgraph.Plan, liveCwd string, window int, 
 		rec: rec, plan: plan, tab: rec.Table,
 		keyer:   align.NewKeyer(rec.Table, liveCwd, rec.Trace.Header.Cwd),
 		bind:    newBinder(rec, window),
-		res:     &Result{Live: make(map[uint64]*trace.Call)},
+		res:     &Result{Live: newLiveCalls(rec.Graph)},
 		listAll: listAll,
 		execs:   make(map[uint64]bool),
 	}
@@ -211,7 +211,7 @@ func (e *engine) Exit(c *trace.Call, d ptrace.Decision) {
 		return
 	}
 	if !e.noLive {
-		e.res.Live[d.Rec.Seq] = kept(d.Rec, c)
+		e.res.Live.set(d.Rec, kept(e.tab.ByNr(int(c.Nr)), d.Rec, c))
 	}
 	if e.observed != nil {
 		e.observed.saw(d.Rec.Seq)

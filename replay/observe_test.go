@@ -48,7 +48,7 @@ func TestObserveOnlyEndsTheRun(t *testing.T) {
 	if !res.Observed {
 		t.Fatalf("Observed not set (verdict %s, %s): the run went to its end", res.Verdict, res.Detail)
 	}
-	live := res.Live[read]
+	live, _ := res.Live.Get(read)
 	if live == nil || live.Errno() != 0 {
 		t.Fatalf("live result of the read: %+v; want the read of this environment's file", live)
 	}

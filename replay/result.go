@@ -44,7 +44,7 @@ type Result struct {
 
 	// Live holds the live results of matched recorded calls that ran, by
 	// recorded seq; empty with Options.NoLive.
-	Live map[uint64]*trace.Call `json:"-"`
+	Live *LiveCalls `json:"-"`
 	// Observed: the run was ended once every call of Options.ObserveOnly
 	// had run live; its verdict says nothing of the command.
 	Observed bool `json:"observed,omitempty"`

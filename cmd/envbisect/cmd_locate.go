@@ -496,8 +496,14 @@ func (o locateOptions) runner(s streams, rec *replay.Recording, store *serve.Sto
 			}
 			return bisect.Outcome{}, err
 		}
-		out := bisect.Outcome{Verdict: res.Verdict, Detail: res.Detail, Live: res.Live, Seconds: res.Seconds,
+		out := bisect.Outcome{Verdict: res.Verdict, Detail: res.Detail, Seconds: res.Seconds,
 			Diverged: len(res.Diverged()) > 0, Taint: res.Taint(), Abortive: res.Abortive, Warnings: warned.list()}
+		if res.Verdict == verdict.Fail {
+			// The search reads the live calls of failing runs alone (it
+			// keeps none of the others): a passing run that executed a
+			// long loop makes no map of a million entries.
+			out.Live = res.Live.Map()
+		}
 		for _, d := range res.Divergences {
 			out.Divergences = append(out.Divergences, bisect.Divergence{Kind: d.Kind, Proc: d.Proc, Thread: d.Thread,
 				RecordedSeq: d.AtSeq, Expected: d.Expected, LiveCall: d.Got, Text: d.String()})

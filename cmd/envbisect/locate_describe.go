@@ -125,7 +125,7 @@ func (m *objectSearch) observe(ctx context.Context, seqs []uint64, store *serve.
 	}
 	res.Steps = append(res.Steps, envobj.ResultStep{Step: step, Role: render.RoleObserve, InPlace: envobj.InPlaceNothing,
 		Verdict: out.Verdict.String(), Detail: detail, Seconds: out.Seconds})
-	return out.Live, nil
+	return out.Live.Map(), nil
 }
 
 // hasPathCause reports whether a cause of res is the start item env

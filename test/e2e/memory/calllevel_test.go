@@ -19,12 +19,14 @@ import (
 // answer differs from the recorded one. At 200,000 calls replay took 855
 // bytes a call before that and 545 to 650 after, call-level locate 1,000
 // and 725 to 840; with the graph's and the recording's lists sized once
-// and edges of 16 bytes, 516 and 687 (the collector's timing moves the
-// peak by a tenth or more): the bounds leave room for that.
+// and edges of 16 bytes, 516 and 687; with live calls kept only of failing
+// runs, held as bits where answered as recorded, and resources of 64
+// bytes, 435 to 485 and 564 to 566 (the collector's timing moves the peak
+// by a tenth or more): the bounds leave room for that.
 const (
 	base          = 64 << 20
-	replayPerCall = 700
-	locatePerCall = 900
+	replayPerCall = 600
+	locatePerCall = 700
 )
 
 // TestCallLevelMemory: a command that reads its configuration and then
