@@ -92,3 +92,30 @@ func TestTreeMembers(t *testing.T) {
 		t.Errorf("the other child is gone: %v", err)
 	}
 }
+
+// BenchmarkTreeMembers is what listing a command's tree costs (Kill and
+// Executables do it, the eBPF recorder at the command's exit), here with
+// an exited command: the walk down through /proc/PID/task/TID/children
+// against reading every /proc/PID/stat.
+//
+//	go test -run XXX -bench TreeMembers ./launch/
+func BenchmarkTreeMembers(b *testing.B) {
+	if _, _, ok := procChildren(os.Getpid()); !ok {
+		b.Skip("no /proc/PID/task/TID/children")
+	}
+	cmd := exec.Command("/bin/true")
+	if err := cmd.Run(); err != nil {
+		b.Fatal(err)
+	}
+	tree := NewTree(cmd.Process.Pid)
+	b.Run("children", func(b *testing.B) {
+		for b.Loop() {
+			tree.Members()
+		}
+	})
+	b.Run("scan", func(b *testing.B) {
+		for b.Loop() {
+			tree.membersByScan(os.Getpid(), 0)
+		}
+	})
+}
