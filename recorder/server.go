@@ -192,6 +192,9 @@ func (s *Server) loop() {
 			s.probe.SetDeadline(time.Now())
 			for {
 				raw, err := s.probe.ReadRaw(buf[:0])
+				if errors.Is(err, bpf.ErrWoken) {
+					continue // a late request's wake: the ring is not read to its end yet
+				}
 				if err != nil {
 					break
 				}
