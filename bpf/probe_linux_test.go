@@ -71,6 +71,45 @@ func TestClose(t *testing.T) {
 	}
 }
 
+// TestWake: Wake ends a ReadRaw waiting for its poll interval (an hour
+// here) with ErrWoken, once; a Wake before the read ends the next one;
+// ReadBatch takes a Wake as the end of a poll interval.
+func TestWake(t *testing.T) {
+	testutil.Require(t, testutil.Root, testutil.EBPF)
+	p := loadProbe(t, Options{Filter: Filter{Kind: FilterTree}, RingSize: 1 << 16, Poll: time.Hour})
+	// A read that Wake does not end ends here, with another error.
+	p.SetDeadline(time.Now().Add(30 * time.Second))
+	errc := make(chan error, 1)
+	go func() {
+		_, err := p.ReadRaw(nil)
+		errc <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	if err := p.Wake(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-errc; !errors.Is(err, ErrWoken) {
+		t.Errorf("ReadRaw waiting when woken: %v, want ErrWoken", err)
+	}
+	if err := p.Wake(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.ReadRaw(nil); !errors.Is(err, ErrWoken) {
+		t.Errorf("ReadRaw after a Wake: %v, want ErrWoken", err)
+	}
+	if err := p.Wake(); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := p.ReadBatch(func(*Record) {}); n != 0 || err != nil {
+		t.Errorf("ReadBatch after a Wake: %d, %v; want 0, nil", n, err)
+	}
+	// Woken once: the next read waits for its deadline.
+	p.SetDeadline(time.Now())
+	if _, err := p.ReadRaw(nil); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("ReadRaw with the ring empty and the deadline passed: %v, want os.ErrDeadlineExceeded", err)
+	}
+}
+
 // TestOptions: Load checks its options; Track needs FilterTree.
 func TestOptions(t *testing.T) {
 	for name, o := range map[string]Options{

@@ -2,7 +2,10 @@
 
 package bpf
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // Probe is the loaded recorder; on this system Load always fails.
 type Probe struct{}
@@ -19,6 +22,10 @@ func (p *Probe) ProgramIDs() ([]uint32, error)      { return nil, ErrUnsupported
 func (p *Probe) SetDeadline(t time.Time)            {}
 func (p *Probe) Lost() (Lost, error)                { return Lost{}, ErrUnsupported }
 func (p *Probe) Close() error                       { return nil }
+func (p *Probe) Wake() error                        { return ErrUnsupported }
+
+// ErrWoken is what a read returns after Wake.
+var ErrWoken = errors.New("woken")
 
 // RecordSpan is how much of the ring a record of n bytes takes.
 func RecordSpan(n int) int { return (n + 8 + 7) &^ 7 }

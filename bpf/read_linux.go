@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/cilium/ebpf/ringbuf"
 )
 
 // Read returns the next record, waiting for one. The program does not
@@ -19,6 +21,9 @@ import (
 // error wrapping os.ErrDeadlineExceeded once the deadline has passed and
 // the ring is empty. A record that does not decode gives an error and is
 // skipped; reading can go on.
+//
+// After Wake, once Read has returned every record the ring held, it
+// returns an error wrapping ErrWoken (once per Wake).
 //
 // Read must not be called from two goroutines at once. The returned
 // record is the caller's: nothing in it is reused.
@@ -64,6 +69,8 @@ func (p *Probe) next() error {
 				return fmt.Errorf("eBPF recorder: read: %w", os.ErrDeadlineExceeded)
 			}
 			// Only the poll interval passed: look again.
+		case errors.Is(err, ringbuf.ErrFlushed):
+			return fmt.Errorf("eBPF recorder: read: %w", ErrWoken)
 		default:
 			return fmt.Errorf("eBPF recorder: read: %w", err)
 		}
@@ -115,10 +122,28 @@ func (p *Probe) ReadBatch(fn func(*Record)) (int, error) {
 				return n, fmt.Errorf("eBPF recorder: read: %w", os.ErrDeadlineExceeded)
 			}
 			return n, nil // only the poll interval passed
+		case errors.Is(err, ringbuf.ErrFlushed):
+			return n, nil // Wake: as if the poll interval passed
 		default:
 			return n, fmt.Errorf("eBPF recorder: read: %w", err)
 		}
 	}
+}
+
+// ErrWoken is what Read and ReadRaw return, wrapped, after Wake, once
+// they have returned what the ring held.
+var ErrWoken = errors.New("woken")
+
+// Wake has the Read, ReadRaw or ReadBatch waiting now (or the next one
+// called) return what the ring holds without waiting for the poll
+// interval, then ErrWoken (ReadBatch: nil). A resident recorder's loop
+// wakes itself this way for its requests instead of looking for them at
+// every poll. Safe to call from any goroutine.
+func (p *Probe) Wake() error {
+	if err := p.rd.Flush(); err != nil {
+		return fmt.Errorf("eBPF recorder: wake the reader: %w", err)
+	}
+	return nil
 }
 
 // SetDeadline bounds how long Read waits: once t has passed and the ring

@@ -183,8 +183,14 @@ func startReading(probe Source, asm *assembler) *reading {
 }
 
 // stop reads what is left in the ring buffer, then ends the goroutine.
+// A probe of the recording's own is woken from the wait it is in (up to
+// the poll interval); a resident recorder's session is drained by
+// SetDeadline itself.
 func (r *reading) stop() {
 	r.probe.SetDeadline(time.Now())
+	if w, ok := r.probe.(interface{ Wake() error }); ok {
+		w.Wake() // on failure the wait ends at the poll interval
+	}
 	<-r.done
 }
 

@@ -2,7 +2,9 @@ package launch
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"sort"
@@ -39,8 +41,17 @@ type Tree struct {
 func NewTree(root int) *Tree {
 	t := &Tree{root: root, before: map[int]bool{}}
 	self := os.Getpid()
-	for pid, ppid := range procParents() {
-		if ppid == self && pid != root {
+	kids, _, ok := procChildren(self)
+	if !ok {
+		kids = nil
+		for pid, ppid := range procParents() {
+			if ppid == self {
+				kids = append(kids, pid)
+			}
+		}
+	}
+	for _, pid := range kids {
+		if pid != root {
 			t.before[pid] = true
 		}
 	}
@@ -72,12 +83,46 @@ func (t *Tree) Executables() []string {
 }
 
 // Members returns the pids of the command's processes alive now.
+//
+// It walks down from the root and envbisect's own children through each
+// thread's /proc/PID/task/TID/children, reading only the command's tree
+// (a few files when the command has exited; zombies are members, as
+// they are until reaped) rather than every process
+// of the machine; a kernel without that file (CONFIG_PROC_CHILDREN) has
+// every /proc/PID/stat read instead (membersByScan).
 func (t *Tree) Members() []int {
-	parent := procParents()
 	self, skip := os.Getpid(), 0
 	if t.NotOurs != nil {
 		skip = t.NotOurs()
 	}
+	kids, _, ok := procChildren(self)
+	if !ok {
+		return t.membersByScan(self, skip)
+	}
+	seen := map[int]bool{}
+	var out []int
+	queue := append([]int{t.root}, kids...)
+	for len(queue) > 0 && len(seen) < 1<<16 {
+		pid := queue[0]
+		queue = queue[1:]
+		if pid <= 1 || pid == self || pid == skip || t.before[pid] || seen[pid] {
+			continue
+		}
+		seen[pid] = true
+		kids, exists, _ := procChildren(pid)
+		if !exists {
+			continue // gone (the root, once reaped)
+		}
+		out = append(out, pid)
+		queue = append(queue, kids...)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// membersByScan is Members from every process's parent in /proc.
+func (t *Tree) membersByScan(self, skip int) []int {
+	parent := procParents()
 	var out []int
 	for pid := range parent {
 		// Walk up to the root, or to a child of envbisect.
@@ -93,6 +138,33 @@ func (t *Tree) Members() []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// procChildren lists the children of process pid, made by any of its
+// threads (/proc/PID/task/TID/children), zombies included. exists is
+// false when the process is gone; supported is false when the kernel has
+// no such file.
+func procChildren(pid int) (kids []int, exists, supported bool) {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, false, true
+	}
+	for _, task := range tasks {
+		b, err := os.ReadFile(dir + task.Name() + "/children")
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, serr := os.Stat(dir + task.Name()); serr == nil {
+				return nil, true, false // the thread is there, the file is not
+			}
+			continue // the thread ended
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if kid, err := strconv.Atoi(f); err == nil {
+				kids = append(kids, kid)
+			}
+		}
+	}
+	return kids, true, true
 }
 
 // procParents maps every pid in /proc to its parent.

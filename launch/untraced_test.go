@@ -126,8 +126,10 @@ func TestRunUntracedEnds(t *testing.T) {
 	testutil.Require(t, testutil.Root, testutil.File("/bin/sh"), testutil.Binary("sleep"))
 	var warned []string
 	begin := time.Now()
+	// The shell exits once its child has become sleep (until its exec,
+	// the child is a dash, and would be named so).
 	res, _, err := runShell(t, Config{Watch: trace.Watch{EndWithRoot: true}, Warn: func(m string) { warned = append(warned, m) }},
-		`sleep 100 & exit 0`)
+		`sleep 100 & until read c </proc/$!/comm && [ "$c" = sleep ]; do :; done; exit 0`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,8 +37,15 @@
 // no call is missed. Records follow as Record frames. At the end the
 // client sends Drain; the recorder answers End (the session's losses) once
 // it has read everything the ring held when the Drain came (bpf.Probe
-// .Pending, so a busy ring shared with other sessions cannot hold it up).
-// Hanging up ends the session: its processes are no longer followed.
+// .Pending, so a busy ring shared with other sessions cannot hold it up),
+// at once when the ring is empty. Hanging up ends the session: its
+// processes are no longer followed.
+//
+// The loop runs a request as soon as it comes: the request wakes the
+// loop's wait on the ring (bpf.Probe.Wake, an eventfd beside the ring in
+// the reader's epoll), so neither a Follow nor a Drain waits for the
+// poll interval (bpf.DefaultPoll) in which the loop looks for records
+// the program did not wake it for.
 //
 // # Who may record what
 //

@@ -179,10 +179,16 @@ func (r *router) route(raw []byte) {
 	}
 }
 
-// drainFrom asks for s's End once what the ring holds now has been read.
+// drainFrom asks for s's End once what the ring holds now has been read:
+// at once when the ring holds nothing (the loop runs requests between
+// records, so everything read has been routed).
 func (r *router) drainFrom(s *session) {
 	s.drain = true
 	s.drainLeft = r.probe.Pending()
+	if s.drainLeft <= 0 {
+		s.drain = false
+		s.q.push(r.end(s), 0)
+	}
 }
 
 // countDrains counts n bytes of the ring as read, and answers the drains

@@ -154,6 +154,11 @@ func (s *Server) do(f func(*router)) bool {
 	case <-s.loopDone:
 		return false
 	}
+	// The loop is waiting on the ring (up to the poll interval): have
+	// it look at its requests now.
+	if err := s.probe.Wake(); err != nil {
+		s.log("%v", err)
+	}
 	select {
 	case <-done:
 		return true
@@ -163,9 +168,11 @@ func (s *Server) do(f func(*router)) bool {
 }
 
 // loop reads the ring and routes each record to its session; between
-// reads it runs what the sessions ask (follow, drain, leave). A read
-// waits at most the poll interval, so a request waits no longer; a read
-// that finds the ring empty answers the drains asked before it.
+// reads it runs what the sessions ask (follow, drain, leave). A request
+// wakes the read waiting on the ring (do: bpf.Probe.Wake), so it is run
+// at once, not at the end of the poll interval; a read that finds the
+// ring empty answers the drains asked before it (a drain asked with the
+// ring empty is answered at once: drainFrom).
 func (s *Server) loop() {
 	defer close(s.loopDone)
 	r := newRouter(s.probe, s.log)
@@ -185,6 +192,9 @@ func (s *Server) loop() {
 			s.probe.SetDeadline(time.Now())
 			for {
 				raw, err := s.probe.ReadRaw(buf[:0])
+				if errors.Is(err, bpf.ErrWoken) {
+					continue // a late request's wake: the ring is not read to its end yet
+				}
 				if err != nil {
 					break
 				}
@@ -202,6 +212,8 @@ func (s *Server) loop() {
 			r.route(raw)
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			r.endDrains()
+		case errors.Is(err, bpf.ErrWoken):
+			// Requests wait: the ring was read up to now.
 		case errors.Is(err, os.ErrClosed):
 			r.endAll()
 			return

@@ -3,9 +3,12 @@
 package recorder
 
 import (
+	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/envbisect/envbisect/bpf"
 	"github.com/envbisect/envbisect/internal/testutil"
@@ -24,14 +27,15 @@ func probeOptions(b *testing.B) bpf.Options {
 }
 
 // sleeper is a process to follow: a child of the benchmark, which root
-// may have followed again and again.
-func sleeper(b *testing.B) uint32 {
+// may have followed again and again; stop kills it.
+func sleeper(b *testing.B) (pid uint32, stop func()) {
 	cmd := exec.Command("sleep", "3600")
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return uint32(cmd.Process.Pid)
+	stop = func() { cmd.Process.Kill(); cmd.Wait() }
+	b.Cleanup(stop)
+	return uint32(cmd.Process.Pid), stop
 }
 
 // BenchmarkStartThroughRecorder is what a recording's start costs
@@ -46,9 +50,14 @@ func BenchmarkStartThroughRecorder(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer srv.Close()
-	pid := sleeper(b)
 	b.ResetTimer()
 	for b.Loop() {
+		// A process of its own for each session: the recorder may
+		// still be ending the last one's (it runs the hang-up after
+		// the next client's follow).
+		b.StopTimer()
+		pid, stop := sleeper(b)
+		b.StartTimer()
 		s, err := Dial(srv.cfg.Socket, bpf.DefaultMaxCapture)
 		if err != nil {
 			b.Fatal(err)
@@ -57,6 +66,52 @@ func BenchmarkStartThroughRecorder(b *testing.B) {
 			b.Fatal(err)
 		}
 		s.Close()
+		b.StopTimer()
+		stop()
+		b.StartTimer()
+	}
+}
+
+// BenchmarkFollowAndDrainThroughRecorder is a whole session's round
+// trips through a resident recorder: connect, follow, drain (ask for the
+// end and read it), hang up. The process followed makes no calls.
+//
+//	go test -run XXX -bench ThroughRecorder -benchtime 20x ./recorder/
+func BenchmarkFollowAndDrainThroughRecorder(b *testing.B) {
+	testutil.Require(b, testutil.Root, testutil.EBPF)
+	srv, err := Start(Config{Socket: filepath.Join(b.TempDir(), "r.sock"), GID: -1, Probe: probeOptions(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		pid, stop := sleeper(b)
+		b.StartTimer()
+		s, err := Dial(srv.cfg.Socket, bpf.DefaultMaxCapture)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Track(pid); err != nil {
+			b.Fatal(err)
+		}
+		s.SetDeadline(time.Now())
+		for {
+			if _, err := s.ReadBatch(func(*bpf.Record) {}); err != nil {
+				if !errors.Is(err, os.ErrDeadlineExceeded) {
+					b.Fatal(err)
+				}
+				break
+			}
+		}
+		if _, err := s.Lost(); err != nil {
+			b.Fatal(err)
+		}
+		s.Close()
+		b.StopTimer()
+		stop()
+		b.StartTimer()
 	}
 }
 
@@ -66,7 +121,7 @@ func BenchmarkStartThroughRecorder(b *testing.B) {
 func BenchmarkStartLoadingProbe(b *testing.B) {
 	testutil.Require(b, testutil.Root, testutil.EBPF)
 	po := probeOptions(b)
-	pid := sleeper(b)
+	pid, _ := sleeper(b)
 	b.ResetTimer()
 	for b.Loop() {
 		p, err := bpf.Load(po)

@@ -136,3 +136,12 @@ func (r *refusable) ReadBatch(fn func(*bpf.Record)) (int, error) { return r.sour
 func (r *refusable) Lost() (bpf.Lost, error)                     { return r.source().Lost() }
 func (r *refusable) Close() error                                { return r.source().Close() }
 func (r *refusable) SetDeadline(t time.Time)                     { r.source().SetDeadline(t) }
+
+// Wake ends the wait of a probe of its own (ebpfrec drains it so at the
+// end); a session is drained by its SetDeadline.
+func (r *refusable) Wake() error {
+	if w, ok := r.source().(interface{ Wake() error }); ok {
+		return w.Wake()
+	}
+	return nil
+}
