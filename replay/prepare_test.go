@@ -29,7 +29,8 @@ func prepare(tr *tracefile.Trace) (*Recording, error) {
 }
 
 // prepareStore opens the trace at path as a Store, builds its graph by
-// passes over it, as replay's CLI does, and prepares it with it.
+// passes over it, as replay's CLI does (without its files, as prepare),
+// and prepares it with it.
 func prepareStore(path string) (*Recording, error) {
 	st, err := tracefile.OpenStore(path)
 	if err != nil {
@@ -40,11 +41,9 @@ func prepareStore(path string) (*Recording, error) {
 		st.Close()
 		return nil, err
 	}
-	o := depgraph.BuildOptions{Source: st}
-	if len(st.Trace.Files) > 0 {
-		o.Files = st.Trace
-	}
-	g, err := depgraph.BuildPasses(tab, &st.Trace.Header, st.Each, o)
+	// Without the trace's files, as prepare: these tests' runs serve
+	// none (servedRecording builds a graph with them).
+	g, err := depgraph.BuildPasses(tab, &st.Trace.Header, st.Each, depgraph.BuildOptions{Source: st})
 	if err != nil {
 		st.Close()
 		return nil, err

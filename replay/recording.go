@@ -117,24 +117,38 @@ func prepareFrom(t *tracefile.Trace, events eventSource, g *depgraph.Graph) (*Re
 	tab := g.Table()
 	r := &Recording{Trace: t, Table: tab, Graph: g, events: events, procs: make(map[uint32]*recProc),
 		threads: make(map[uint32]*recThread), keyer: align.NewKeyer(tab, "", ""), placement: map[uint64]bool{}}
-	r.paths = sync.OnceValue(r.passPaths)
 	shared := newKeyStrings()
 	// Each thread's lists are made at their size: grown call by call,
 	// a thread of a million calls held both arrays at each growth and a
 	// fifth more than its calls at the end.
-	perThread := make(map[uint32]int)
-	err := events.Each(func(ev *trace.Event) error {
-		if ev.Call != nil {
-			perThread[ev.Call.Thread]++
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
+	// A Store counted them when it read the file.
+	var perThread map[uint32]int
+	if tc, ok := events.(interface{ ThreadCalls() map[uint32]int }); ok {
+		perThread = tc.ThreadCalls()
+	} else {
+		perThread = make(map[uint32]int)
+		events.Each(func(ev *trace.Event) error {
+			if ev.Call != nil {
+				perThread[ev.Call.Thread]++
+			}
+			return nil
+		})
 	}
+	// The paths the calls name, for the mounts compared at the start of
+	// each run (callPaths), are found on the same pass.
+	var paths []string
+	seen := map[string]bool{}
 	nevents := 0
-	err = events.Each(func(ev *trace.Event) error {
+	err := events.Each(func(ev *trace.Event) error {
 		nevents++
+		if c := ev.Call; c != nil {
+			for _, p := range [2]string{c.Path, c.Path2} {
+				if p != "" && !seen[p] {
+					seen[p] = true
+					paths = append(paths, p)
+				}
+			}
+		}
 		switch {
 		case ev.Proc != nil:
 			r.procEvent(ev.Proc)
@@ -160,6 +174,7 @@ func prepareFrom(t *tracefile.Trace, events eventSource, g *depgraph.Graph) (*Re
 	if r.root == 0 {
 		return nil, noProcess(t, nevents)
 	}
+	r.paths = func() []string { return paths }
 	return r, nil
 }
 

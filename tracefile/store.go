@@ -37,11 +37,12 @@ type Store struct {
 	// and file objects, with OpenContent and FillData.
 	Trace *Trace
 
-	path    string
-	frames  []storeFrame
-	events  int    // events in all
-	calls   int    // calls in all
-	lastSeq uint64 // of the last call indexed
+	path      string
+	frames    []storeFrame
+	events    int            // events in all
+	calls     int            // calls in all
+	lastSeq   uint64         // of the last call indexed
+	perThread map[uint32]int // calls by thread
 
 	mu       sync.Mutex
 	dec      *Reader // reads frames again by offset; its file is the Store's
@@ -82,7 +83,7 @@ func OpenStore(path string) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, content: r.content, blobs: make(map[trace.Hash][]byte)}
+	s := &Store{path: path, content: r.content, blobs: make(map[trace.Hash][]byte), perThread: make(map[uint32]int)}
 	r.onEvents = func(off, size int64, evs []trace.Event) { s.index(off, size, evs) }
 	t, err := readAllKeep(r, func(*trace.Event) bool { return false })
 	r.Close()
@@ -111,6 +112,7 @@ func (s *Store) index(off, size int64, evs []trace.Event) {
 			}
 			f.maxSeq = c.Seq
 			f.calls++
+			s.perThread[c.Thread]++
 		}
 	}
 	s.frames = append(s.frames, f)
@@ -141,6 +143,11 @@ func (s *Store) NumEvents() int { return s.events }
 
 // NumCalls returns how many calls the trace holds.
 func (s *Store) NumCalls() int { return s.calls }
+
+// ThreadCalls returns how many calls each thread made, by thread: what
+// a caller needs to size per-thread lists without a pass of its own.
+// The map is the Store's: do not change it.
+func (s *Store) ThreadCalls() map[uint32]int { return s.perThread }
 
 // Call returns the call numbered seq, decoding its frame from the file
 // unless it is cached; nil and no error for a seq the trace lacks. The
