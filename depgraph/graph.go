@@ -158,6 +158,9 @@ func (g *Graph) Source() CallSource { return g.src }
 // NumCalls returns how many calls the graph has, lean or not.
 func (g *Graph) NumCalls() int { return len(g.seqs) }
 
+// SeqAt returns the seq of the i-th call (0 <= i < NumCalls).
+func (g *Graph) SeqAt(i int) uint64 { return g.seqs[i] }
+
 // Lean reports whether the graph was built without keeping the calls
 // nor a source of them (BuildOptions.Lean): Calls and Call have none,
 // and Closure cannot be asked.

@@ -71,6 +71,11 @@ func (r *Recording) call(seq uint64) *trace.Call {
 	return c
 }
 
+// EachEvent passes over the recorded events in order, from memory or
+// from the trace file (PrepareStore), until fn returns an error, which
+// it returns.
+func (r *Recording) EachEvent(fn func(ev *trace.Event) error) error { return r.events.Each(fn) }
+
 // each passes over the recorded events in order. An error reading a
 // Store's file again, which was read whole before, is a panic naming it.
 func (r *Recording) each(fn func(ev *trace.Event)) {

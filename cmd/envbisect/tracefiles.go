@@ -52,18 +52,11 @@ type runSite struct {
 
 // prepareReplay reads the flags replay and locate share (--cpu,
 // --container, --pid) and the trace at path, and prepares the trace for
-// semi-replay runs.
+// semi-replay runs. Its calls stay in the file (tracefile.Store): the
+// Recording and its graph read them from there as runs and reports need
+// them, which holds a few hundred bytes a call less than reading the
+// trace whole. The caller closes the Recording.
 func prepareReplay(path string, s streams, where *containerFlags) (*tracefile.Trace, *replay.Recording, runSite, error) {
-	return prepareSite(path, s, where, loadRecording)
-}
-
-// prepareReplayStore is prepareReplay for a trace whose calls stay in
-// its file (tracefile.Store): the Recording and its graph read them
-// from there as runs need them, which holds a few hundred bytes a call
-// less than reading it whole. The caller closes the Recording. Only
-// replay's runs read a Recording that way: the search's explanations
-// still pass over Graph.Calls.
-func prepareReplayStore(path string, s streams, where *containerFlags) (*tracefile.Trace, *replay.Recording, runSite, error) {
 	return prepareSite(path, s, where, loadStoreRecording)
 }
 
@@ -137,8 +130,9 @@ func prepareSite(path string, s streams, where *containerFlags,
 	return t, rec, site, nil
 }
 
-// loadRecording reads the trace at path and prepares it for semi-replay
-// runs: its dependency graph and the recording replay runs from.
+// loadRecording reads the whole trace at path and prepares it for
+// semi-replay runs: its dependency graph and the recording replay runs
+// from (locate's workers).
 func loadRecording(path string, s streams) (*tracefile.Trace, *replay.Recording, error) {
 	t, _, err := loadRecordingStart(path, s)
 	if err != nil {
