@@ -445,7 +445,10 @@ func (o locateOptions) runCPU(s streams, path string) (int, error) {
 func runWorker(ctx context.Context, s streams, o locateOptions, path string, argv []string, cpu int, sigs *runInterrupts) error {
 	conn := openWorkerConn(o.workerFD)
 	defer conn.close()
-	t, rec, loadErr := loadRecording(path, s)
+	t, rec, loadErr := loadStoreRecording(path, s)
+	if loadErr == nil {
+		defer rec.Close()
+	}
 	ws, ok, err := conn.setup()
 	if err != nil || !ok {
 		return err // no setup: the parent stopped before the search and says why

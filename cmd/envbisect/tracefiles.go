@@ -15,19 +15,9 @@ import (
 	"github.com/envbisect/envbisect/tracefile"
 )
 
-// readTrace reads a whole trace; a trace cut short is used with a
-// warning. Errors name the file.
-func readTrace(path string, s streams) (*tracefile.Trace, error) {
-	t, _, err := readTraceCut(path, s)
-	return t, err
-}
-
-// readTraceCut is readTrace that also says whether the trace is cut short.
-func readTraceCut(path string, s streams) (*tracefile.Trace, bool, error) {
-	return readTraceWith(path, s, tracefile.ReadOptions{})
-}
-
-// readTraceWith is readTraceCut reading as o says.
+// readTraceWith reads the trace at path as o says, and says whether it
+// is cut short: such a trace is used with a warning. Errors name the
+// file.
 func readTraceWith(path string, s streams, o tracefile.ReadOptions) (*tracefile.Trace, bool, error) {
 	t, err := o.ReadFile(path)
 	switch {
@@ -128,35 +118,6 @@ func prepareSite(path string, s streams, where *containerFlags,
 	}
 	where.warnWhere(s, path, &t.Header)
 	return t, rec, site, nil
-}
-
-// loadRecording reads the whole trace at path and prepares it for
-// semi-replay runs: its dependency graph and the recording replay runs
-// from (locate's workers).
-func loadRecording(path string, s streams) (*tracefile.Trace, *replay.Recording, error) {
-	t, _, err := loadRecordingStart(path, s)
-	if err != nil {
-		return nil, nil, err
-	}
-	rec, err := fullRecording(path, t)
-	if err != nil {
-		return nil, nil, err
-	}
-	return t, rec, nil
-}
-
-// loadRecordingStart reads the trace at path, checks that it has a
-// command to re-run, and prepares it without its dependency graph.
-func loadRecordingStart(path string, s streams) (*tracefile.Trace, *replay.Recording, error) {
-	t, err := readTrace(path, s)
-	if err != nil {
-		return nil, nil, withCode(exitError, err)
-	}
-	rec, err := startRecording(path, s, t)
-	if err != nil {
-		return nil, nil, err
-	}
-	return t, rec, nil
 }
 
 // startRecording checks that trace t, read from path, has a command to
