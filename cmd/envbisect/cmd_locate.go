@@ -288,8 +288,6 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 			p.close()
 		}
 	}()
-	// Call-level runs read the recorded calls from the trace file as
-	// they need them (tracefile.Store), not from memory.
 	prepare := prepareReplay
 	var walked *envdiff.Inspector
 	if o.materialize {
@@ -305,7 +303,6 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if err != nil {
 		return err
 	}
-	defer func() { rec.Close() }() // the Recording in use at the end, the fallback's too
 	warnOtherFDs(s, t.Start, o.kept)
 	site.cpu = cpu
 	box, isolation, err := o.box.spec(s, site, false)
@@ -382,7 +379,6 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	progress := pp.progress()
 	opts := reportOptions(o, t, path, site, argv, startList, notApplied, isolation)
 	opts.Progress, opts.Jobs = progress, o.jobs
-	opts.EachEvent = rec.EachEvent
 	rep, err := bisect.Locate(ctx, rec.Graph, runner, opts)
 	pp.finish()
 	if err != nil {
@@ -395,9 +391,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		return runError(err)
 	}
 	if tab, err := systable.New(t.Header.Arch); err == nil {
-		f := render.NewUnseenFinder(tab) // io_uring, nested ptrace
-		rec.EachEvent(func(ev *trace.Event) error { f.Event(*ev); return nil })
-		rep.Unseen = f.Uses
+		rep.Unseen = render.UnseenIn(tab, t.Events) // io_uring, nested ptrace
 	}
 	rep.Verbose = o.verbose
 	if objRep != nil {
@@ -445,10 +439,7 @@ func (o locateOptions) runCPU(s streams, path string) (int, error) {
 func runWorker(ctx context.Context, s streams, o locateOptions, path string, argv []string, cpu int, sigs *runInterrupts) error {
 	conn := openWorkerConn(o.workerFD)
 	defer conn.close()
-	t, rec, loadErr := loadStoreRecording(path, s)
-	if loadErr == nil {
-		defer rec.Close()
-	}
+	t, rec, loadErr := loadRecording(path, s)
 	ws, ok, err := conn.setup()
 	if err != nil || !ok {
 		return err // no setup: the parent stopped before the search and says why

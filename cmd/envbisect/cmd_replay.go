@@ -127,7 +127,7 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	if err != nil {
 		return err
 	}
-	t, rec, site, err := prepareReplay(path, s, &o.where)
+	t, rec, site, err := prepareReplayStore(path, s, &o.where)
 	if err != nil {
 		return err
 	}

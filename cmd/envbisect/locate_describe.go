@@ -61,7 +61,7 @@ func (m *objectSearch) describe(ctx context.Context, res *bisect.ObjectReport, s
 	}
 	m.rec = rec
 	opts := m.report
-	opts.Header, opts.EachEvent, opts.Files = &t.Header, rec.EachEvent, t.File
+	opts.Header, opts.Events, opts.Files = &t.Header, t.Events, t.File
 	run := res.Runs + res.ConfirmRuns + 1
 	live, err := m.observe(ctx, bisect.ObservedCalls(rec.Graph, res), store, run, res)
 	if err != nil {

@@ -166,22 +166,20 @@ func (l *leanEvents) denied(c *trace.Call) bool {
 	return true
 }
 
-// reloadRecording reads the trace at path again and prepares it for
+// reloadRecording reads the whole trace at path and prepares it for
 // call-level runs, when the object search falls back to them: the
-// object search's Trace holds few of its events. The calls stay in the
-// file (tracefile.Store); the caller closes the Recording. What reading
-// it the first time warned about is not said again.
+// object search's Trace holds few of its events. What reading it the
+// first time warned about is not said again.
 func reloadRecording(path string) (*tracefile.Trace, *replay.Recording, error) {
-	st, err := tracefile.OpenStore(path)
-	if err != nil && !(errors.Is(err, tracefile.ErrTruncated) && st != nil) {
+	t, err := tracefile.ReadFile(path)
+	if err != nil && !(errors.Is(err, tracefile.ErrTruncated) && t != nil) {
 		return nil, nil, withCode(exitError, nameFile(path, err))
 	}
-	rec, err := storeRecording(path, st)
+	rec, err := fullRecording(path, t)
 	if err != nil {
-		st.Close()
 		return nil, nil, err
 	}
-	return st.Trace, rec, nil
+	return t, rec, nil
 }
 
 // firstCalls reads the calls seqs of the trace at path again, whole, and
