@@ -1,6 +1,8 @@
 package bisect
 
 import (
+	"errors"
+	"fmt"
 	"strconv"
 
 	"github.com/envbisect/envbisect/trace"
@@ -11,15 +13,43 @@ import (
 // process ran when it made c, read from the trace's process events up to
 // c. Without events, the exe is "" and only thread 1 of process 1 is
 // known to be a main thread.
-func caller(events []trace.Event, c *trace.Call) (who, exe string) {
+func caller(o *Options, c *trace.Call) (who, exe string) {
 	ps := newProcNames()
-	for _, ev := range events {
+	o.eachEvent(func(ev *trace.Event) bool {
 		if ev.Call != nil && ev.Call.Seq >= c.Seq {
-			break
+			return false
 		}
 		ps.see(ev.Proc)
-	}
+		return true
+	})
 	return ps.of(c)
+}
+
+// errStopPass ends a pass of Options.EachEvent early.
+var errStopPass = errors.New("end of the pass")
+
+// eachEvent passes over the trace's events in order (EachEvent, or
+// Events) while fn returns true. A pass over the trace file that fails
+// (the file changed since it was read) is a panic naming it: what the
+// report is made of must not be made of part of the trace.
+func (o *Options) eachEvent(fn func(ev *trace.Event) bool) {
+	if o.EachEvent == nil {
+		for i := range o.Events {
+			if !fn(&o.Events[i]) {
+				return
+			}
+		}
+		return
+	}
+	err := o.EachEvent(func(ev *trace.Event) error {
+		if !fn(ev) {
+			return errStopPass
+		}
+		return nil
+	})
+	if err != nil && err != errStopPass {
+		panic(fmt.Errorf("locate: %w", err))
+	}
 }
 
 // procNames follows the trace's process events to name the caller of a

@@ -15,9 +15,9 @@ import (
 func Candidates(g *depgraph.Graph) []uint64 {
 	plan := g.Closure(func(uint64) bool { return true })
 	var out []uint64
-	for _, c := range g.Calls() {
-		if plan.Action(c.Seq) != depgraph.Execute {
-			out = append(out, c.Seq)
+	for i := range g.NumCalls() {
+		if seq := g.SeqAt(i); plan.Action(seq) != depgraph.Execute {
+			out = append(out, seq)
 		}
 	}
 	return out

@@ -53,7 +53,7 @@ func (s *search) describe(seq uint64, live *trace.Call) (*Culprit, *depgraph.Gro
 		return &Culprit{Seq: seq, Good: Result{Missing: true}, Here: Result{Missing: true}}, nil
 	}
 	rows := s.rows()
-	who, exe := caller(s.o.Events, c)
+	who, exe := caller(&s.o, c)
 	cu := &Culprit{
 		Seq: seq, Proc: c.Proc, Thread: c.Thread, Who: who, Exe: exe,
 		Syscall: rows.ByNr(int(c.Nr)).Name, Call: callString(rows, c), Path: c.Path,

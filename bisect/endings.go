@@ -106,7 +106,7 @@ func (s *search) listUnits(r *Report, lo, hi int) {
 		if !ok {
 			continue
 		}
-		who, exe := caller(s.o.Events, c)
+		who, exe := caller(&s.o, c)
 		line := strconv.FormatUint(seq, 10) + " " + who + " "
 		if exe != "" {
 			line += exe + ": "
@@ -143,7 +143,7 @@ func (s *search) located(k int, atLo Outcome) *Report {
 		}
 		seq := s.named(gr, atLo.Live, s.obs)
 		r := s.report(Located, fmt.Sprintf("%s differs here: replaying its %d recorded calls makes the command pass; "+
-			"call %d of %d recorded is where it differs", gr.Title(), len(gr.Calls), seq, len(s.g.Calls())))
+			"call %d of %d recorded is where it differs", gr.Title(), len(gr.Calls), seq, s.g.NumCalls()))
 		r.Culprit, r.Group = s.culprit(seq, atLo.Live)
 		r.Culprit.Flip = s.resourceFlip(gr, atLo.Live)
 		return r
@@ -174,10 +174,10 @@ func (s *search) located(k int, atLo Outcome) *Report {
 	// The flip call is evidence; the culprit is the first call of its
 	// resource that differs here (firstdiff.go).
 	first, differs := s.firstDiffering(seq, live)
-	msg := fmt.Sprintf("call %d of %d recorded: replaying its recorded result makes the command pass here", seq, len(s.g.Calls()))
+	msg := fmt.Sprintf("call %d of %d recorded: replaying its recorded result makes the command pass here", seq, s.g.NumCalls())
 	if differs && first != seq {
 		msg = fmt.Sprintf("call %d of %d recorded: replaying every call up to call %d makes the command pass here, and %s "+
-			"first differs at call %d", first, len(s.g.Calls()), seq, s.g.GroupOf(seq).Title(), first)
+			"first differs at call %d", first, s.g.NumCalls(), seq, s.g.GroupOf(seq).Title(), first)
 	}
 	r := s.report(Located, msg)
 	r.Culprit, r.Group = s.culprit(first, live)

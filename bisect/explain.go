@@ -137,7 +137,7 @@ func (s *search) missingComponent(cu *Culprit, live map[uint64]*trace.Call) *ren
 	existsHere := map[string]bool{}
 	enoentHere := map[string]uint64{p: cu.Seq}
 	existedGood := map[string]bool{}
-	for _, c := range s.g.Calls() {
+	for c := range s.g.AllCalls() {
 		if c.Seq > cu.Seq {
 			break
 		}
@@ -244,7 +244,7 @@ func (s *search) missingAfterRuns(chain []string, existsHere map[string]bool) *r
 // good run.
 func (s *search) recordedDirs(seq uint64) map[string]trace.DirStat {
 	out := map[string]trace.DirStat{}
-	for _, c := range s.g.Calls() {
+	for c := range s.g.AllCalls() {
 		if c.Seq > seq {
 			break
 		}
@@ -267,7 +267,7 @@ func (s *search) pathStats(cu *Culprit, live map[uint64]*trace.Call) []render.Pa
 	chain := append([]string{cu.Path}, prefixes(cu.Path)...)
 	seen := map[string]*render.PathStat{}
 	dirs := s.recordedDirs(cu.Seq)
-	for _, c := range s.g.Calls() {
+	for c := range s.g.AllCalls() {
 		if c.Seq >= cu.Seq {
 			break
 		}
@@ -366,7 +366,7 @@ func (s *search) goodObject(cu *Culprit) *trace.FileObject {
 	if c, ok := s.g.Call(cu.Seq); ok && c.Obj != 0 {
 		return s.o.Files(c.Obj)
 	}
-	for _, c := range s.g.Calls() {
+	for c := range s.g.AllCalls() {
 		if c.Obj != 0 && c.Path == cu.Path {
 			return s.o.Files(c.Obj)
 		}
@@ -449,7 +449,7 @@ func (s *search) ranAs(seq uint64) *render.Creds {
 	var r render.Creds
 	if cu, ok := s.g.Call(seq); ok {
 		inherits := s.credsLineage(cu.Proc, seq)
-		for _, c := range s.g.Calls() {
+		for c := range s.g.AllCalls() {
 			if c.Seq >= seq {
 				break
 			}
@@ -476,14 +476,15 @@ func (s *search) credsLineage(proc uint32, seq uint64) map[uint32]uint64 {
 		at     uint64
 	}
 	spawns := map[uint32]spawn{}
-	for _, ev := range s.o.Events {
+	s.o.eachEvent(func(ev *trace.Event) bool {
 		if ev.Call != nil && ev.Call.Seq >= seq {
-			break
+			return false
 		}
 		if e := ev.Proc; e != nil && e.Kind == trace.Spawn && e.Parent != 0 {
 			spawns[e.Proc] = spawn{e.Parent, e.Seq}
 		}
-	}
+		return true
+	})
 	out := map[uint32]uint64{proc: seq - 1}
 	for p := proc; len(out) <= len(spawns); {
 		sp, ok := spawns[p]

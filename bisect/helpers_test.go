@@ -3,6 +3,7 @@ package bisect
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -213,5 +214,61 @@ func locateChecked(t *testing.T, b *tb, g *depgraph.Graph, run Runner, status St
 	if status == Located && rep.Culprit.Seq != culprit {
 		t.Errorf("culprit %d, want %d", rep.Culprit.Seq, culprit)
 	}
+	// The same search over a graph that reads its calls from a source
+	// (as from a tracefile.Store: a fresh copy each time) and a pass
+	// over the events makes the same report.
+	src, err := depgraph.BuildPasses(b.Table, &trace.Header{Arch: "amd64", Command: []string{"fig79", "--serve"}},
+		func(fn func(*trace.Event) error) error {
+			for i := range b.Events {
+				if err := fn(&b.Events[i]); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, depgraph.BuildOptions{Source: copies(b.Events)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	each := func(fn func(*trace.Event) error) error {
+		for _, ev := range b.Events {
+			if err := fn(&ev); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	again, err := Locate(context.Background(), src, run, Options{EachEvent: each})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, w := untimed(again), untimed(rep); !reflect.DeepEqual(a, w) {
+		t.Errorf("from a graph over a call source: %+v\nwant %+v", a, w)
+	}
 	return rep
+}
+
+// untimed is a copy of rep without its times, which differ from run to
+// run.
+func untimed(rep *Report) *Report {
+	cp := *rep
+	cp.Seconds = 0
+	cp.Steps = slices.Clone(rep.Steps)
+	for i := range cp.Steps {
+		cp.Steps[i].Seconds = 0
+	}
+	return &cp
+}
+
+// copies is a depgraph.CallSource of events' calls that hands out a
+// copy of a call each time.
+type copies []trace.Event
+
+func (evs copies) Call(seq uint64) (*trace.Call, error) {
+	for _, ev := range evs {
+		if ev.Call != nil && ev.Call.Seq == seq {
+			c := *ev.Call
+			return &c, nil
+		}
+	}
+	return nil, nil
 }

@@ -63,7 +63,7 @@ func (s *search) identityEnd(fail decided) *Report {
 		}
 		r := s.report(Located, fmt.Sprintf("call %d of %d recorded: %s; no run can give the command the capability, so no run "+
 			"replayed the call (it would get a stand-in, not the object the kernel makes with the capability) or validated the cause: "+
-			"the kernel's capability rules name it", q, len(s.g.Calls()), cause.Text))
+			"the kernel's capability rules name it", q, s.g.NumCalls(), cause.Text))
 		r.Culprit, r.Group = s.culprit(q, live)
 		r.Culprit.Unreplayed = true
 		r.Cause = cause
@@ -80,7 +80,7 @@ func (s *search) identityEnd(fail decided) *Report {
 // cause: no run can start the command, so none can tell more.
 func (s *search) execCapsEnd(caps []int) *Report {
 	rows := s.rows()
-	for _, rec := range s.g.Calls() {
+	for rec := range s.g.AllCalls() {
 		row := rows.ByNr(int(rec.Nr))
 		if row == nil || row.Effects&systable.ExecsImage == 0 {
 			continue
@@ -98,7 +98,7 @@ func (s *search) execCapsEnd(caps []int) *Report {
 		}
 		r := s.report(Located, fmt.Sprintf("call %d of %d recorded: %s (the file carries it with the effective bit, so the kernel "+
 			"refuses the exec without it); the command never starts here, so no run could replay past it or validate the cause: "+
-			"the kernel's capability rules name it", rec.Seq, len(s.g.Calls()), cause.Text))
+			"the kernel's capability rules name it", rec.Seq, s.g.NumCalls(), cause.Text))
 		r.Culprit, r.Group = s.culprit(rec.Seq, map[uint64]*trace.Call{rec.Seq: &live})
 		r.Culprit.Image = nil // no run ran the recorded image in its place
 		r.Culprit.Unreplayed = true

@@ -60,7 +60,7 @@ func DescribeObjects(g *depgraph.Graph, res *ObjectReport, live map[uint64]*trac
 		rep.Space.StartItems = append(rep.Space.StartItems, it.Label())
 	}
 	if g != nil {
-		rep.RecordedCalls = len(g.Calls())
+		rep.RecordedCalls = g.NumCalls()
 		s.explainIdentity(rep)
 	} else if len(o.Unapplied) > 0 {
 		rep.Unapplied = o.Unapplied
@@ -136,7 +136,7 @@ func (s *search) shadowedProgram(c *envobj.ResultCause) string {
 // in the good run. "" when no such exec succeeded.
 func (s *search) ranInstead(p string, seq uint64) string {
 	name := path.Base(p)
-	for _, call := range s.g.Calls() {
+	for call := range s.g.AllCalls() {
 		if call.Seq < seq || call.Path == "" || call.Path == p || path.Base(call.Path) != name || call.Errno() != 0 || call.NoReturn {
 			continue
 		}
@@ -247,7 +247,7 @@ func causeCalls(g *depgraph.Graph, c *envobj.ResultCause, n int) []uint64 {
 		}
 	}
 	var out []uint64
-	for _, call := range g.Calls() {
+	for call := range g.AllCalls() {
 		if len(out) == n {
 			break
 		}

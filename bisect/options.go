@@ -45,6 +45,11 @@ type Options struct {
 	// They give the report the culprit's image (exe) and its process's
 	// main thread; nil leaves the exe out.
 	Events []trace.Event
+	// EachEvent, when set, passes over the trace's events in order
+	// instead of Events (a tracefile.Store's Each: the events stay in
+	// the trace file); it stops at its function's first error and
+	// returns it.
+	EachEvent func(fn func(ev *trace.Event) error) error
 	// Files returns the trace's file object id (tracefile's Trace.File),
 	// for the report: the image an exec culprit ran. nil leaves it out.
 	Files func(id uint32) *trace.FileObject

@@ -49,7 +49,7 @@ func (s *search) pathPrograms(it *StartItem) []render.ProgramLookup {
 	}
 	byName := map[string]*seen{}
 	var order []string
-	for _, c := range s.g.Calls() {
+	for c := range s.g.AllCalls() {
 		if c.Path == "" || c.NoReturn {
 			continue
 		}

@@ -175,7 +175,7 @@ func (s *search) name(calls []rootCall) {
 	}
 	ps := newProcNames()
 	i := 0
-	for _, ev := range s.o.Events {
+	s.o.eachEvent(func(ev *trace.Event) bool {
 		if ev.Call != nil {
 			for i < len(calls) && calls[i].call.Seq <= ev.Call.Seq {
 				if calls[i].call.Seq == ev.Call.Seq {
@@ -183,13 +183,11 @@ func (s *search) name(calls []rootCall) {
 				}
 				i++
 			}
-			if i == len(calls) {
-				return
-			}
-			continue
+			return i < len(calls)
 		}
 		ps.see(ev.Proc)
-	}
+		return true
+	})
 }
 
 // metBy counts the recorded calls that met object cause c (causeCalls,
@@ -200,7 +198,7 @@ func (s *search) metBy(c *envobj.ResultCause) *envobj.Met {
 	if s.g == nil {
 		return nil
 	}
-	seqs := causeCalls(s.g, c, len(s.g.Calls()))
+	seqs := causeCalls(s.g, c, s.g.NumCalls())
 	if len(seqs) == 0 {
 		return nil
 	}

@@ -67,8 +67,8 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	s := &search{g: g, run: run, o: o, cands: Candidates(g), start: len(o.Start), ends: map[string]decided{}, memo: map[string]decided{}}
 	s.sp = s.everyCall("")
 	s.obs = s.newObserver()
-	if calls := g.Calls(); len(calls) > 0 {
-		s.lastSeq = calls[len(calls)-1].Seq
+	if n := g.NumCalls(); n > 0 {
+		s.lastSeq = g.SeqAt(n - 1)
 	}
 	s.est = 1
 	if m := s.sp.size(); m > 0 {
@@ -94,7 +94,7 @@ func Locate(ctx context.Context, g *depgraph.Graph, run Runner, o Options) (*Rep
 	rep.Runs = len(s.steps) - rep.RepeatRuns - rep.ConfirmRuns - rep.CauseRuns
 	rep.Steps = s.steps
 	rep.Warnings = s.warnings
-	rep.RecordedCalls = len(g.Calls())
+	rep.RecordedCalls = g.NumCalls()
 	rep.ReplayableCalls = len(s.cands)
 	rep.StartItems = s.start
 	if s.sp.over == render.SpaceDiffering || s.sp.fallback != "" {

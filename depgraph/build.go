@@ -29,23 +29,40 @@ func BuildServed(tab *systable.Table, h *trace.Header, events []trace.Event, fil
 // BuildWith is Build with options: the loop of a Spawns and a Builder
 // over events.
 func BuildWith(tab *systable.Table, h *trace.Header, events []trace.Event, o BuildOptions) (*Graph, error) {
+	return BuildPasses(tab, h, func(fn func(*trace.Event) error) error {
+		for i := range events {
+			if err := fn(&events[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, o)
+}
+
+// BuildPasses is BuildWith over a trace whose events each passes over
+// in order (twice: Spawns, then the Builder), such as a tracefile.Store
+// that reads them from the file: with BuildOptions.Source the graph
+// holds no call. An error of each is returned as it is.
+func BuildPasses(tab *systable.Table, h *trace.Header, each func(func(*trace.Event) error) error, o BuildOptions) (*Graph, error) {
 	sp := NewSpawns(tab)
 	calls := 0
-	for i := range events {
-		sp.Add(&events[i])
-		if events[i].Call != nil {
+	err := each(func(ev *trace.Event) error {
+		sp.Add(ev)
+		if ev.Call != nil {
 			calls++
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	b, err := NewBuilder(tab, h, sp, o)
 	if err != nil {
 		return nil, err
 	}
 	b.b.reserve(calls)
-	for i := range events {
-		if err := b.Add(&events[i]); err != nil {
-			return nil, err
-		}
+	if err := each(b.Add); err != nil {
+		return nil, err
 	}
 	return b.Graph(), nil
 }
@@ -64,6 +81,11 @@ type BuildOptions struct {
 	// Paths: a lean graph keeps each call's Path (Graph.Path), for the
 	// labels of deps --dot.
 	Paths bool
+	// Source: the graph keeps no call (as Lean) but reads them from
+	// Source when asked (Call, AllCalls, Path), and Closure may be
+	// asked: it reads no call. For call-level runs of a long trace,
+	// whose calls a tracefile.Store keeps in the file.
+	Source CallSource
 	// CountEdges: the graph counts the edges instead of keeping them
 	// (Edges, Deps and DependsOn answer none): for deps' table of
 	// groups.
@@ -131,7 +153,7 @@ func NewBuilder(tab *systable.Table, h *trace.Header, spawns *Spawns, o BuildOpt
 	}
 	return &Builder{b: &builder{
 		tab:       tab,
-		g:         &Graph{tab: tab, files: o.Files, lean: o.Lean, dns: make(map[ResourceID]dnsSocket)},
+		g:         &Graph{tab: tab, files: o.Files, lean: o.Lean || o.Source != nil, src: o.Source, dns: make(map[ResourceID]dnsSocket)},
 		countOnly: o.CountEdges,
 		keepPaths: o.Paths,
 		procs:     make(map[uint32]*proc),
@@ -346,7 +368,16 @@ func (b *builder) call(c *trace.Call) {
 		b.g.paths = append(b.g.paths, c.Path)
 	}
 	ci := b.replayInfo(row, c, t)
-	ci.nr, ci.proc = c.Nr, c.Proc
+	ci.nr, ci.proc, ci.obj = c.Nr, c.Proc, c.Obj
+	if c.NoReturn || c.Restarted() {
+		ci.flags |= noResult
+	}
+	if c.Incomplete() {
+		ci.flags |= incomplete
+	}
+	if c.Ret < 0 {
+		ci.flags |= failed
+	}
 	ci.deps = span{uint32(len(b.g.edgeList)), uint32(len(b.g.edgeList))}
 	ci.acts = span{uint32(len(b.g.actList)), uint32(len(b.g.actList))}
 	b.g.info = append(b.g.info, ci)

@@ -145,26 +145,29 @@ func (g *Graph) Closure(replayed func(seq uint64) bool) *Plan {
 
 // ClosureWith is Closure with options.
 func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *Plan {
-	if g.lean {
+	if g.Lean() {
 		panic("depgraph: the closure of a lean graph, which has no calls (BuildOptions.Lean)")
 	}
-	n := len(g.calls)
+	// It reads no call: what it needs of each is in its info (flags,
+	// obj), so a graph whose calls stay in the trace file plans a run
+	// without reading them.
+	n := len(g.seqs)
 	p := &Plan{g: g, action: make([]Action, n), reason: make([]Reason, n), need: make([]uint64, n)}
 	var stack []int32
-	for i, c := range g.calls {
+	for i, seq := range g.seqs {
 		ci := &g.info[i]
 		r := Requested
 		switch {
-		case !replayed(c.Seq):
+		case !replayed(seq):
 			r = NotRequested
 		case ci.unserved:
 			r = ImageNotStored
-			p.note(int32(i), g.imageNote(c))
+			p.note(int32(i), g.imageNote(ci.obj))
 		case ci.policy != systable.Replayable && !ci.served:
 			r = Policy
-		case c.NoReturn || c.Restarted():
+		case ci.flags&noResult != 0:
 			r = NoResult
-		case c.Incomplete():
+		case ci.flags&incomplete != 0:
 			r = Incomplete
 		case ci.class == Internal:
 			r = InternalResource
@@ -207,7 +210,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 					p.note(j, note)
 				}
 			}
-			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, why, g.calls[i].Seq
+			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, why, g.seqs[i]
 			stack = append(stack, j)
 		}
 	}
@@ -267,9 +270,9 @@ func (p *Plan) Note(seq uint64) string {
 // (the trace lacks the file they needed), in seq order.
 func (p *Plan) NotServed() []uint64 {
 	var out []uint64
-	for i, c := range p.g.calls {
+	for i, seq := range p.g.seqs {
 		if p.reason[i] == NotServed || p.reason[i] == ImageNotStored {
-			out = append(out, c.Seq)
+			out = append(out, seq)
 		}
 	}
 	return out
@@ -286,8 +289,8 @@ func (p *Plan) Count(a Action) int {
 // Actions returns the action of every call, by seq.
 func (p *Plan) Actions() map[uint64]Action {
 	m := make(map[uint64]Action, len(p.action))
-	for i, c := range p.g.calls {
-		m[c.Seq] = p.action[i]
+	for i, seq := range p.g.seqs {
+		m[seq] = p.action[i]
 	}
 	return m
 }

@@ -25,13 +25,22 @@
 // new thread with the clone, fork or vfork that made it (its Spawn event
 // may come before or after that call), then a Builder adds the events
 // in order and finishes the graph; Build and BuildWith are that loop
-// over a slice. A lean graph (BuildOptions.Lean) keeps no *trace.Call:
+// over a slice, BuildPasses over any pass (a tracefile.Store's Each,
+// which reads the events from the file). A lean graph
+// (BuildOptions.Lean) keeps no *trace.Call:
 // per call it holds its seq, syscall, process, group, class and edges
 // (or only their count, BuildOptions.CountEdges), and the calls on
 // sockets until the graph is finished, which reads their messages for
-// the echo protocols and DNS. It is what deps prints from, and cannot
-// plan a replay (Closure reads the calls). Calls are found by seq in a
-// sorted slice of seqs, at once where the seqs go up by one.
+// the echo protocols and DNS. It is what deps prints from. A graph
+// built with BuildOptions.Source holds what a lean one does and reads a
+// call from its CallSource when asked (Call, Path, AllCalls: call-level
+// runs, whose tracefile.Store keeps the calls in the trace file and a
+// few decoded frames in memory); a call so read may be another copy
+// each time, so callers compare calls by seq, never by pointer. Closure
+// reads no call: what it needs of one (no result, incomplete, failed,
+// its file object) is in the call's info, so a plan costs no read of
+// the trace. Calls are found by seq in a sorted slice of seqs, at once
+// where the seqs go up by one.
 //
 // The Builder walks the events once, in order, keeping a model of the kernel
 // state of the traced processes (state.go). Every piece of state remembers

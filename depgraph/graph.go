@@ -1,6 +1,7 @@
 package depgraph
 
 import (
+	"fmt"
 	"iter"
 	"slices"
 
@@ -13,8 +14,10 @@ import (
 // changed; it is safe for concurrent readers.
 type Graph struct {
 	tab *systable.Table
-	// calls are the trace's calls, nil in a lean graph (BuildOptions.Lean).
+	// calls are the trace's calls, nil in a lean graph (BuildOptions.Lean)
+	// and in one that reads them from src (BuildOptions.Source).
 	calls []*trace.Call
+	src   CallSource
 	seqs  []uint64 // each call's seq, increasing: the index (pos)
 	paths []string // each call's Path, when kept (BuildOptions.Paths)
 	// edgeList and actList hold every call's edges and the resources it
@@ -41,8 +44,10 @@ type callInfo struct {
 	group   GroupID
 	class   Class
 	policy  systable.Policy
-	nr      uint32 // the syscall number
-	proc    uint32 // the process that made the call
+	flags   callFlags // what the closure reads of the call itself
+	nr      uint32    // the syscall number
+	proc    uint32    // the process that made the call
+	obj     uint32    // the call's Obj: the file object of what it opened or executed
 	// served: an exec the trace stores the image of (systable's
 	// ServesImage): replayed, it still runs, the recorded image, so what
 	// later calls need of it holds; unserved: a successful exec whose
@@ -56,6 +61,24 @@ type callInfo struct {
 	// socket or makes it listen (SetsUpServer): the socket it acts on
 	// must be a real one, as for an executed call.
 	setsUpServer bool
+}
+
+// callFlags are what Closure and serves read of a call besides its
+// info, so that a graph whose calls stay in the trace file
+// (BuildOptions.Source) plans a run without reading any.
+type callFlags uint8
+
+const (
+	noResult   callFlags = 1 << iota // NoReturn, or restarted: no result to replay
+	incomplete                       // the recording lost part of it (Incomplete)
+	failed                           // Ret < 0
+)
+
+// CallSource gives a trace's calls by seq, read from where they are
+// kept: a tracefile.Store reads them from the file. A call it returns
+// may be a fresh copy each time: callers compare calls by seq.
+type CallSource interface {
+	Call(seq uint64) (*trace.Call, error)
 }
 
 // depEdge is an Edge as the graph holds it, in the list of the call it
@@ -89,25 +112,68 @@ func (g *Graph) actsOf(i int32) []ResourceID {
 }
 
 // Calls returns the trace's calls in order; nil for a lean graph
-// (BuildOptions.Lean). The slice is the graph's own: do not change it.
+// (BuildOptions.Lean) and for one whose calls stay in the trace file
+// (BuildOptions.Source: AllCalls reads them). The slice is the graph's
+// own: do not change it.
 func (g *Graph) Calls() []*trace.Call { return g.calls }
+
+// AllCalls yields the trace's calls in order, from memory or read from
+// the graph's CallSource; none for a lean graph. A call read from the
+// source is one the source may hand out again as another copy.
+func (g *Graph) AllCalls() iter.Seq[*trace.Call] {
+	return func(yield func(*trace.Call) bool) {
+		if g.calls == nil && g.src == nil {
+			return
+		}
+		for i := range g.seqs {
+			if !yield(g.call(int32(i))) {
+				return
+			}
+		}
+	}
+}
+
+// call returns the call at position i, from memory or from the graph's
+// source. The source's file was checked whole before the graph was
+// built from it: failing to read it again (the file changed or became
+// unreadable) is a panic with the source's error, which names the file.
+func (g *Graph) call(i int32) *trace.Call {
+	if g.calls != nil {
+		return g.calls[i]
+	}
+	c, err := g.src.Call(g.seqs[i])
+	if err != nil {
+		panic(fmt.Errorf("dependency graph: call %d: %w", g.seqs[i], err))
+	}
+	if c == nil {
+		panic(fmt.Errorf("dependency graph: call %d is not in the trace it was built from", g.seqs[i]))
+	}
+	return c
+}
+
+// Source returns the CallSource the graph reads its calls from; nil
+// for a graph that holds them (or none).
+func (g *Graph) Source() CallSource { return g.src }
 
 // NumCalls returns how many calls the graph has, lean or not.
 func (g *Graph) NumCalls() int { return len(g.seqs) }
 
+// SeqAt returns the seq of the i-th call (0 <= i < NumCalls).
+func (g *Graph) SeqAt(i int) uint64 { return g.seqs[i] }
+
 // Lean reports whether the graph was built without keeping the calls
-// (BuildOptions.Lean): Calls and Call have none, and Closure cannot be
-// asked.
-func (g *Graph) Lean() bool { return g.lean }
+// nor a source of them (BuildOptions.Lean): Calls and Call have none,
+// and Closure cannot be asked.
+func (g *Graph) Lean() bool { return g.lean && g.src == nil }
 
 // Call returns the call numbered seq; false for a seq not in the trace
 // and in a lean graph.
 func (g *Graph) Call(seq uint64) (*trace.Call, bool) {
 	i, ok := g.pos(seq)
-	if !ok || g.lean {
+	if !ok || g.Lean() {
 		return nil, false
 	}
-	return g.calls[i], true
+	return g.call(i), true
 }
 
 // Syscall returns the number of call seq's syscall; false for a seq not
@@ -128,10 +194,10 @@ func (g *Graph) Path(seq uint64) (string, bool) {
 	switch {
 	case !ok:
 		return "", false
-	case !g.lean:
-		return g.calls[i].Path, true
 	case g.paths != nil:
 		return g.paths[i], true
+	case !g.Lean():
+		return g.call(i).Path, true
 	}
 	return "", false
 }

@@ -94,7 +94,79 @@ func (b *tb) graph() *Graph {
 			b.T.Errorf("the graph built with %+v differs from the whole one: %s", o, diff)
 		}
 	}
+	src, err := BuildWith(b.Table, h, b.Events, BuildOptions{Source: callsOf(b.Events)})
+	if err != nil {
+		b.T.Fatal(err)
+	}
+	if diff := sameGraph(g, src, true); diff != "" {
+		b.T.Errorf("the graph built with a call source differs from the whole one: %s", diff)
+	}
+	if diff := sameFromSource(g, src); diff != "" {
+		b.T.Errorf("the graph built with a call source: %s", diff)
+	}
 	return g
+}
+
+// callSource is a CallSource of calls in memory, each handed out as a
+// fresh copy (as a tracefile.Store's frame decoded again would be).
+type callSource map[uint64]*trace.Call
+
+func callsOf(evs []trace.Event) callSource {
+	m := make(callSource)
+	for _, ev := range evs {
+		if ev.Call != nil {
+			m[ev.Call.Seq] = ev.Call
+		}
+	}
+	return m
+}
+
+func (m callSource) Call(seq uint64) (*trace.Call, error) {
+	c, ok := m[seq]
+	if !ok {
+		return nil, nil
+	}
+	cp := *c
+	return &cp, nil
+}
+
+// sameFromSource says how src, built with BuildOptions.Source, answers
+// otherwise than full: its calls, paths, and the plan of every prefix
+// (actions, reasons, the calls that need them, notes); "" when it does
+// not.
+func sameFromSource(full, src *Graph) string {
+	if src.Lean() || src.Source() == nil {
+		return "lean, or without its source"
+	}
+	i := 0
+	for c := range src.AllCalls() {
+		if !reflect.DeepEqual(*c, *full.Calls()[i]) {
+			return fmt.Sprintf("AllCalls: call %d differs", i)
+		}
+		i++
+	}
+	if i != len(full.Calls()) {
+		return fmt.Sprintf("AllCalls: %d calls, want %d", i, len(full.Calls()))
+	}
+	for _, c := range full.Calls() {
+		got, ok := src.Call(c.Seq)
+		p, _ := src.Path(c.Seq)
+		if !ok || !reflect.DeepEqual(*got, *c) || p != c.Path {
+			return fmt.Sprintf("call #%d differs", c.Seq)
+		}
+	}
+	seqs := append([]uint64{0}, full.seqs...)
+	for _, k := range seqs {
+		for _, o := range []ClosureOptions{{}, {ReplayInput: true}} {
+			in := func(seq uint64) bool { return seq <= k }
+			pf, ps := full.ClosureWith(in, o), src.ClosureWith(in, o)
+			if !reflect.DeepEqual(pf.action, ps.action) || !reflect.DeepEqual(pf.reason, ps.reason) ||
+				!reflect.DeepEqual(pf.need, ps.need) || !reflect.DeepEqual(pf.notes, ps.notes) {
+				return fmt.Sprintf("the plan of prefix %d (%+v) differs", k, o)
+			}
+		}
+	}
+	return ""
 }
 
 // sameGraph says how lean, a graph built with BuildOptions, differs from

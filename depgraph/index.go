@@ -8,6 +8,3 @@ func (g *Graph) Index(seq uint64) (int, bool) {
 	i, ok := g.pos(seq)
 	return int(i), ok
 }
-
-// SeqAt returns the seq of the call at index i (Index).
-func (g *Graph) SeqAt(i int) uint64 { return g.seqs[i] }

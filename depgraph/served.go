@@ -22,14 +22,14 @@ type Files interface {
 // at all, or the graph has no file objects: nothing to serve).
 func (g *Graph) serves(i int32, res ResourceID) (ok bool, why string) {
 	r := g.Resource(res)
-	c := g.calls[i]
-	if r == nil || r.Kind != File || r.Created != c.Seq || c.Ret < 0 || g.files == nil {
+	ci := &g.info[i]
+	if r == nil || r.Kind != File || r.Created != g.seqs[i] || ci.flags&failed != 0 || g.files == nil {
 		return false, "" // no file, or a trace that keeps none (format version 1)
 	}
-	if c.Obj == 0 {
+	if ci.obj == 0 {
 		return false, "the trace keeps no file object of it"
 	}
-	f := g.files.File(c.Obj)
+	f := g.files.File(ci.obj)
 	switch {
 	case f == nil:
 		return false, "its file object is missing from the trace"
@@ -58,12 +58,12 @@ func NotStoredRemedy(f *trace.FileObject) string {
 }
 
 // imageNote says why a trace that keeps files cannot serve the image
-// exec c ran, and the remedy.
-func (g *Graph) imageNote(c *trace.Call) string {
-	if c.Obj == 0 {
+// an exec ran (its file object obj), and the remedy.
+func (g *Graph) imageNote(obj uint32) string {
+	if obj == 0 {
 		return "the trace keeps no file object of the image"
 	}
-	f := g.files.File(c.Obj)
+	f := g.files.File(obj)
 	switch {
 	case f == nil:
 		return "the image's file object is missing from the trace"

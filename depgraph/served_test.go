@@ -106,6 +106,13 @@ func TestClosureServesKeptFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			src, err := BuildWith(b.Table, &trace.Header{Arch: "amd64"}, b.Events, BuildOptions{Files: tc.files, Source: callsOf(b.Events)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := sameFromSource(g, src); diff != "" {
+				t.Errorf("the graph built with a call source: %s", diff)
+			}
 			last := b.Seq()
 			if tc.prefix != "" {
 				last = b.l(tc.prefix)

@@ -20,8 +20,37 @@ func recordRun(t *testing.T, dir string, argv ...string) *Recording {
 }
 
 // recordRunExcluding is recordRun with the contents of the paths that
-// match exclude left out of the trace (record --exclude-content).
+// match exclude left out of the trace (record --exclude-content). The
+// Recording reads its calls from the trace file (PrepareStore), as
+// replay's does.
 func recordRunExcluding(t *testing.T, dir string, exclude []string, argv ...string) *Recording {
+	t.Helper()
+	rec, err := prepareStore(recordTrace(t, dir, exclude, argv...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rec.Close() })
+	return rec
+}
+
+// recordRunInMemory is recordRun with the trace read whole (Prepare),
+// as locate's call-level search does.
+func recordRunInMemory(t *testing.T, dir string, argv ...string) *Recording {
+	t.Helper()
+	tr, err := tracefile.ReadFile(recordTrace(t, dir, nil, argv...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := prepare(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// recordTrace records argv (in dir), leaving out the contents of the
+// paths that match exclude, and returns the trace's path.
+func recordTrace(t *testing.T, dir string, exclude []string, argv ...string) string {
 	t.Helper()
 	testutil.Require(t, testutil.Root, testutil.Ptrace, testutil.Seccomp)
 	out := filepath.Join(t.TempDir(), "good.envb")
@@ -34,15 +63,7 @@ func recordRunExcluding(t *testing.T, dir string, exclude []string, argv ...stri
 	if sum.ExitCode != 0 {
 		t.Fatalf("record %v: exit status %d, want a passing run", argv, sum.ExitCode)
 	}
-	tr, err := tracefile.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := prepare(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rec
+	return out
 }
 
 func openDevNull(t *testing.T) *os.File {
@@ -97,7 +118,7 @@ func all(uint64) bool { return true }
 // callsOn returns the seqs of the recorded calls on path (by Path).
 func callsOn(rec *Recording, path string) map[uint64]bool {
 	m := make(map[uint64]bool)
-	for _, c := range rec.Graph.Calls() {
+	for c := range rec.Graph.AllCalls() {
 		if c.Path == path {
 			m[c.Seq] = true
 		}

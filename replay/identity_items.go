@@ -50,8 +50,26 @@ func (r *Recording) identityUnapplied(join *trace.Join) []align.StartDiff {
 	return append(out, mountDiffs(r.Trace.Start, live, r.callPaths())...)
 }
 
-// callPaths returns the paths the recorded calls name.
-func (r *Recording) callPaths() []string { return trace.CallPaths(r.Trace.Events) }
+// callPaths returns the paths the recorded calls name, in the order
+// first named: found by one pass over the trace, the first time asked.
+func (r *Recording) callPaths() []string { return r.paths() }
+
+// passPaths is trace.CallPaths over the recording's events.
+func (r *Recording) passPaths() []string {
+	var out []string
+	seen := map[string]bool{}
+	r.each(func(ev *trace.Event) {
+		if c := ev.Call; c != nil {
+			for _, p := range [2]string{c.Path, c.Path2} {
+				if p != "" && !seen[p] {
+					seen[p] = true
+					out = append(out, p)
+				}
+			}
+		}
+	})
+	return out
+}
 
 // mountDiffs compares the flags of the mounts that hold paths, in the
 // recording (rec) and here (live): a mount point on one side only is
@@ -123,23 +141,23 @@ func (r *Recording) DeniedHere(join *trace.Join) []string {
 	seen := map[key]bool{}
 	named := map[string]bool{}
 	var out []string
-	for _, ev := range r.Trace.Events {
+	r.each(func(ev *trace.Event) {
 		c := ev.Call
 		if c == nil || c.Denied {
-			continue
+			return
 		}
 		k := key{c.Nr, c.Args}
 		if seen[k] {
-			continue
+			return
 		}
 		seen[k] = true
 		if denies(c.Nr, c.Args) == 0 {
-			continue
+			return
 		}
 		if row := r.Table.ByNr(int(c.Nr)); row != nil && !named[row.Name] {
 			named[row.Name] = true
 			out = append(out, row.Name)
 		}
-	}
+	})
 	return out
 }

@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"github.com/envbisect/envbisect/systable"
 	"github.com/envbisect/envbisect/trace"
 )
 
@@ -30,18 +29,4 @@ func (r *Recording) WithPlacement(asks func(seq uint64) bool, runPinned bool) fu
 		return asks
 	}
 	return func(seq uint64) bool { return r.placement[seq] || asks(seq) }
-}
-
-// placementCalls returns the seqs of the recorded calls of events whose
-// row (in tab) says their answer is the CPUs the process may run on.
-func placementCalls(tab *systable.Table, events []trace.Event) map[uint64]bool {
-	out := map[uint64]bool{}
-	for _, ev := range events {
-		if c := ev.Call; c != nil {
-			if row := tab.ByNr(int(c.Nr)); row != nil && row.Placement {
-				out[c.Seq] = true
-			}
-		}
-	}
-	return out
 }

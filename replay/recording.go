@@ -2,7 +2,9 @@ package replay
 
 import (
 	"fmt"
+	"io"
 	"runtime"
+	"sync"
 
 	"github.com/envbisect/envbisect/align"
 	"github.com/envbisect/envbisect/depgraph"
@@ -19,6 +21,11 @@ type Recording struct {
 	Table *systable.Table
 	Graph *depgraph.Graph
 
+	// events are the trace's events: Trace itself, or a Store that
+	// reads them from the file (PrepareStore); each passes over them.
+	events  eventSource
+	calls   int // how many calls the trace holds
+	paths   func() []string
 	procs   map[uint32]*recProc
 	threads map[uint32]*recThread
 	root    uint32 // the command's process
@@ -38,12 +45,47 @@ type recProc struct {
 	exe        string   // the image it ran last (its Exec events)
 }
 
-// recThread is a recorded thread and its calls, in order.
+// recThread is a recorded thread and its calls, in order: their seqs
+// (Recording.call finds a call by seq) and keys.
 type recThread struct {
 	id, proc uint32
 	index    uint32 // 1-based among its process's threads (the main thread is 1)
-	calls    []*trace.Call
+	calls    []uint64
 	keys     []align.Key
+}
+
+// eventSource is where a Recording's events are: a tracefile.Trace in
+// memory, or a tracefile.Store that reads them from the file.
+type eventSource interface {
+	Each(fn func(ev *trace.Event) error) error
+}
+
+// call returns recorded call seq, from the graph (which holds the calls
+// or reads them from the trace file). The trace was read whole when
+// the Recording was made: a call missing now is a panic.
+func (r *Recording) call(seq uint64) *trace.Call {
+	c, ok := r.Graph.Call(seq)
+	if !ok {
+		panic(fmt.Sprintf("replay: recorded call %d is not in the trace's graph", seq))
+	}
+	return c
+}
+
+// EachEvent passes over the recorded events in order, from memory or
+// from the trace file (PrepareStore), until fn returns an error, which
+// it returns.
+func (r *Recording) EachEvent(fn func(ev *trace.Event) error) error { return r.events.Each(fn) }
+
+// each passes over the recorded events in order. An error reading a
+// Store's file again, which was read whole before, is a panic naming it.
+func (r *Recording) each(fn func(ev *trace.Event)) {
+	err := r.events.Each(func(ev *trace.Event) error {
+		fn(ev)
+		return nil
+	})
+	if err != nil {
+		panic(fmt.Errorf("replay: %w", err))
+	}
 }
 
 // CheckArch says whether traces with header h can be replayed here: a
@@ -59,6 +101,18 @@ func CheckArch(h *trace.Header) error {
 // built (depgraph.Build with the table of t's architecture): the graph
 // is a stage of its own, built once and shared by replay and the search.
 func Prepare(t *tracefile.Trace, g *depgraph.Graph) (*Recording, error) {
+	return prepareFrom(t, t, g)
+}
+
+// PrepareStore is Prepare for a trace whose events stay in its file
+// (s), and a graph g built from s (depgraph.BuildPasses with
+// BuildOptions.Source s): the Recording holds each call's seq and key,
+// not the call, and reads the calls a run matches from s.
+func PrepareStore(s *tracefile.Store, g *depgraph.Graph) (*Recording, error) {
+	return prepareFrom(s.Trace, s, g)
+}
+
+func prepareFrom(t *tracefile.Trace, events eventSource, g *depgraph.Graph) (*Recording, error) {
 	if err := CheckArch(&t.Header); err != nil {
 		return nil, err
 	}
@@ -66,48 +120,78 @@ func Prepare(t *tracefile.Trace, g *depgraph.Graph) (*Recording, error) {
 		return nil, fmt.Errorf("prepare trace: no dependency graph of this trace's architecture (%s)", t.Header.Arch)
 	}
 	tab := g.Table()
-	r := &Recording{Trace: t, Table: tab, Graph: g, procs: make(map[uint32]*recProc),
-		threads: make(map[uint32]*recThread), keyer: align.NewKeyer(tab, "", "")}
+	r := &Recording{Trace: t, Table: tab, Graph: g, events: events, procs: make(map[uint32]*recProc),
+		threads: make(map[uint32]*recThread), keyer: align.NewKeyer(tab, "", ""), placement: map[uint64]bool{}}
 	shared := newKeyStrings()
 	// Each thread's lists are made at their size: grown call by call,
 	// a thread of a million calls held both arrays at each growth and a
 	// fifth more than its calls at the end.
-	perThread := make(map[uint32]int)
-	for _, ev := range t.Events {
-		if ev.Call != nil {
-			perThread[ev.Call.Thread]++
-		}
+	// A Store counted them when it read the file.
+	var perThread map[uint32]int
+	if tc, ok := events.(interface{ ThreadCalls() map[uint32]int }); ok {
+		perThread = tc.ThreadCalls()
+	} else {
+		perThread = make(map[uint32]int)
+		events.Each(func(ev *trace.Event) error {
+			if ev.Call != nil {
+				perThread[ev.Call.Thread]++
+			}
+			return nil
+		})
 	}
-	for _, ev := range t.Events {
+	// The paths the calls name, for the mounts compared at the start of
+	// each run (callPaths), are found on the same pass.
+	var paths []string
+	seen := map[string]bool{}
+	nevents := 0
+	err := events.Each(func(ev *trace.Event) error {
+		nevents++
+		if c := ev.Call; c != nil {
+			for _, p := range [2]string{c.Path, c.Path2} {
+				if p != "" && !seen[p] {
+					seen[p] = true
+					paths = append(paths, p)
+				}
+			}
+		}
 		switch {
 		case ev.Proc != nil:
 			r.procEvent(ev.Proc)
 		case ev.Call != nil:
-			th := r.thread(ev.Call.Proc, ev.Call.Thread)
+			c := ev.Call
+			r.calls++
+			th := r.thread(c.Proc, c.Thread)
 			if th.calls == nil {
-				n := perThread[ev.Call.Thread]
-				th.calls, th.keys = make([]*trace.Call, 0, n), make([]align.Key, 0, n)
+				n := perThread[c.Thread]
+				th.calls, th.keys = make([]uint64, 0, n), make([]align.Key, 0, n)
 			}
-			th.calls = append(th.calls, ev.Call)
-			th.keys = append(th.keys, shared.share(recordedKey(r.keyer, g, tab, ev.Call)))
+			th.calls = append(th.calls, c.Seq)
+			th.keys = append(th.keys, shared.share(recordedKey(r.keyer, g, tab, c)))
+			if row := tab.ByNr(int(c.Nr)); row != nil && row.Placement {
+				r.placement[c.Seq] = true
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if r.root == 0 {
-		return nil, noProcess(t)
+		return nil, noProcess(t, nevents)
 	}
-	r.placement = placementCalls(tab, t.Events)
+	r.paths = func() []string { return paths }
 	return r, nil
 }
 
 // noProcess says why a trace without a spawn event of its first process
 // has none: cut short before the command started, or, when its end frame
 // is there, a trace that does not hold what a recorder writes.
-func noProcess(t *tracefile.Trace) error {
+func noProcess(t *tracefile.Trace, events int) error {
 	if t.End == nil {
 		return fmt.Errorf("the trace has no process: it was cut short before the command started")
 	}
 	return fmt.Errorf("the trace is complete (%d events and its end) but inconsistent: no spawn event introduces its first process, "+
-		"which a recorder writes before any call of it", len(t.Events))
+		"which a recorder writes before any call of it", events)
 }
 
 func (r *Recording) procEvent(e *trace.ProcEvent) {
@@ -153,8 +237,18 @@ func (r *Recording) thread(proc, id uint32) *recThread {
 	return th
 }
 
+// Close releases the trace file of a Recording made by PrepareStore;
+// for one of a Trace in memory it does nothing. The Recording may not
+// run after.
+func (r *Recording) Close() error {
+	if c, ok := r.events.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
 // Calls returns the number of recorded calls.
-func (r *Recording) Calls() int { return len(r.Graph.Calls()) }
+func (r *Recording) Calls() int { return r.Graph.NumCalls() }
 
 // PrepareStart returns a Recording of t without its dependency graph:
 // enough to compare start items (StartItemsIn, WithCwd), to name what the
@@ -171,5 +265,7 @@ func PrepareStart(t *tracefile.Trace) (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Recording{Trace: t, Table: tab}, nil
+	r := &Recording{Trace: t, Table: tab, events: t}
+	r.paths = sync.OnceValue(r.passPaths)
+	return r, nil
 }

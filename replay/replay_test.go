@@ -88,7 +88,7 @@ func TestExecuteThenOverwriteStandsIn(t *testing.T) {
 	bin, good, rec := mechRecording(t)
 	bad := mechEnv(t, "")
 	var open uint64
-	for _, c := range rec.Graph.Calls() {
+	for c := range rec.Graph.AllCalls() {
 		if c.Path == filepath.Join(good, "c") && rec.Table.ByNr(int(c.Nr)).Name == "openat" {
 			open = c.Seq
 			break

@@ -43,7 +43,7 @@ func servedRecording(t *testing.T, why string, args ...string) (bin, good string
 	if err := os.WriteFile(filepath.Join(good, "data"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rec = recordRun(t, good, append([]string{bin, "data"}, args...)...)
+	rec = recordRunInMemory(t, good, append([]string{bin, "data"}, args...)...)
 	for _, c := range rec.Trace.Events {
 		if c.Call != nil && c.Call.Path == filepath.Join(good, "data") && c.Call.Ret >= 0 && rec.Table.ByNr(int(c.Call.Nr)).Name == "openat" {
 			c.Call.Obj, open = 1, c.Call.Seq

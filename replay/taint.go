@@ -136,9 +136,13 @@ func (e *engine) skippedWork(v verdict.Verdict) {
 			continue
 		}
 		rt := e.rec.threads[rp.main]
-		for i, c := range rt.calls {
-			row := e.tab.ByNr(int(c.Nr))
-			if row.Effects&systable.ExecsImage == 0 || c.Ret < 0 || (i == 0 && id == e.rec.root) || e.execs[c.Seq] {
+		for i, seq := range rt.calls {
+			// The syscall is in the graph: only the execs are read.
+			if nr, _ := e.rec.Graph.Syscall(seq); e.tab.ByNr(nr).Effects&systable.ExecsImage == 0 {
+				continue
+			}
+			c := e.rec.call(seq)
+			if c.Ret < 0 || (i == 0 && id == e.rec.root) || e.execs[c.Seq] {
 				continue
 			}
 			e.taint(Taint{Seq: c.Seq, Kind: "skipped-exec",

@@ -78,6 +78,9 @@ func (r *Reader) step() error {
 			}
 		}
 		r.pending, r.next, r.eventsSeen = evs, 0, true
+		if r.onEvents != nil {
+			r.onEvents(off, r.off-off, evs)
+		}
 	case frameEnd:
 		var end trace.End
 		if err := r.dm.Unmarshal(p, &end); err != nil {

@@ -131,6 +131,26 @@
 // The reader also holds one copy of each call path (up to 65,536 distinct
 // ones), not one per call.
 //
+// # Calls left in the file (Store)
+//
+// OpenStore reads a trace once, as ReadFile does (every frame checked,
+// blobs remembered by offset as with KeepData), and keeps no event: an
+// index of its events frames (offset, size, first event, calls, lowest
+// and highest seq; a frame holds up to maxFrameEvents events, a few
+// hundred in a ptrace recording, compressed as a whole), the number of
+// calls of each thread, and the Trace without its Events (header,
+// start, end, file objects). Store.Call finds a call's frame by binary
+// search, decodes it again through a Reader of its own over the file
+// (checksum, zstd, CBOR, blobs' bytes read back by offset into a cache
+// of at most 16 MiB) and keeps the last few decoded frames (at most 8,
+// and 32,768 events): replay's runs read each thread's calls in order,
+// which that cache serves. Store.Each is an in-order pass that decodes
+// frame by frame without filling the cache. A trace cut short makes a
+// Store of its complete frames, with ErrTruncated as ReadFile; a frame
+// that no longer reads back as it did (the file changed since) is an
+// error naming the file, never another call. A call from a Store may be
+// decoded anew each time it is asked for: callers compare calls by seq.
+//
 // The reader is fuzzed (FuzzReader, file objects' content included) and
 // must never panic; testdata/v1 and testdata/v2 hold frozen files that
 // every future version must still read.

@@ -44,6 +44,10 @@ type Reader struct {
 	// read again by offset), blob frames are remembered by offset in
 	// content.blobRefs and their bytes read only for buffers it keeps.
 	keepData func(c *trace.Call, m *trace.Mem) bool
+	// onEvents, when set, is told of each events frame once its events
+	// are filled in and checked: its offset, its size (header included)
+	// and its events (a Store's index).
+	onEvents func(off, size int64, evs []trace.Event)
 
 	pending []trace.Event // the events of the last events frame
 	next    int           // index of the next one to return

@@ -124,3 +124,14 @@ func (t *Trace) ContentBytes() int64 {
 	}
 	return n
 }
+
+// Each calls fn with every event of t in order, as Store.Each does; it
+// stops at fn's first error and returns it.
+func (t *Trace) Each(fn func(ev *trace.Event) error) error {
+	for i := range t.Events {
+		if err := fn(&t.Events[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

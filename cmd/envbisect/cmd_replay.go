@@ -127,10 +127,11 @@ func runReplay(ctx context.Context, s streams, o replayOptions, path string, arg
 	if err != nil {
 		return err
 	}
-	t, rec, site, err := prepareReplay(path, s, &o.where)
+	t, rec, site, err := prepareReplayStore(path, s, &o.where)
 	if err != nil {
 		return err
 	}
+	defer rec.Close()
 	warnOtherFDs(s, t.Start, keep)
 	cpu, warning, err := runCPU(o.cpu, trace.PlacementOf(t.Start))
 	if err != nil {

@@ -69,7 +69,7 @@ func TestReadLean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := recordedExecutable(lean, tab), recordedExecutable(full, tab); got != want || want == "" {
+	if got, want := recordedExecutable(lean.Each, tab), recordedExecutable(full.Each, tab); got != want || want == "" {
 		t.Errorf("recorded executable %q; want %q", got, want)
 	}
 	recFull, err := replay.PrepareStart(full)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -107,7 +108,11 @@ func (c commandCheck) executableDiffers() string {
 	if c.rec != nil {
 		rows = c.rec.Table
 	}
-	recPath := recordedExecutable(c.t, rows)
+	each := c.t.Each
+	if c.rec != nil {
+		each = c.rec.EachEvent
+	}
+	recPath := recordedExecutable(each, rows)
 	if recPath == "" || c.site.join != nil {
 		return ""
 	}
@@ -138,25 +143,29 @@ func (c commandCheck) executableDiffers() string {
 // execve's path argument, the call that follows the exec event: a
 // script's own path, not its interpreter's, which the exec's image is),
 // or that image when the call is not in the trace.
-func recordedExecutable(t *tracefile.Trace, rows *systable.Table) string {
-	for i, ev := range t.Events {
-		p := ev.Proc
-		if p == nil || p.Kind != trace.Exec {
-			continue
-		}
-		for _, next := range t.Events[i+1:] {
-			c := next.Call
-			if c == nil || c.Proc != p.Proc {
-				continue
+// The events are passed over by each (a Trace's or a Recording's), up
+// to that call.
+func recordedExecutable(each func(func(*trace.Event) error) error, rows *systable.Table) string {
+	var exec *trace.ProcEvent
+	found := ""
+	done := errors.New("found")
+	each(func(ev *trace.Event) error {
+		if exec == nil {
+			if p := ev.Proc; p != nil && p.Kind == trace.Exec {
+				exec, found = p, p.Exe
 			}
-			if rows != nil && rows.ByNr(int(c.Nr)).Effects&systable.ExecsImage != 0 && c.Path != "" {
-				return c.Path
-			}
-			break
+			return nil
 		}
-		return p.Exe
-	}
-	return ""
+		c := ev.Call
+		if c == nil || c.Proc != exec.Proc {
+			return nil
+		}
+		if rows != nil && rows.ByNr(int(c.Nr)).Effects&systable.ExecsImage != 0 && c.Path != "" {
+			found = c.Path
+		}
+		return done
+	})
+	return found
 }
 
 // samePath reports whether paths a and b name one file here: equal, or

@@ -57,6 +57,73 @@ func prepareReplay(path string, s streams, where *containerFlags) (*tracefile.Tr
 	return prepareSite(path, s, where, loadRecording)
 }
 
+// prepareReplayStore is prepareReplay for a trace whose calls stay in
+// its file (tracefile.Store): the Recording and its graph read them
+// from there as runs need them, which holds a few hundred bytes a call
+// less than reading it whole. The caller closes the Recording. Only
+// replay reads a Recording that way: locate's runs keep, in each run's
+// Result.Live, the recorded call of every live call that answered as
+// recorded, which from a Store is a copy of its own (a trace in memory
+// shares one), and the search keeps every run's outcome; until Live
+// holds no recorded call, locate reads the trace whole
+// (docs/performance.md).
+func prepareReplayStore(path string, s streams, where *containerFlags) (*tracefile.Trace, *replay.Recording, runSite, error) {
+	return prepareSite(path, s, where, loadStoreRecording)
+}
+
+// loadStoreRecording is loadRecording over a tracefile.Store.
+func loadStoreRecording(path string, s streams) (*tracefile.Trace, *replay.Recording, error) {
+	st, err := tracefile.OpenStore(path)
+	switch {
+	case err == nil:
+	case errors.Is(err, tracefile.ErrTruncated) && st != nil:
+		fmt.Fprintf(s.err, "warning: %s: %s\n", path, strings.TrimPrefix(err.Error(), "read trace "+path+": "))
+	default:
+		return nil, nil, withCode(exitError, nameFile(path, err))
+	}
+	t := st.Trace
+	if _, err := startRecording(path, s, t); err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	rec, err := storeRecording(path, st)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return t, rec, nil
+}
+
+// storeRecording builds the dependency graph of the trace st keeps in
+// its file, by two passes over it, and the recording call-level runs
+// need: neither holds the calls.
+func storeRecording(path string, st *tracefile.Store) (*replay.Recording, error) {
+	t := st.Trace
+	fail := func(err error) (*replay.Recording, error) {
+		return nil, withCode(exitError, fmt.Errorf("trace %s: %w", path, err))
+	}
+	if err := replay.CheckArch(&t.Header); err != nil {
+		return fail(err)
+	}
+	tab, err := systable.New(t.Header.Arch)
+	if err != nil {
+		return fail(err)
+	}
+	o := depgraph.BuildOptions{Source: st}
+	if len(t.Files) > 0 {
+		o.Files = t
+	}
+	g, err := depgraph.BuildPasses(tab, &t.Header, st.Each, o)
+	if err != nil {
+		return fail(fmt.Errorf("dependency graph: %w", err))
+	}
+	rec, err := replay.PrepareStore(st, g)
+	if err != nil {
+		return fail(err)
+	}
+	return rec, nil
+}
+
 // prepareSite resolves where the runs happen and loads the trace at path
 // with load.
 func prepareSite(path string, s streams, where *containerFlags,

@@ -12,20 +12,20 @@ import (
 )
 
 // Bounds of the peak RSS of call-level runs over a trace of calls
-// calls: base, plus perCall bytes a recorded call. The trace, its
-// dependency graph and the recording's keys are held whole (about 500
-// bytes a call of heap at 1,000,000 calls, docs/performance.md); the
-// live calls of a run that executes the trace are held only where their
-// answer differs from the recorded one. At 200,000 calls replay took 855
-// bytes a call before that and 545 to 650 after, call-level locate 1,000
-// and 725 to 840; with the graph's and the recording's lists sized once
-// and edges of 16 bytes, 516 and 687; with live calls kept only of failing
-// runs, held as bits where answered as recorded, and resources of 64
-// bytes, 435 to 485 and 564 to 566 (the collector's timing moves the peak
-// by a tenth or more): the bounds leave room for that.
+// calls: base, plus perCall bytes a recorded call. replay reads the
+// recorded calls from the trace file as it needs them
+// (tracefile.Store): it holds the dependency graph, each call's key and
+// a few decoded frames. locate still holds the trace whole, its graph
+// and the recording's keys (docs/performance.md); the live calls of a
+// run are kept only of failing runs, as a bit a call answered as
+// recorded and the calls that differ. At 200,000 calls replay took 855
+// bytes a call, then 545 to 650, 516, 435 to 485, and 125 reading its
+// calls from the file; call-level locate 1,000, then 725 to 840, 687,
+// 564 to 566 (the collector's timing moves the peak by a tenth or more):
+// the bounds leave room for that.
 const (
 	base          = 64 << 20
-	replayPerCall = 600
+	replayPerCall = 250
 	locatePerCall = 700
 )
 
