@@ -288,7 +288,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 			p.close()
 		}
 	}()
-	prepare := prepareReplay
+	prepare := prepareReplayStore
 	var walked *envdiff.Inspector
 	if o.materialize {
 		// The object search replays no call: it reads the trace as a
@@ -303,6 +303,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	if err != nil {
 		return err
 	}
+	defer func() { rec.Close() }() // the Recording the search ends with: its trace file
 	warnOtherFDs(s, t.Start, o.kept)
 	site.cpu = cpu
 	box, isolation, err := o.box.spec(s, site, false)
@@ -357,7 +358,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 			objRep = res
 			fmt.Fprintf(s.err, "envbisect: the object search named nothing (%s): searching the recorded calls\n", res.Message)
 		}
-		if t, rec, err = reloadRecording(path); err != nil {
+		if t, rec, err = reloadStoreRecording(path); err != nil {
 			return err
 		}
 		if err := startPool(); err != nil {
@@ -379,6 +380,7 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 	progress := pp.progress()
 	opts := reportOptions(o, t, path, site, argv, startList, notApplied, isolation)
 	opts.Progress, opts.Jobs = progress, o.jobs
+	opts.Events, opts.EachEvent = nil, rec.EachEvent // the calls stay in the trace file
 	rep, err := bisect.Locate(ctx, rec.Graph, runner, opts)
 	pp.finish()
 	if err != nil {
@@ -391,13 +393,21 @@ func runLocate(ctx context.Context, s streams, o locateOptions, path string, arg
 		return runError(err)
 	}
 	if tab, err := systable.New(t.Header.Arch); err == nil {
-		rep.Unseen = render.UnseenIn(tab, t.Events) // io_uring, nested ptrace
+		rep.Unseen = unseenIn(tab, rec) // io_uring, nested ptrace
 	}
 	rep.Verbose = o.verbose
 	if objRep != nil {
 		bisect.AfterObjects(rep, objRep)
 	}
 	return deliverReport(s, format, o.report, rep)
+}
+
+// unseenIn lists the uses of what envbisect cannot see (io_uring, nested
+// ptrace) in rec's events, in one pass over them.
+func unseenIn(tab *systable.Table, rec *replay.Recording) []render.UnseenUse {
+	f := render.NewUnseenFinder(tab)
+	rec.EachEvent(func(ev *trace.Event) error { f.Event(*ev); return nil })
+	return f.Uses
 }
 
 // reportOptions are the options of locate's report that do not depend
@@ -439,7 +449,10 @@ func (o locateOptions) runCPU(s streams, path string) (int, error) {
 func runWorker(ctx context.Context, s streams, o locateOptions, path string, argv []string, cpu int, sigs *runInterrupts) error {
 	conn := openWorkerConn(o.workerFD)
 	defer conn.close()
-	t, rec, loadErr := loadRecording(path, s)
+	t, rec, loadErr := loadStoreRecording(path, s)
+	if loadErr == nil {
+		defer rec.Close()
+	}
 	ws, ok, err := conn.setup()
 	if err != nil || !ok {
 		return err // no setup: the parent stopped before the search and says why

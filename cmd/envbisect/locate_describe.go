@@ -55,13 +55,15 @@ func (m *objectSearch) describe(ctx context.Context, res *bisect.ObjectReport, s
 			"the search itself does not)\n", m.walked.Calls())
 		return bisect.MaterializedReport(res, m.argv), nil
 	}
-	t, rec, err := reloadRecording(m.path)
+	t, rec, err := reloadStoreRecording(m.path)
 	if err != nil {
 		return nil, err
 	}
+	defer rec.Close()
 	m.rec = rec
 	opts := m.report
-	opts.Header, opts.Events, opts.Files = &t.Header, t.Events, t.File
+	opts.Header, opts.Files = &t.Header, t.File
+	opts.Events, opts.EachEvent = nil, rec.EachEvent // the calls stay in the trace file
 	run := res.Runs + res.ConfirmRuns + 1
 	live, err := m.observe(ctx, bisect.ObservedCalls(rec.Graph, res), store, run, res)
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 
 	"github.com/envbisect/envbisect/envdiff"
 	"github.com/envbisect/envbisect/launch"
@@ -26,7 +25,7 @@ import (
 //
 // Those calls keep no buffers. Each cause's first call is read again
 // from the trace for the report (firstCalls), and the whole trace only
-// when the search falls back to call-level runs (reloadRecording).
+// when the search falls back to call-level runs (reloadStoreRecording).
 
 // prepareObjectSearch returns locate's prepare step for the object
 // search: prepareReplay without the dependency graph (replay.PrepareStart)
@@ -164,22 +163,6 @@ func (l *leanEvents) denied(c *trace.Call) bool {
 	}
 	l.named[row.Name] = true
 	return true
-}
-
-// reloadRecording reads the whole trace at path and prepares it for
-// call-level runs, when the object search falls back to them: the
-// object search's Trace holds few of its events. What reading it the
-// first time warned about is not said again.
-func reloadRecording(path string) (*tracefile.Trace, *replay.Recording, error) {
-	t, err := tracefile.ReadFile(path)
-	if err != nil && !(errors.Is(err, tracefile.ErrTruncated) && t != nil) {
-		return nil, nil, withCode(exitError, nameFile(path, err))
-	}
-	rec, err := fullRecording(path, t)
-	if err != nil {
-		return nil, nil, err
-	}
-	return t, rec, nil
 }
 
 // firstCalls reads the calls seqs of the trace at path again, whole, and

@@ -15,14 +15,8 @@ import (
 	"github.com/envbisect/envbisect/tracefile"
 )
 
-// readTrace reads a whole trace; a trace cut short is used with a
-// warning. Errors name the file.
-func readTrace(path string, s streams) (*tracefile.Trace, error) {
-	t, _, err := readTraceCut(path, s)
-	return t, err
-}
-
-// readTraceCut is readTrace that also says whether the trace is cut short.
+// readTraceCut reads a whole trace, and says whether it is cut short; a
+// trace cut short is used with a warning. Errors name the file.
 func readTraceCut(path string, s streams) (*tracefile.Trace, bool, error) {
 	return readTraceWith(path, s, tracefile.ReadOptions{})
 }
@@ -50,23 +44,13 @@ type runSite struct {
 	dir  string
 }
 
-// prepareReplay reads the flags replay and locate share (--cpu,
-// --container, --pid) and the trace at path, and prepares the trace for
-// semi-replay runs.
-func prepareReplay(path string, s streams, where *containerFlags) (*tracefile.Trace, *replay.Recording, runSite, error) {
-	return prepareSite(path, s, where, loadRecording)
-}
-
 // prepareReplayStore is prepareReplay for a trace whose calls stay in
 // its file (tracefile.Store): the Recording and its graph read them
 // from there as runs need them, which holds a few hundred bytes a call
-// less than reading it whole. The caller closes the Recording. Only
-// replay reads a Recording that way: locate's runs keep, in each run's
-// Result.Live, the recorded call of every live call that answered as
-// recorded, which from a Store is a copy of its own (a trace in memory
-// shares one), and the search keeps every run's outcome; until Live
-// holds no recorded call, locate reads the trace whole
-// (docs/performance.md).
+// less than reading it whole. The caller closes the Recording. replay
+// and locate's call-level runs read it so: a run's live calls hold no
+// recorded call (replay.LiveCalls: a bit a call answered as recorded),
+// so nothing keeps the decoded calls (docs/performance.md).
 func prepareReplayStore(path string, s streams, where *containerFlags) (*tracefile.Trace, *replay.Recording, runSite, error) {
 	return prepareSite(path, s, where, loadStoreRecording)
 }
@@ -92,6 +76,23 @@ func loadStoreRecording(path string, s streams) (*tracefile.Trace, *replay.Recor
 		return nil, nil, err
 	}
 	return t, rec, nil
+}
+
+// reloadStoreRecording opens the trace at path again as a Store and
+// prepares it for call-level runs, when the object search falls back to
+// them or describes its causes: what opening it the first time warned
+// about is not said again. The caller closes the Recording.
+func reloadStoreRecording(path string) (*tracefile.Trace, *replay.Recording, error) {
+	st, err := tracefile.OpenStore(path)
+	if err != nil && !(errors.Is(err, tracefile.ErrTruncated) && st != nil) {
+		return nil, nil, withCode(exitError, nameFile(path, err))
+	}
+	rec, err := storeRecording(path, st)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st.Trace, rec, nil
 }
 
 // storeRecording builds the dependency graph of the trace st keeps in
@@ -139,34 +140,6 @@ func prepareSite(path string, s streams, where *containerFlags,
 	}
 	where.warnWhere(s, path, &t.Header)
 	return t, rec, site, nil
-}
-
-// loadRecording reads the trace at path and prepares it for semi-replay
-// runs: its dependency graph and the recording replay runs from.
-func loadRecording(path string, s streams) (*tracefile.Trace, *replay.Recording, error) {
-	t, _, err := loadRecordingStart(path, s)
-	if err != nil {
-		return nil, nil, err
-	}
-	rec, err := fullRecording(path, t)
-	if err != nil {
-		return nil, nil, err
-	}
-	return t, rec, nil
-}
-
-// loadRecordingStart reads the trace at path, checks that it has a
-// command to re-run, and prepares it without its dependency graph.
-func loadRecordingStart(path string, s streams) (*tracefile.Trace, *replay.Recording, error) {
-	t, err := readTrace(path, s)
-	if err != nil {
-		return nil, nil, withCode(exitError, err)
-	}
-	rec, err := startRecording(path, s, t)
-	if err != nil {
-		return nil, nil, err
-	}
-	return t, rec, nil
 }
 
 // startRecording checks that trace t, read from path, has a command to
