@@ -1,7 +1,6 @@
 package main
 
 import (
-
 	"github.com/envbisect/envbisect/envdiff"
 	"github.com/envbisect/envbisect/launch"
 	"github.com/envbisect/envbisect/replay"
