@@ -15,18 +15,18 @@ import (
 // calls: base, plus perCall bytes a recorded call. replay reads the
 // recorded calls from the trace file as it needs them
 // (tracefile.Store): it holds the dependency graph, each call's key and
-// a few decoded frames. locate still holds the trace whole, its graph
-// and the recording's keys (docs/performance.md); the live calls of a
-// run are kept only of failing runs, as a bit a call answered as
-// recorded and the calls that differ. At 200,000 calls replay took 855
-// bytes a call, then 545 to 650, 516, 435 to 485, and 125 reading its
-// calls from the file; call-level locate 1,000, then 725 to 840, 687,
-// 564 to 566 (the collector's timing moves the peak by a tenth or more):
-// the bounds leave room for that.
+// a few decoded frames; so does call-level locate, whose runs' live
+// calls are kept only of failing runs, as a bit a call answered as
+// recorded and the calls that differ (docs/performance.md). At 200,000
+// calls replay took 855 bytes a call, then 545 to 650, 516, 435 to 485,
+// and 60 to 129 reading its calls from the file; call-level locate
+// 1,000, then 725 to 840, 687, 564 to 566, and 174 reading them from the
+// file (the collector's timing moves the peak by a tenth or more): the
+// bounds leave room for that.
 const (
 	base          = 64 << 20
 	replayPerCall = 250
-	locatePerCall = 700
+	locatePerCall = 350
 )
 
 // TestCallLevelMemory: a command that reads its configuration and then
