@@ -285,9 +285,13 @@
 // file it stat'ed (keepstated_linux.go; reached through /proc/TID/root,
 // known by the stat the call returned, statbuf_linux.go, and stat'ed by
 // the tracer only when the trace holds no such buffer) to the sink too,
-// when the filter wants it: asked once per distinct file, through an
-// O_PATH descriptor (the file is opened for reading only when wanted),
-// a file it declines is not asked about again. The call gets no Obj.
+// when the filter wants it: asked once per distinct file, with the path
+// resolved from its directory's resolution (an O_PATH descriptor and
+// readlink, once per directory, kept until a recorded call creates,
+// removes or renames a path, chroots, mounts or changes namespaces) when
+// the call did not follow a link at the file, else from the file's own
+// (the file is opened for reading only when wanted); a file it declines
+// is not asked about again. The call gets no Obj.
 //
 // # Addresses taken here
 //

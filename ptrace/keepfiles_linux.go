@@ -26,6 +26,10 @@ type fileKeeper struct {
 	stated   StatedFilter
 	declined map[fileKey]bool
 	statBuf  statBuf // decodes the stat a call returned
+	// dirs are directories of stat'ed files and where they lead, this
+	// process's view (keepstated_linux.go): asking the filter about a
+	// file costs no system call when its directory is here.
+	dirs map[dirKey]string
 }
 
 func newFileKeeper(sink FileSink) *fileKeeper {
@@ -97,13 +101,14 @@ func (k *fileKeeper) keep(link, path string, exe bool) (id uint32, interp string
 	if err := unix.Stat(link, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return 0, ""
 	}
-	return k.keepFile(link, path, &st, exe, false)
+	return k.keepFile(link, path, &st, exe, nil)
 }
 
 // keepFile is keep of the regular file at link whose stat is st. With
-// onlyWanted set (a file the command only stat'ed), a new file is kept
-// only when the StatedFilter wants it, asked once per file.
-func (k *fileKeeper) keepFile(link, path string, st *unix.Stat_t, exe, onlyWanted bool) (id uint32, interp string) {
+// stated set (a file the command only stat'ed), a new file is kept only
+// when the StatedFilter wants it, asked once per file.
+func (k *fileKeeper) keepFile(link, path string, st *unix.Stat_t, exe bool, stated *statedName) (id uint32, interp string) {
+	onlyWanted := stated != nil
 	key := statKey(st)
 	if id, ok := k.seen[key]; ok {
 		return id, ""
@@ -112,7 +117,7 @@ func (k *fileKeeper) keepFile(link, path string, st *unix.Stat_t, exe, onlyWante
 		if k.declined[key] {
 			return 0, ""
 		}
-		wanted, ok := k.wantsStated(link, path)
+		wanted, ok := k.wantsStated(stated)
 		if !ok {
 			return 0, "" // nothing to keep: not even a hash
 		}

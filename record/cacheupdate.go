@@ -56,7 +56,11 @@ func (u *cacheUpdate) refuse(key tracefile.CacheKey) {
 // apply brings the cache up to date: the refused entries are dropped (a
 // miss stored after one is put again below), the hits marked as used,
 // the files stored on a miss put (their frames read back from the trace,
-// whose Writer must still be open), and the cache trimmed to its bound.
+// whose Writer must still be open), and the cache trimmed to its bound
+// when it grew: trimming lists and stats every entry, which a repeated
+// recording that only used entries would pay after its command, for
+// nothing (every recording that puts trims, so the cache is within its
+// bound after each).
 // A signal on stop (a second Ctrl-C) ends it between two entries. Every
 // step leaves the cache consistent if envbisect is killed during it
 // (tracefile.ContentCache.Put renames whole entries into place), and a
@@ -91,7 +95,9 @@ func (u *cacheUpdate) apply(stop <-chan os.Signal) time.Duration {
 	if u.owners != nil {
 		u.owners.save()
 	}
-	u.cache.Trim()
+	if len(u.puts) > 0 {
+		u.cache.Trim()
+	}
 	u.puts, u.used, u.refused = nil, nil, nil
 	return time.Since(start)
 }

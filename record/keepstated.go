@@ -1,5 +1,7 @@
 package record
 
+import "github.com/envbisect/envbisect/pkgdb"
+
 // KeepsStated implements ptrace.StatedFilter: of the regular files the
 // command only stat'ed, a recording keeps those a package owns in the
 // root the command sees (and, within --max-content, their content, as of
@@ -21,8 +23,14 @@ package record
 // It runs on the tracer thread, which waits for the package database's
 // index at the first such file: the owners an earlier recording looked
 // up in the same database (ownerCache) spare it that.
+//
+// A file under a directory no package may own (pkgdb.Unowned: /tmp,
+// /home, ...), reached without leaving such directories, is declined
+// without a lookup: the owner cache would give the database's "no owner"
+// for it anyway, and the tracer does not wait for that cache to load
+// (git status in a home directory stats every file of its work tree).
 func (c *contentStore) KeepsStated(path, resolved string) bool {
-	if c.owners == nil {
+	if c.owners == nil || pkgdb.Unowned(path) && (resolved == "" || pkgdb.Unowned(resolved)) {
 		return false
 	}
 	if c.ownerCache != nil {

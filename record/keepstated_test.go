@@ -59,3 +59,44 @@ func TestKeepStatedPackageFiles(t *testing.T) {
 		t.Errorf("stat -L %s: object %+v; want the file it leads to, stored, with its package", link, f)
 	}
 }
+
+// The tracer resolves a stat'ed file's directory once and keeps it until a
+// call may have changed where a directory path leads: here one python3
+// process lstats NAME/debian_version through a link to a directory of
+// its own (no package owns it: not kept), replaces the link by one to
+// /etc, and lstats the same path again, which now leads to base-files'
+// /etc/debian_version (kept, resolved there).
+func TestKeepStatedDirectoryChanged(t *testing.T) {
+	const owned = "/etc/debian_version"
+	testutil.Require(t, testutil.Binary("python3"), testutil.Binary("dpkg-query"), testutil.File("/var/lib/dpkg/status"),
+		testutil.File(owned))
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "mine")
+	if err := os.Mkdir(mine, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mine, "debian_version"), []byte("not Debian's\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := filepath.Join(dir, "d")
+	if err := os.Symlink(mine, d); err != nil {
+		t.Fatal(err)
+	}
+	named := filepath.Join(d, "debian_version")
+	script := "import os, sys\nd, named = sys.argv[1], sys.argv[2]\nos.lstat(named)\nos.remove(d)\nos.symlink('/etc', d)\nos.lstat(named)\n"
+	_, tr := recordIn(t, Options{}, "python3", "-c", script, d, named)
+	if f := objectOf(tr, filepath.Join(mine, "debian_version")); f != nil {
+		t.Errorf("a file object of %s (%+v), which no package owns and python3 only stat'ed", f.Resolved, f)
+	}
+	f := objectOf(tr, owned)
+	if f == nil {
+		t.Fatalf("no file object of %s, which %s led to after the link changed", owned, named)
+	}
+	if f.Path != named || f.Resolved != owned || !f.Stored() {
+		t.Errorf("object %+v; want path %s resolved %s, stored", f, named, owned)
+	}
+	name, _ := dpkgOwner(t, owned)
+	if f.Package == nil || f.Package.Name != name {
+		t.Errorf("%s: package %+v; want %s", owned, f.Package, name)
+	}
+}
