@@ -51,7 +51,7 @@ func (m *objectSearch) describe(ctx context.Context, res *bisect.ObjectReport, s
 	}
 	if m.walked != nil && m.walked.Calls() > describeMaxCalls {
 		fmt.Fprintf(m.s.err, "envbisect: the trace holds %d calls: the report names the objects and the recorded call that met "+
-			"each, without the traced run here that would show its result here (that needs the whole trace in memory; "+
+			"each, without the traced run here that would show its result here (that needs its dependency graph, a few hundred bytes a call; "+
 			"the search itself does not)\n", m.walked.Calls())
 		return bisect.MaterializedReport(res, m.argv), nil
 	}
@@ -78,11 +78,12 @@ func (m *objectSearch) describe(ctx context.Context, res *bisect.ObjectReport, s
 }
 
 // describeMaxCalls bounds the traces whose located causes describe
-// builds the call-level view of: the dependency graph and the whole
-// trace, about 1.4 KiB a call, which the object search itself never
-// holds (it streams the trace). Past it the report names the objects and
-// their first recorded calls only.
-const describeMaxCalls = 200_000
+// builds the call-level view of: the dependency graph and the
+// recording's keys, a few hundred bytes a call (the calls stay in the
+// trace file: reloadStoreRecording), which the object search itself
+// never holds (it streams the trace). Past it the report names the
+// objects and their first recorded calls only.
+const describeMaxCalls = 2_000_000
 
 // observe makes the observation run, locate's run number run: the command
 // traced with nothing replayed and nothing put in place, ended once the
