@@ -170,4 +170,3 @@ func (s *objSearch) stillFails() string {
 	return fmt.Sprintf("with every object that a run can put in place the command still failed, and %d that differ%s here could not be put in place (listed below): what makes the difference may be one of them, and the call-level search is the fallback",
 		s.unplaced, plural(s.unplaced, "s", ""))
 }
-

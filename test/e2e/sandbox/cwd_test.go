@@ -258,3 +258,44 @@ done
 		}
 	}
 }
+
+// TestCwdMovedCheckoutNamesFileHere: a checkout recorded in good/ and
+// located from a copy in bad/, where sed's script file, named relative to
+// the working directory, was edited (good/ is still there, unchanged).
+// The calls are compared as if made in the recorded directory, so the
+// culprit's path is good/edit.sed; the report must also name
+// bad/edit.sed, the file that differs here and that the user must fix,
+// or it sends them to a file that is fine. (Found with grep reading
+// app.conf.)
+func TestCwdMovedCheckoutNamesFileHere(t *testing.T) {
+	testutil.Require(t, testutil.Binary("sed"))
+	out := inWorkNS(t, `
+for d in good bad; do printf 'port 80\n' > $d/in.txt; done
+printf 's/80/8080/\n' > good/edit.sed; printf 's/80/8443/\n' > bad/edit.sed
+check='test "$(sed -f edit.sed in.txt)" = "port 8080"'
+(cd good && "$EB" record -q -o ../t.envb -- sh -c "$check")
+echo "$W" > "$OUT/w"
+cd bad
+code=0; "$EB" locate -q --json ../t.envb -- sh -c "$check" > "$OUT/report.json" || code=$?
+echo $code > "$OUT/code"
+"$EB" locate -q ../t.envb -- sh -c "$check" > "$OUT/report.txt" || true
+`)
+	w := testutil.ReadText(t, out, "w")
+	var r struct {
+		Status  string `json:"status"`
+		Culprit *struct {
+			Path     string `json:"path"`
+			HerePath string `json:"here_path"`
+		} `json:"culprit"`
+	}
+	testutil.ReadJSON(t, filepath.Join(out, "report.json"), &r)
+	if code := testutil.ReadText(t, out, "code"); code != "0" || r.Culprit == nil {
+		t.Fatalf("locate exited %s, status %s, culprit %+v; want 0, located", code, r.Status, r.Culprit)
+	}
+	if r.Culprit.Path != w+"/good/edit.sed" || r.Culprit.HerePath != w+"/bad/edit.sed" {
+		t.Errorf("culprit path %q, here %q; want %s/good/edit.sed as recorded and %s/bad/edit.sed here", r.Culprit.Path, r.Culprit.HerePath, w, w)
+	}
+	if txt := testutil.ReadText(t, out, "report.txt"); !strings.Contains(txt, "path here "+w+"/bad/edit.sed (the same name under the working directory here") {
+		t.Errorf("the text report does not name %s/bad/edit.sed as the file here:\n%s", w, txt)
+	}
+}
