@@ -97,3 +97,20 @@ func liveCwd(o CwdOptions) string {
 	}
 	return wd
 }
+
+// physicalCwd is dir, where a run starts the command, as the kernel names
+// it (symbolic links resolved), for keying the live calls, whose paths
+// the kernel resolves: os.Getwd gives $PWD when it names the directory,
+// a logical path through a link (/srv/current for /srv/releases/v1).
+// kept: dir is already what the kernel will name (the recorded cwd a run
+// replays) or a path in a container's view, and is given back as is; so
+// is dir when it cannot be resolved.
+func physicalCwd(dir string, kept bool) string {
+	if kept || dir == "" {
+		return dir
+	}
+	if p, err := filepath.EvalSymlinks(dir); err == nil && filepath.IsAbs(p) {
+		return p
+	}
+	return dir
+}

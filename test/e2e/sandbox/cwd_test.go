@@ -299,3 +299,51 @@ echo $code > "$OUT/code"
 		t.Errorf("the text report does not name %s/bad/edit.sed as the file here:\n%s", w, txt)
 	}
 }
+
+// TestCwdRecordedThroughSymlink: a release recorded from the symbolic
+// link current -> v1 (the shell's $PWD is .../current, which record's
+// header keeps) and located from .../v1 itself, where awk's config, named
+// relative to the working directory, was edited. The recorded calls'
+// paths are the kernel's (.../v1/app.conf); the replay keyed its live
+// calls with the header's logical path, so no call under the working
+// directory matched, each ran live as an extra and the call-level search
+// ended "replay still fails". It must locate the file. (Found with perl
+// -Ilib.)
+func TestCwdRecordedThroughSymlink(t *testing.T) {
+	testutil.Require(t, testutil.Binary("awk"))
+	out := inWorkNS(t, `
+mkdir good/v1 && ln -s v1 good/current
+echo mode=fast > good/v1/app.conf
+check='awk -F= '"'"'$1 == "mode" && $2 == "fast" { ok = 1 } END { exit !ok }'"'"' app.conf'
+(cd good/current && PWD="$W/good/current" "$EB" record -q -o ../../t.envb -- sh -c "$check")
+"$EB" show --json t.envb | head -1 > "$OUT/header.json"
+echo mode=slow > good/v1/app.conf
+echo "$W" > "$OUT/w"
+cd good/v1
+code=0; PWD="$W/good/v1" "$EB" locate -q --materialize=false --json ../../t.envb -- sh -c "$check" > "$OUT/report.json" || code=$?
+echo $code > "$OUT/code"
+`)
+	w := testutil.ReadText(t, out, "w")
+	var h struct {
+		Cwd string `json:"cwd"`
+	}
+	testutil.ReadJSON(t, filepath.Join(out, "header.json"), &h)
+	if h.Cwd != w+"/good/current" {
+		t.Fatalf("the trace's header has cwd %q; want the logical %s/good/current this test is about", h.Cwd, w)
+	}
+	var r struct {
+		Status  string `json:"status"`
+		Message string `json:"message"`
+		Culprit *struct {
+			Path     string `json:"path"`
+			HerePath string `json:"here_path"`
+		} `json:"culprit"`
+	}
+	testutil.ReadJSON(t, filepath.Join(out, "report.json"), &r)
+	if code := testutil.ReadText(t, out, "code"); code != "0" || r.Culprit == nil {
+		t.Fatalf("locate exited %s, status %s (%s); want 0, located", code, r.Status, r.Message)
+	}
+	if want := w + "/good/v1/app.conf"; r.Culprit.Path != want || r.Culprit.HerePath != "" {
+		t.Errorf("culprit path %q (here %q); want %s, the same here", r.Culprit.Path, r.Culprit.HerePath, want)
+	}
+}
