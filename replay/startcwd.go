@@ -16,7 +16,9 @@ import (
 // getcwd() give the recorded path and the files are this environment's.
 // When the recorded cwd holds the one here (recorded in /tmp, run from
 // /tmp/build) the sandbox binds nothing, which would hide the directory
-// here: the command starts at the recorded path as it is in the view.
+// here, and so does it when the one here holds the recorded one (recorded
+// in /tmp/build, run from /tmp: a bind would hide the recorded directory's
+// own files): the command starts at the recorded path as it is in the view.
 // That needs the sandbox: without one (--sandbox=off) the item is
 // unapplied, listed and never a candidate. In a container run too: the
 // command starts where the container's exec puts it.

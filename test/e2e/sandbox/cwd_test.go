@@ -207,6 +207,9 @@ type nestedReport struct {
 	Culprit *struct {
 		Path  string   `json:"path"`
 		Start *cwdItem `json:"start"`
+		Here  struct {
+			Errno *string `json:"errno"`
+		} `json:"here"`
 	} `json:"culprit"`
 }
 
@@ -252,6 +255,55 @@ done
 			}
 		} else if r.Culprit != nil {
 			got = append(got, r.Culprit.Path)
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("--materialize=%s: status %s (%s), causes %q, want exactly %s", m, r.Status, r.Message, got, want)
+		}
+	}
+}
+
+// TestCwdRecordedBelow: the reverse of TestCwdRecordedAbove, recorded in
+// $W/proj and located from $W (cmp comparing its settings, named by
+// absolute path, with the expected ones). A run replaying the working
+// directory bound $W over $W/proj, which hid the settings file: the
+// object search's run with everything in place failed, and the
+// call-level search said the file was missing here (ENOENT) when it is
+// there with other content. Both searches must name the file, as it is.
+// (Found with grep.)
+func TestCwdRecordedBelow(t *testing.T) {
+	testutil.Require(t, testutil.Binary("cmp"))
+	out := inWorkNS(t, `mkdir proj
+printf 'level=high\n' > proj/app.ini; printf 'level=high\n' > want.ini
+(cd proj && "$EB" record -q -o ../t.envb -- cmp -s "$W/proj/app.ini" "$W/want.ini")
+printf 'level=low!\n' > proj/app.ini
+echo "$W" > "$OUT/w"
+for m in true false; do
+	code=0; "$EB" locate -q --json --force --materialize=$m t.envb -- cmp -s "$W/proj/app.ini" "$W/want.ini" > "$OUT/report-$m.json" || code=$?
+	echo $code > "$OUT/code-$m"
+done
+`)
+	w := testutil.ReadText(t, out, "w")
+	want := w + "/proj/app.ini"
+	for _, m := range []string{"true", "false"} {
+		var r nestedReport
+		testutil.ReadJSON(t, filepath.Join(out, "report-"+m+".json"), &r)
+		if code := testutil.ReadText(t, out, "code-"+m); code != "0" {
+			t.Errorf("--materialize=%s: locate exited %s (%s: %s), want 0 (located)", m, code, r.Status, r.Message)
+		}
+		var got []string
+		if m == "true" {
+			if r.Mechanism != "materialized" || r.Objects == nil {
+				t.Errorf("--materialize=true: mechanism %q (%s), want the object search to locate it", r.Mechanism, r.Message)
+				continue
+			}
+			for _, c := range r.Objects.Causes {
+				got = append(got, c.Path)
+			}
+		} else if c := r.Culprit; c != nil {
+			got = append(got, c.Path)
+			if c.Here.Errno != nil {
+				t.Errorf("--materialize=false: the file's call gave %s here; want it to succeed (the file is there, with other content)", *c.Here.Errno)
+			}
 		}
 		if len(got) != 1 || got[0] != want {
 			t.Errorf("--materialize=%s: status %s (%s), causes %q, want exactly %s", m, r.Status, r.Message, got, want)
