@@ -94,12 +94,9 @@ func (r *Result) ComparePair(cmp *Comparer, ti, i int, x, y *trace.Call) {
 // events can hold calls without them, to be compared with ComparePair
 // once read whole.
 func Prepare(rows Rows, a, b Run, o Options) (*Result, *Comparer) {
-	arch, cwdA, cwdB := "", "", ""
+	arch, cwdA, cwdB := "", a.cwd(), b.cwd()
 	if a.Header != nil {
-		arch, cwdA = a.Header.Arch, a.Header.Cwd
-	}
-	if b.Header != nil {
-		cwdB = b.Header.Cwd
+		arch = a.Header.Arch
 	}
 	ka, kb := NewKeyer(rows, "", ""), NewKeyer(rows, cwdB, cwdA)
 	in := newInterner()
@@ -158,4 +155,22 @@ func sortedProcs(t *Tree) []uint32 {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// cwd is the working directory the run started in as the kernel names it:
+// its cwd start event (from /proc/PID/cwd), as the paths of its calls are;
+// the header's for a trace without one. The header's is record's
+// os.Getwd, $PWD's logical path when the shell came there through a
+// symbolic link: two runs recorded from the same link to two releases
+// would key their calls under one prefix that neither's paths have.
+func (r Run) cwd() string {
+	for _, e := range r.Start {
+		if e.Kind == trace.StartCwd {
+			return e.Value
+		}
+	}
+	if r.Header != nil {
+		return r.Header.Cwd
+	}
+	return ""
 }

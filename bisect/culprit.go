@@ -57,7 +57,7 @@ func (s *search) describe(seq uint64, live *trace.Call) (*Culprit, *depgraph.Gro
 	cu := &Culprit{
 		Seq: seq, Proc: c.Proc, Thread: c.Thread, Who: who, Exe: exe,
 		Syscall: rows.ByNr(int(c.Nr)).Name, Call: callString(rows, c), Path: c.Path,
-		Good: result(rows, c), Here: Result{Missing: true},
+		Good: result(rows, c), Here: Result{Missing: true}, HerePath: s.herePath(c.Path),
 	}
 	cu.Image = s.imageRun(c)
 	if live != nil {

@@ -36,6 +36,11 @@ type objSearch struct {
 	started  int // runs begun
 	warnings []string
 	warned   map[string]bool
+
+	// unplaced is how many objects that differ here no run can put in
+	// place (envobj.Hierarchy.Unplaced): when everything else in place
+	// still fails, one of them may be what makes the difference.
+	unplaced int
 }
 
 // LocateObjects finds what, among the objects that differ here (objs,
@@ -61,7 +66,7 @@ func LocateObjects(ctx context.Context, objs []envobj.Object, items []StartItem,
 	begin := time.Now()
 	h := envobj.Build(objs)
 	s := &objSearch{objs: objs, items: items, run: run, o: o, top: topUnits(items, h),
-		memo: map[string]objDecided{}, warned: map[string]bool{}}
+		memo: map[string]objDecided{}, warned: map[string]bool{}, unplaced: len(h.Unplaced)}
 	s.narrow = o.Narrow
 	rep, err := s.locate(ctx)
 	if err != nil {
@@ -133,7 +138,7 @@ func (s *objSearch) locate(ctx context.Context) (*ObjectReport, error) {
 	}
 	switch pass.v {
 	case Fail:
-		return &ObjectReport{Status: envobj.StillFails, Message: "with every object that differs here put in place the command still failed: what makes the difference is not an object a run can put in place, and the call-level search is the fallback"}, nil
+		return &ObjectReport{Status: envobj.StillFails, Message: s.stillFails()}, nil
 	case Skip:
 		return &ObjectReport{Status: envobj.Inconclusive, Message: "the run with everything put in place could not be judged (skipped twice)"}, nil
 	}
@@ -150,4 +155,18 @@ func (s *objSearch) locate(ctx context.Context) (*ObjectReport, error) {
 		causes = append(causes, r...)
 	}
 	return s.confirm(ctx, causes)
+}
+
+// stillFails is the message of a search whose run with everything in
+// place failed. When objects that differ here could not be put in place
+// (the trace does not keep a file's content, a device), the difference
+// may well be one of them, and the message must not say it is no object:
+// a file the good run only stat'ed and that is missing here is such an
+// object, and the call-level fallback names it.
+func (s *objSearch) stillFails() string {
+	if s.unplaced == 0 {
+		return "with every object that differs here put in place the command still failed: what makes the difference is not an object a run can put in place, and the call-level search is the fallback"
+	}
+	return fmt.Sprintf("with every object that a run can put in place the command still failed, and %d that differ%s here could not be put in place (listed below): what makes the difference may be one of them, and the call-level search is the fallback",
+		s.unplaced, plural(s.unplaced, "s", ""))
 }

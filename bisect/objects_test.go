@@ -240,6 +240,11 @@ func TestObjectsStillFails(t *testing.T) {
 	if len(rep.Unplaced) != 1 || rep.Unplaced[0].Path != "/etc/secret" || !strings.Contains(rep.Unplaced[0].Why, "does not keep its content") {
 		t.Errorf("unplaced %+v", rep.Unplaced)
 	}
+	// The unplaced file may be the cause: the message must not say the
+	// difference is no object.
+	if want := "1 that differs here could not be put in place (listed below): what makes the difference may be one of them"; !strings.Contains(rep.Message, want) || strings.Contains(rep.Message, "is not an object") {
+		t.Errorf("message %q, want it to say %q", rep.Message, want)
+	}
 	if rep.Objects != 7 {
 		t.Errorf("objects %d, want 7", rep.Objects)
 	}

@@ -228,6 +228,13 @@ type Culprit struct {
 	// Call is the recorded call as show prints it.
 	Call string `json:"call"`
 	Path string `json:"path,omitempty"`
+	// HerePath is, when the command started here in another working
+	// directory than the recording's (neither holding the other) and Path
+	// is under the recorded one, the same name under the one here: the
+	// file this environment has and the user must look at (the recorded
+	// one may be there too, unchanged). The calls are compared as if made
+	// in the recorded directory, so Path is the recorded name.
+	HerePath string `json:"here_path,omitempty"`
 	// Resource is the title of the call's group: "file /etc/app.conf".
 	Resource string     `json:"resource,omitempty"`
 	Good     CallResult `json:"good"`
@@ -402,3 +409,6 @@ type NotServed struct {
 	// --exclude-content GLOB matching it)".
 	Why string `json:"why"`
 }
+
+// HerePathWords says, beside a Culprit's HerePath, what it is.
+const HerePathWords = "the same name under the working directory here: the recording ran in another directory, and the calls are compared as if made there"

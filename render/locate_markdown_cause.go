@@ -113,6 +113,9 @@ func (m *mdWriter) call(r *LocateReport, c *Culprit, withGroup bool) {
 	if c.Path != "" {
 		m.printf("- **Path** %s\n", mdCodeText(c.Path))
 	}
+	if c.HerePath != "" {
+		m.printf("- **Path here** %s (%s)\n", mdCodeText(c.HerePath), mdText(HerePathWords))
+	}
 	m.results(c, "")
 	if d := c.DNS; d != nil {
 		m.printf("- **DNS** %s\n", mdText(d.Line()))

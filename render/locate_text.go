@@ -172,6 +172,9 @@ func (t *textWriter) located(r *LocateReport) {
 	if c.Path != "" {
 		t.printf("path      %s\n", c.Path)
 	}
+	if c.HerePath != "" {
+		t.printf("path here %s (%s)\n", c.HerePath, HerePathWords)
+	}
 	t.printf("good      = %s\n", c.Good.Return)
 	t.here(c, r.Verbose)
 	if d := c.DNS; d != nil {

@@ -37,10 +37,16 @@ type engine struct {
 	observed *observation
 }
 
+// liveCwd is the physical path the run starts in; the recorded one is the
+// kernel's too (the cwd start event, from /proc/PID/cwd), not the header's,
+// which is record's os.Getwd and so $PWD's logical path when the shell
+// came there through a symbolic link: the recorded calls' paths are the
+// kernel's, and keying with a logical path rewrote nothing of them, or
+// the live calls' paths to a prefix no recorded call has.
 func newEngine(rec *Recording, plan *depgraph.Plan, liveCwd string, window int, listAll bool) *engine {
 	return &engine{
 		rec: rec, plan: plan, tab: rec.Table,
-		keyer:   align.NewKeyer(rec.Table, liveCwd, rec.Trace.Header.Cwd),
+		keyer:   align.NewKeyer(rec.Table, liveCwd, rec.RecordedCwd()),
 		bind:    newBinder(rec, window),
 		res:     &Result{Live: newLiveCalls(rec.Graph)},
 		listAll: listAll,

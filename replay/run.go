@@ -135,7 +135,7 @@ func (r *Recording) Run(ctx context.Context, o Options) (*Result, error) {
 			view.Close()
 		}
 	}()
-	e := newEngine(r, o.Plan, cwd, window, o.ListCalls)
+	e := newEngine(r, o.Plan, physicalCwd(cwd, sc.cwd != "" || o.Join != nil), window, o.ListCalls)
 	e.noLive = o.NoLive
 	e.inherited = inheritedTargets([3]*os.File{o.Stdin, o.Stdout, o.Stderr}, o.KeepFDs)
 	interrupt, stopObserving := observeOnly(e, o.ObserveOnly, o.Interrupt)

@@ -16,7 +16,9 @@ import (
 // getcwd() give the recorded path and the files are this environment's.
 // When the recorded cwd holds the one here (recorded in /tmp, run from
 // /tmp/build) the sandbox binds nothing, which would hide the directory
-// here: the command starts at the recorded path as it is in the view.
+// here, and so does it when the one here holds the recorded one (recorded
+// in /tmp/build, run from /tmp: a bind would hide the recorded directory's
+// own files): the command starts at the recorded path as it is in the view.
 // That needs the sandbox: without one (--sandbox=off) the item is
 // unapplied, listed and never a candidate. In a container run too: the
 // command starts where the container's exec puts it.
@@ -96,4 +98,21 @@ func liveCwd(o CwdOptions) string {
 		return ""
 	}
 	return wd
+}
+
+// physicalCwd is dir, where a run starts the command, as the kernel names
+// it (symbolic links resolved), for keying the live calls, whose paths
+// the kernel resolves: os.Getwd gives $PWD when it names the directory,
+// a logical path through a link (/srv/current for /srv/releases/v1).
+// kept: dir is already what the kernel will name (the recorded cwd a run
+// replays) or a path in a container's view, and is given back as is; so
+// is dir when it cannot be resolved.
+func physicalCwd(dir string, kept bool) string {
+	if kept || dir == "" {
+		return dir
+	}
+	if p, err := filepath.EvalSymlinks(dir); err == nil && filepath.IsAbs(p) {
+		return p
+	}
+	return dir
 }

@@ -19,9 +19,12 @@ import (
 // When at holds from (the recording started in a directory above this
 // one: recorded /tmp, here /tmp/build), a bind would hide from, and with
 // it every file the command names by its absolute path under it; the
-// thread only moves to at, as it is in the sandbox's view.
+// thread only moves to at, as it is in the sandbox's view. So too when
+// from holds at (recorded below this one: recorded /tmp/m2, here /tmp):
+// a bind of from at its own subdirectory would replace at's files with
+// from's, and every file the command names under at would be missing.
 func bindCwd(from, at string) error {
-	if holds(at, from) {
+	if holds(at, from) || holds(from, at) {
 		if err := unix.Chdir(at); err != nil {
 			return fmt.Errorf("working directory %s: %w", at, err)
 		}

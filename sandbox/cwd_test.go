@@ -75,3 +75,28 @@ pwd -P; cat here/f; cat `+filepath.Join(here, "f"))
 		return nil
 	})
 }
+
+// TestCwdRecordedBelow: recorded in a directory below the one the runs
+// start in, the command starts there and sees its own files, not the
+// outer directory's bound over it.
+func TestCwdRecordedBelow(t *testing.T) {
+	inWorkNS(t, func(work string) error {
+		below := filepath.Join(work, "proj")
+		if err := os.Mkdir(below, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(below, "f"), []byte("in proj\n"), 0o644); err != nil {
+			return err
+		}
+		r, err := runSandboxed(Spec{Cwd: below}, work, `set -e
+pwd -P; cat f; cat `+filepath.Join(below, "f"))
+		if err != nil {
+			return err
+		}
+		want := below + "\nin proj\nin proj\n"
+		if r.code != 0 || r.stdout != want {
+			return fmt.Errorf("script at %s: exit %d, stdout %q (want %q), stderr %q", below, r.code, r.stdout, want, r.stderr)
+		}
+		return nil
+	})
+}

@@ -207,6 +207,9 @@ type nestedReport struct {
 	Culprit *struct {
 		Path  string   `json:"path"`
 		Start *cwdItem `json:"start"`
+		Here  struct {
+			Errno *string `json:"errno"`
+		} `json:"here"`
 	} `json:"culprit"`
 }
 
@@ -256,5 +259,143 @@ done
 		if len(got) != 1 || got[0] != want {
 			t.Errorf("--materialize=%s: status %s (%s), causes %q, want exactly %s", m, r.Status, r.Message, got, want)
 		}
+	}
+}
+
+// TestCwdRecordedBelow: the reverse of TestCwdRecordedAbove, recorded in
+// $W/proj and located from $W (cmp comparing its settings, named by
+// absolute path, with the expected ones). A run replaying the working
+// directory bound $W over $W/proj, which hid the settings file: the
+// object search's run with everything in place failed, and the
+// call-level search said the file was missing here (ENOENT) when it is
+// there with other content. Both searches must name the file, as it is.
+// (Found with grep.)
+func TestCwdRecordedBelow(t *testing.T) {
+	testutil.Require(t, testutil.Binary("cmp"))
+	out := inWorkNS(t, `mkdir proj
+printf 'level=high\n' > proj/app.ini; printf 'level=high\n' > want.ini
+(cd proj && "$EB" record -q -o ../t.envb -- cmp -s "$W/proj/app.ini" "$W/want.ini")
+printf 'level=low!\n' > proj/app.ini
+echo "$W" > "$OUT/w"
+for m in true false; do
+	code=0; "$EB" locate -q --json --force --materialize=$m t.envb -- cmp -s "$W/proj/app.ini" "$W/want.ini" > "$OUT/report-$m.json" || code=$?
+	echo $code > "$OUT/code-$m"
+done
+`)
+	w := testutil.ReadText(t, out, "w")
+	want := w + "/proj/app.ini"
+	for _, m := range []string{"true", "false"} {
+		var r nestedReport
+		testutil.ReadJSON(t, filepath.Join(out, "report-"+m+".json"), &r)
+		if code := testutil.ReadText(t, out, "code-"+m); code != "0" {
+			t.Errorf("--materialize=%s: locate exited %s (%s: %s), want 0 (located)", m, code, r.Status, r.Message)
+		}
+		var got []string
+		if m == "true" {
+			if r.Mechanism != "materialized" || r.Objects == nil {
+				t.Errorf("--materialize=true: mechanism %q (%s), want the object search to locate it", r.Mechanism, r.Message)
+				continue
+			}
+			for _, c := range r.Objects.Causes {
+				got = append(got, c.Path)
+			}
+		} else if c := r.Culprit; c != nil {
+			got = append(got, c.Path)
+			if c.Here.Errno != nil {
+				t.Errorf("--materialize=false: the file's call gave %s here; want it to succeed (the file is there, with other content)", *c.Here.Errno)
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("--materialize=%s: status %s (%s), causes %q, want exactly %s", m, r.Status, r.Message, got, want)
+		}
+	}
+}
+
+// TestCwdMovedCheckoutNamesFileHere: a checkout recorded in good/ and
+// located from a copy in bad/, where sed's script file, named relative to
+// the working directory, was edited (good/ is still there, unchanged).
+// The calls are compared as if made in the recorded directory, so the
+// culprit's path is good/edit.sed; the report must also name
+// bad/edit.sed, the file that differs here and that the user must fix,
+// or it sends them to a file that is fine. (Found with grep reading
+// app.conf.)
+func TestCwdMovedCheckoutNamesFileHere(t *testing.T) {
+	testutil.Require(t, testutil.Binary("sed"))
+	out := inWorkNS(t, `
+for d in good bad; do printf 'port 80\n' > $d/in.txt; done
+printf 's/80/8080/\n' > good/edit.sed; printf 's/80/8443/\n' > bad/edit.sed
+check='test "$(sed -f edit.sed in.txt)" = "port 8080"'
+(cd good && "$EB" record -q -o ../t.envb -- sh -c "$check")
+echo "$W" > "$OUT/w"
+cd bad
+code=0; "$EB" locate -q --json ../t.envb -- sh -c "$check" > "$OUT/report.json" || code=$?
+echo $code > "$OUT/code"
+"$EB" locate -q ../t.envb -- sh -c "$check" > "$OUT/report.txt" || true
+`)
+	w := testutil.ReadText(t, out, "w")
+	var r struct {
+		Status  string `json:"status"`
+		Culprit *struct {
+			Path     string `json:"path"`
+			HerePath string `json:"here_path"`
+		} `json:"culprit"`
+	}
+	testutil.ReadJSON(t, filepath.Join(out, "report.json"), &r)
+	if code := testutil.ReadText(t, out, "code"); code != "0" || r.Culprit == nil {
+		t.Fatalf("locate exited %s, status %s, culprit %+v; want 0, located", code, r.Status, r.Culprit)
+	}
+	if r.Culprit.Path != w+"/good/edit.sed" || r.Culprit.HerePath != w+"/bad/edit.sed" {
+		t.Errorf("culprit path %q, here %q; want %s/good/edit.sed as recorded and %s/bad/edit.sed here", r.Culprit.Path, r.Culprit.HerePath, w, w)
+	}
+	if txt := testutil.ReadText(t, out, "report.txt"); !strings.Contains(txt, "path here "+w+"/bad/edit.sed (the same name under the working directory here") {
+		t.Errorf("the text report does not name %s/bad/edit.sed as the file here:\n%s", w, txt)
+	}
+}
+
+// TestCwdRecordedThroughSymlink: a release recorded from the symbolic
+// link current -> v1 (the shell's $PWD is .../current, which record's
+// header keeps) and located from .../v1 itself, where awk's config, named
+// relative to the working directory, was edited. The recorded calls'
+// paths are the kernel's (.../v1/app.conf); the replay keyed its live
+// calls with the header's logical path, so no call under the working
+// directory matched, each ran live as an extra and the call-level search
+// ended "replay still fails". It must locate the file. (Found with perl
+// -Ilib.)
+func TestCwdRecordedThroughSymlink(t *testing.T) {
+	testutil.Require(t, testutil.Binary("awk"))
+	out := inWorkNS(t, `
+mkdir good/v1 && ln -s v1 good/current
+echo mode=fast > good/v1/app.conf
+check='awk -F= '"'"'$1 == "mode" && $2 == "fast" { ok = 1 } END { exit !ok }'"'"' app.conf'
+(cd good/current && PWD="$W/good/current" "$EB" record -q -o ../../t.envb -- sh -c "$check")
+"$EB" show --json t.envb | head -1 > "$OUT/header.json"
+echo mode=slow > good/v1/app.conf
+echo "$W" > "$OUT/w"
+cd good/v1
+code=0; PWD="$W/good/v1" "$EB" locate -q --materialize=false --json ../../t.envb -- sh -c "$check" > "$OUT/report.json" || code=$?
+echo $code > "$OUT/code"
+`)
+	w := testutil.ReadText(t, out, "w")
+	var h struct {
+		Cwd string `json:"cwd"`
+	}
+	testutil.ReadJSON(t, filepath.Join(out, "header.json"), &h)
+	if h.Cwd != w+"/good/current" {
+		t.Fatalf("the trace's header has cwd %q; want the logical %s/good/current this test is about", h.Cwd, w)
+	}
+	var r struct {
+		Status  string `json:"status"`
+		Message string `json:"message"`
+		Culprit *struct {
+			Path     string `json:"path"`
+			HerePath string `json:"here_path"`
+		} `json:"culprit"`
+	}
+	testutil.ReadJSON(t, filepath.Join(out, "report.json"), &r)
+	if code := testutil.ReadText(t, out, "code"); code != "0" || r.Culprit == nil {
+		t.Fatalf("locate exited %s, status %s (%s); want 0, located", code, r.Status, r.Message)
+	}
+	if want := w + "/good/v1/app.conf"; r.Culprit.Path != want || r.Culprit.HerePath != "" {
+		t.Errorf("culprit path %q (here %q); want %s, the same here", r.Culprit.Path, r.Culprit.HerePath, want)
 	}
 }
