@@ -20,17 +20,19 @@ import (
 // one: recorded /tmp, here /tmp/build), a bind would hide from, and with
 // it every file the command names by its absolute path under it; the
 // thread only moves to at, as it is in the sandbox's view. So too when
-// from holds at (recorded below this one: recorded /tmp/m2, here /tmp):
-// a bind of from at its own subdirectory would replace at's files with
-// from's, and every file the command names under at would be missing.
+// from holds at and at is a directory here (recorded below this one:
+// recorded /tmp/m2, here /tmp): a bind of from at its own subdirectory
+// would replace at's files with from's, and every file the command names
+// under at would be missing. A recorded directory below this one that
+// is not here is made and bound as any other: it hides nothing.
 func bindCwd(from, at string) error {
-	if holds(at, from) || holds(from, at) {
+	fi, err := os.Stat(at)
+	if holds(at, from) || holds(from, at) && err == nil && fi.IsDir() {
 		if err := unix.Chdir(at); err != nil {
 			return fmt.Errorf("working directory %s: %w", at, err)
 		}
 		return nil
 	}
-	fi, err := os.Stat(at)
 	switch {
 	case err == nil && !fi.IsDir():
 		return fmt.Errorf("working directory %s: it is a %s here, not a directory", at, fi.Mode().Type())

@@ -43,8 +43,9 @@
 //     When Spec.Cwd holds the working directory (an ancestor of it), a
 //     bind there would hide the working directory and the files under
 //     it that the command names by absolute path: the thread only moves
-//     to Spec.Cwd. Likewise when the working directory holds Spec.Cwd (a
-//     bind there would replace Spec.Cwd's own files).
+//     to Spec.Cwd. Likewise when the working directory holds Spec.Cwd and
+//     Spec.Cwd is a directory here (a bind there would replace its own
+//     files).
 //
 // # Objects (a materialized run)
 //

@@ -23,9 +23,10 @@ type Spec struct {
 	// program sees the recorded path, and this environment's files in it.
 	// When Cwd holds that working directory (recorded in /tmp, run from
 	// /tmp/build) nothing is bound, which would hide the directory the
-	// runs start in; so too when that directory holds Cwd (recorded in
-	// /tmp/build, run from /tmp), where a bind would hide Cwd's own
-	// files: the command starts at Cwd as it is in the view.
+	// runs start in; so too when that directory holds Cwd and Cwd is a
+	// directory here (recorded in /tmp/build, run from /tmp), where a
+	// bind would hide Cwd's own files: the command starts at Cwd as it
+	// is in the view.
 	Cwd string `json:"cwd,omitempty"`
 	// Objects are the good environment's objects to put in place, in
 	// order, once the view is built and before the command starts (a
