@@ -378,8 +378,7 @@ func (b *builder) call(c *trace.Call) {
 	if c.Ret < 0 {
 		ci.flags |= failed
 	}
-	ci.deps = span{uint32(len(b.g.edgeList)), uint32(len(b.g.edgeList))}
-	ci.acts = span{uint32(len(b.g.actList)), uint32(len(b.g.actList))}
+	ci.deps, ci.acts = uint32(len(b.g.edgeList)), uint32(len(b.g.actList))
 	b.g.info = append(b.g.info, ci)
 	x := &callCtx{
 		c: c, row: row, eff: eff, seq: c.Seq, t: t, p: t.proc, ci: &b.g.info[len(b.g.info)-1], g: b.g,
@@ -391,7 +390,9 @@ func (b *builder) call(c *trace.Call) {
 		return
 	}
 
-	x.ci.setsUpServer = SetsUpServer(row, c.Args) // runs replayed, succeeded or not
+	if SetsUpServer(row, c.Args) { // runs replayed, succeeded or not
+		x.ci.flags |= setsUpServer
+	}
 	b.useAttrs(x)
 	b.useFDs(x)
 	b.usePaths(x)
@@ -429,8 +430,7 @@ func (b *builder) keep(x *callCtx) {
 		b.onSockets = append(b.onSockets, sockCall{i: int32(len(b.g.info) - 1), c: x.c})
 	}
 	if b.countOnly {
-		b.g.edgeList = b.g.edgeList[:x.ci.deps.at]
-		x.ci.deps.end = x.ci.deps.at
+		b.g.edgeList = b.g.edgeList[:x.ci.deps]
 	}
 }
 
@@ -452,8 +452,11 @@ func (b *builder) replayInfo(row *systable.Syscall, c *trace.Call, t *thread) ca
 	if f := b.g.files.File(c.Obj); c.Obj != 0 && f != nil {
 		stored = f.Stored() && f.Mode&unix.S_IFMT == unix.S_IFREG
 	}
-	ci.served = row.ServedImage(c.Obj, c.Ret, stored)
-	ci.unserved = !ci.served
+	if row.ServedImage(c.Obj, c.Ret, stored) {
+		ci.flags |= served
+	} else {
+		ci.flags |= unserved
+	}
 	return ci
 }
 
@@ -469,7 +472,7 @@ func (b *builder) depOn(x *callCtx, to uint64, why Why, r *Resource, contentOnly
 	if to == 0 || to == x.seq {
 		return
 	}
-	deps := b.g.edgeList[x.ci.deps.at:]
+	deps := b.g.edgeList[x.ci.deps:]
 	for i := range deps {
 		if e := &deps[i]; e.to == to {
 			e.why |= why
@@ -482,20 +485,18 @@ func (b *builder) depOn(x *callCtx, to uint64, why Why, r *Resource, contentOnly
 		id = r.ID
 	}
 	b.g.edgeList = append(b.g.edgeList, depEdge{to: to, why: why, res: id, contentOnly: contentOnly})
-	x.ci.deps.end++
 	b.g.edges++
 }
 
 // acts records that the call acts on r.
 func (x *callCtx) acts(r *Resource) {
 	g := x.g
-	for _, id := range g.actList[x.ci.acts.at:] {
+	for _, id := range g.actList[x.ci.acts:] {
 		if id == r.ID {
 			return
 		}
 	}
 	g.actList = append(g.actList, r.ID)
-	x.ci.acts.end++
 }
 
 // exec gives t's process a new image: close-on-exec fds are closed (in a

@@ -160,10 +160,10 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		switch {
 		case !replayed(seq):
 			r = NotRequested
-		case ci.unserved:
+		case ci.flags&unserved != 0:
 			r = ImageNotStored
 			p.note(int32(i), g.imageNote(ci.obj))
-		case ci.policy != systable.Replayable && !ci.served:
+		case ci.policy != systable.Replayable && ci.flags&served == 0:
 			r = Policy
 		case ci.flags&noResult != 0:
 			r = NoResult
@@ -177,7 +177,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		p.reason[i] = r
 		if r == Requested {
 			p.action[i] = Replay
-			if ci.keepsEffect || ci.setsUpServer {
+			if ci.flags&(keepsEffect|setsUpServer) != 0 {
 				// It runs all the same: the fd it writes through (the
 				// socket it binds or makes listen), its offset, its
 				// dirfd, working directory, parent directories and
@@ -194,7 +194,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		stack = stack[:len(stack)-1]
 		for _, e := range g.depsOf(i) {
 			j, _ := g.pos(e.to)
-			if p.action[j] != Replay || g.info[j].served {
+			if p.action[j] != Replay || g.info[j].flags&served != 0 {
 				// A served exec runs, the recorded image: what depends
 				// on it holds.
 				continue

@@ -36,42 +36,47 @@ type Graph struct {
 	dns map[ResourceID]dnsSocket
 }
 
-// callInfo is what the graph knows of one call.
+// callInfo is what the graph knows of one call: 32 bytes, a million of
+// them for a trace of a million calls. Its edges and the resources it
+// acts on end where the next call's begin (the lists are filled call
+// after call), so only where they begin is held (depsOf, actsOf).
 type callInfo struct {
-	deps    span       // the call's edges in edgeList, sorted by To once built
-	acts    span       // the resources the call acts on (fds, paths, mappings) in actList, for its class
+	deps    uint32     // where the call's edges begin in edgeList, sorted by To once built
+	acts    uint32     // where the resources the call acts on (fds, paths, mappings) begin in actList, for its class
 	primary ResourceID // the resource that decides its group; 0: a process-level call
 	group   GroupID
+	nr      uint32 // the syscall number
+	proc    uint32 // the process that made the call
+	obj     uint32 // the call's Obj: the file object of what it opened or executed
 	class   Class
 	policy  systable.Policy
-	flags   callFlags // what the closure reads of the call itself
-	nr      uint32    // the syscall number
-	proc    uint32    // the process that made the call
-	obj     uint32    // the call's Obj: the file object of what it opened or executed
-	// served: an exec the trace stores the image of (systable's
-	// ServesImage): replayed, it still runs, the recorded image, so what
-	// later calls need of it holds; unserved: a successful exec whose
-	// image the trace lacks.
-	served, unserved bool
-	// keepsEffect: replayed, the call still runs, because it changed a
-	// file-system object in the recording (RunsWhenReplayed): what it
-	// depends on must be real as for an executed call.
-	keepsEffect bool
-	// setsUpServer: replayed, the call still runs, because it binds its
-	// socket or makes it listen (SetsUpServer): the socket it acts on
-	// must be a real one, as for an executed call.
-	setsUpServer bool
+	flags   callFlags // what the closure reads of the call itself, and what replaying it keeps
 }
 
 // callFlags are what Closure and serves read of a call besides its
 // info, so that a graph whose calls stay in the trace file
-// (BuildOptions.Source) plans a run without reading any.
+// (BuildOptions.Source) plans a run without reading any, and what a
+// replayed call still does.
 type callFlags uint8
 
 const (
 	noResult   callFlags = 1 << iota // NoReturn, or restarted: no result to replay
 	incomplete                       // the recording lost part of it (Incomplete)
 	failed                           // Ret < 0
+	// served: an exec the trace stores the image of (systable's
+	// ServesImage): replayed, it still runs, the recorded image, so what
+	// later calls need of it holds; unserved: a successful exec whose
+	// image the trace lacks.
+	served
+	unserved
+	// keepsEffect: replayed, the call still runs, because it changed a
+	// file-system object in the recording (RunsWhenReplayed): what it
+	// depends on must be real as for an executed call.
+	keepsEffect
+	// setsUpServer: replayed, the call still runs, because it binds its
+	// socket or makes it listen (SetsUpServer): the socket it acts on
+	// must be a real one, as for an executed call.
+	setsUpServer
 )
 
 // CallSource gives a trace's calls by seq, read from where they are
@@ -97,18 +102,22 @@ func (e depEdge) Edge(from uint64) Edge {
 }
 
 // span is where a call's items are in one of the graph's lists.
-type span struct{ at, end uint32 }
-
 // depsOf returns the edges of the call at position i.
 func (g *Graph) depsOf(i int32) []depEdge {
-	s := g.info[i].deps
-	return g.edgeList[s.at:s.end:s.end]
+	end := uint32(len(g.edgeList))
+	if int(i)+1 < len(g.info) {
+		end = g.info[i+1].deps
+	}
+	return g.edgeList[g.info[i].deps:end:end]
 }
 
 // actsOf returns the resources the call at position i acts on.
 func (g *Graph) actsOf(i int32) []ResourceID {
-	s := g.info[i].acts
-	return g.actList[s.at:s.end:s.end]
+	end := uint32(len(g.actList))
+	if int(i)+1 < len(g.info) {
+		end = g.info[i+1].acts
+	}
+	return g.actList[g.info[i].acts:end:end]
 }
 
 // Calls returns the trace's calls in order; nil for a lean graph

@@ -13,3 +13,11 @@ func TestResourceSize(t *testing.T) {
 		t.Errorf("a Resource is %d bytes, want at most 64: hold what only some kinds have in resourceMore", n)
 	}
 }
+
+// TestCallInfoSize: the graph holds a callInfo per call (a million for
+// cloop's trace); a field added to it grows every one.
+func TestCallInfoSize(t *testing.T) {
+	if n := unsafe.Sizeof(callInfo{}); n > 32 {
+		t.Errorf("a callInfo is %d bytes, want at most 32", n)
+	}
+}
