@@ -46,12 +46,15 @@ type recProc struct {
 }
 
 // recThread is a recorded thread and its calls, in order: their seqs
-// (Recording.call finds a call by seq) and keys.
+// (Recording.call finds a call by seq) and keys. The keys are indexes
+// into a table of the trace's distinct keys, 4 bytes a call: cloop's
+// million calls have a handful of keys, and a 24-byte Key a call with
+// its string header cost 24 MB.
 type recThread struct {
 	id, proc uint32
 	index    uint32 // 1-based among its process's threads (the main thread is 1)
 	calls    []uint64
-	keys     []align.Key
+	keys     align.Keys // in the Recording's table of distinct keys
 }
 
 // eventSource is where a Recording's events are: a tracefile.Trace in
@@ -122,7 +125,7 @@ func prepareFrom(t *tracefile.Trace, events eventSource, g *depgraph.Graph) (*Re
 	tab := g.Table()
 	r := &Recording{Trace: t, Table: tab, Graph: g, events: events, procs: make(map[uint32]*recProc),
 		threads: make(map[uint32]*recThread), keyer: align.NewKeyer(tab, "", ""), placement: map[uint64]bool{}}
-	shared := newKeyStrings()
+	keys := align.NewKeyTable()
 	// Each thread's lists are made at their size: grown call by call,
 	// a thread of a million calls held both arrays at each growth and a
 	// fifth more than its calls at the end.
@@ -163,10 +166,10 @@ func prepareFrom(t *tracefile.Trace, events eventSource, g *depgraph.Graph) (*Re
 			th := r.thread(c.Proc, c.Thread)
 			if th.calls == nil {
 				n := perThread[c.Thread]
-				th.calls, th.keys = make([]uint64, 0, n), make([]align.Key, 0, n)
+				th.calls, th.keys = make([]uint64, 0, n), keys.NewKeys(n)
 			}
 			th.calls = append(th.calls, c.Seq)
-			th.keys = append(th.keys, shared.share(recordedKey(r.keyer, g, tab, c)))
+			th.keys.Add(recordedKey(r.keyer, g, tab, c))
 			if row := tab.ByNr(int(c.Nr)); row != nil && row.Placement {
 				r.placement[c.Seq] = true
 			}
@@ -176,6 +179,7 @@ func prepareFrom(t *tracefile.Trace, events eventSource, g *depgraph.Graph) (*Re
 	if err != nil {
 		return nil, err
 	}
+	keys.Done()
 	if r.root == 0 {
 		return nil, noProcess(t, nevents)
 	}
