@@ -170,6 +170,13 @@ func (g *Graph) NumCalls() int { return len(g.seqs) }
 // SeqAt returns the seq of the i-th call (0 <= i < NumCalls).
 func (g *Graph) SeqAt(i int) uint64 { return g.seqs[i] }
 
+// Pos returns the position of call seq among the graph's calls, for
+// SeqAt; false for a seq not in the trace.
+func (g *Graph) Pos(seq uint64) (int, bool) {
+	i, ok := g.pos(seq)
+	return int(i), ok
+}
+
 // Lean reports whether the graph was built without keeping the calls
 // nor a source of them (BuildOptions.Lean): Calls and Call have none,
 // and Closure cannot be asked.

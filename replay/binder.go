@@ -199,7 +199,7 @@ func (b *binder) candidates(lt *liveThread) []*recThread {
 // matched from its second call on.
 func (b *binder) skipOwnExec(p *liveProc, rt *recThread) *recThread {
 	if p.parent != 0 && b.procs[p.parent] != nil || len(rt.calls) == 0 ||
-		b.rec.Table.ByNr(int(b.rec.call(rt.calls[0]).Nr)).Effects&systable.ExecsImage == 0 {
+		b.rec.Table.ByNr(int(b.rec.callAt(rt.calls[0]).Nr)).Effects&systable.ExecsImage == 0 {
 		return rt
 	}
 	cp := *rt
