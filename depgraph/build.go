@@ -343,7 +343,10 @@ func (b *builder) reserve(n int) {
 
 // newResource adds a resource to the graph.
 func (b *builder) newResource(kind ResourceKind, name string, created uint64) *Resource {
-	r := &Resource{ID: ResourceID(len(b.g.resources) + 1), Kind: kind, name: name, Created: created}
+	r := &Resource{ID: ResourceID(len(b.g.resources) + 1), Kind: kind, Created: created}
+	if name != "" && kind != Path && kind != File {
+		r.setMore().name = name
+	}
 	b.g.resources = append(b.g.resources, r)
 	return r
 }

@@ -24,7 +24,7 @@ func (b *builder) finish() {
 	}
 	for _, d := range b.inherited {
 		if d.res.Path != "" {
-			d.res.name += " (" + d.res.Path + ")"
+			d.res.setMore().name += " (" + d.res.Path + ")"
 		}
 	}
 	b.classify()

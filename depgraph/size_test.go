@@ -9,8 +9,8 @@ import (
 // third of a million for cloop's million calls); a field added to
 // Resource itself, rather than to resourceMore, grows every one of them.
 func TestResourceSize(t *testing.T) {
-	if n := unsafe.Sizeof(Resource{}); n > 64 {
-		t.Errorf("a Resource is %d bytes, want at most 64: hold what only some kinds have in resourceMore", n)
+	if n := unsafe.Sizeof(Resource{}); n > 48 {
+		t.Errorf("a Resource is %d bytes, want at most 48: hold what only some kinds have in resourceMore", n)
 	}
 }
 
