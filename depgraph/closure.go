@@ -100,7 +100,7 @@ type Plan struct {
 	g      *Graph
 	action []Action
 	reason []Reason
-	need   []uint64 // ExecuteThenOverwrite: a call that runs and depends on it
+	need   []uint32 // ExecuteThenOverwrite: 1 + the position of a call that runs and depends on it (4 bytes a call, a seq is 8)
 	notes  map[int32]string
 	counts [ExecuteThenOverwrite + 1]int
 }
@@ -152,7 +152,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 	// obj), so a graph whose calls stay in the trace file plans a run
 	// without reading them.
 	n := len(g.seqs)
-	p := &Plan{g: g, action: make([]Action, n), reason: make([]Reason, n), need: make([]uint64, n)}
+	p := &Plan{g: g, action: make([]Action, n), reason: make([]Reason, n), need: make([]uint32, n)}
 	var stack []int32
 	for i, seq := range g.seqs {
 		ci := &g.info[i]
@@ -210,7 +210,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 					p.note(j, note)
 				}
 			}
-			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, why, g.seqs[i]
+			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, why, uint32(i)+1
 			stack = append(stack, j)
 		}
 	}
@@ -242,7 +242,7 @@ func (p *Plan) Reason(seq uint64) Reason {
 // replayed call whose effect is kept (RunsWhenReplayed).
 func (p *Plan) NeededBy(seq uint64) (uint64, bool) {
 	if i, ok := p.g.pos(seq); ok && p.need[i] != 0 {
-		return p.need[i], true
+		return p.g.seqs[p.need[i]-1], true
 	}
 	return 0, false
 }
