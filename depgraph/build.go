@@ -203,7 +203,7 @@ type builder struct {
 	spawnCall map[uint32]uint64 // new thread (logical id) -> the clone, fork or vfork that made it (Spawns)
 	paths     map[string]*pathNode
 	inherited map[int32]*desc      // by fd number
-	descs     map[ResourceID]*desc // every desc and the desc behind each mapping, by resource
+	descs     map[ResourceID]*desc // every desc but a file's, and the desc behind each mapping, by resource
 	sockets   []*desc
 	epolls    []*desc
 	// onSockets are the calls whose group a socket decides, with their
