@@ -475,9 +475,15 @@ func (b *builder) depOn(x *callCtx, to uint64, why Why, r *Resource, contentOnly
 	if to == 0 || to == x.seq {
 		return
 	}
+	// An edge goes to a call of the trace (an earlier one): one to a
+	// seq that is no call would name nothing a plan runs or replays.
+	at, ok := b.g.pos(to)
+	if !ok {
+		return
+	}
 	deps := b.g.edgeList[x.ci.deps:]
 	for i := range deps {
-		if e := &deps[i]; e.to == to {
+		if e := &deps[i]; e.to == at {
 			e.why |= why
 			e.contentOnly = e.contentOnly && contentOnly
 			return
@@ -487,7 +493,7 @@ func (b *builder) depOn(x *callCtx, to uint64, why Why, r *Resource, contentOnly
 	if r != nil {
 		id = r.ID
 	}
-	b.g.edgeList = append(b.g.edgeList, depEdge{to: to, why: why, res: id, contentOnly: contentOnly})
+	b.g.edgeList = append(b.g.edgeList, depEdge{to: at, why: why, res: id, contentOnly: contentOnly})
 	b.g.edges++
 }
 

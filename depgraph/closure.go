@@ -193,7 +193,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, e := range g.depsOf(i) {
-			j, _ := g.pos(e.to)
+			j := e.to
 			if p.action[j] != Replay || g.info[j].flags&served != 0 {
 				// A served exec runs, the recorded image: what depends
 				// on it holds.

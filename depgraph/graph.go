@@ -87,18 +87,19 @@ type CallSource interface {
 }
 
 // depEdge is an Edge as the graph holds it, in the list of the call it
-// goes from (16 bytes; an Edge, which names that call, is 24): the
-// graph of a million calls holds one or two million of them.
+// goes from (12 bytes; an Edge, which names that call, is 24): the
+// graph of a million calls holds one or two million of them. The call it
+// goes to is held as its position (a seq is 8 bytes).
 type depEdge struct {
-	to          uint64
+	to          int32 // the position of the call it goes to
 	res         ResourceID
 	why         Why
 	contentOnly bool
 }
 
-// Edge returns e as an Edge from call seq.
-func (e depEdge) Edge(from uint64) Edge {
-	return Edge{From: from, To: e.to, Resource: e.res, Why: e.why, ContentOnly: e.contentOnly}
+// edge returns e as an Edge from call seq.
+func (g *Graph) edge(from uint64, e depEdge) Edge {
+	return Edge{From: from, To: g.seqs[e.to], Resource: e.res, Why: e.why, ContentOnly: e.contentOnly}
 }
 
 // span is where a call's items are in one of the graph's lists.
@@ -249,7 +250,7 @@ func (g *Graph) Deps(seq uint64) []Edge {
 	}
 	out := make([]Edge, len(deps))
 	for k, e := range deps {
-		out[k] = e.Edge(seq)
+		out[k] = g.edge(seq, e)
 	}
 	return out
 }
@@ -274,7 +275,7 @@ func (g *Graph) AllEdges() iter.Seq[Edge] {
 	return func(yield func(Edge) bool) {
 		for i, seq := range g.seqs {
 			for _, e := range g.depsOf(int32(i)) {
-				if !yield(e.Edge(seq)) {
+				if !yield(g.edge(seq, e)) {
 					return
 				}
 			}
@@ -296,10 +297,10 @@ func (g *Graph) DependsOn(seq uint64) []uint64 {
 		j := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, e := range g.depsOf(j) {
-			k, _ := g.pos(e.to)
+			k := e.to
 			if !seen[k] {
 				seen[k] = true
-				out = append(out, e.to)
+				out = append(out, g.seqs[k])
 				stack = append(stack, k)
 			}
 		}

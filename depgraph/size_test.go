@@ -21,3 +21,11 @@ func TestCallInfoSize(t *testing.T) {
 		t.Errorf("a callInfo is %d bytes, want at most 32", n)
 	}
 }
+
+// TestEdgeSize: the graph of a million calls holds one or two million
+// edges.
+func TestEdgeSize(t *testing.T) {
+	if n := unsafe.Sizeof(depEdge{}); n > 12 {
+		t.Errorf("a depEdge is %d bytes, want at most 12", n)
+	}
+}
