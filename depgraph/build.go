@@ -331,7 +331,7 @@ func (b *builder) newProc(id uint32, parent *proc, flags uint64, created uint64)
 // the old array and the new one at once: at a million calls, a peak of
 // 60 MiB more than the lists).
 func (b *builder) reserve(n int) {
-	b.g.seqs = slices.Grow(b.g.seqs, n)
+	b.g.seqs.grow(n)
 	b.g.info = slices.Grow(b.g.info, n)
 	switch {
 	case !b.g.lean:
@@ -363,7 +363,7 @@ func (b *builder) call(c *trace.Call) {
 	if t.proc.pendingExec && eff&systable.ExecsImage == 0 {
 		b.exec(t, 0) // the exec's own call is not in the trace
 	}
-	b.g.seqs = append(b.g.seqs, c.Seq)
+	b.g.seqs.add(c.Seq)
 	switch {
 	case !b.g.lean:
 		b.g.calls = append(b.g.calls, c)

@@ -151,10 +151,11 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 	// It reads no call: what it needs of each is in its info (flags,
 	// obj), so a graph whose calls stay in the trace file plans a run
 	// without reading them.
-	n := len(g.seqs)
+	n := g.seqs.len()
 	p := &Plan{g: g, action: make([]Action, n), reason: make([]Reason, n), need: make([]uint32, n)}
 	var stack []int32
-	for i, seq := range g.seqs {
+	for i := range n {
+		seq := g.seqs.at(i)
 		ci := &g.info[i]
 		r := Requested
 		switch {
@@ -242,7 +243,7 @@ func (p *Plan) Reason(seq uint64) Reason {
 // replayed call whose effect is kept (RunsWhenReplayed).
 func (p *Plan) NeededBy(seq uint64) (uint64, bool) {
 	if i, ok := p.g.pos(seq); ok && p.need[i] != 0 {
-		return p.g.seqs[p.need[i]-1], true
+		return p.g.seqs.at(int(p.need[i]) - 1), true
 	}
 	return 0, false
 }
@@ -270,7 +271,8 @@ func (p *Plan) Note(seq uint64) string {
 // (the trace lacks the file they needed), in seq order.
 func (p *Plan) NotServed() []uint64 {
 	var out []uint64
-	for i, seq := range p.g.seqs {
+	for i := range p.g.seqs.len() {
+		seq := p.g.seqs.at(i)
 		if p.reason[i] == NotServed || p.reason[i] == ImageNotStored {
 			out = append(out, seq)
 		}
@@ -289,7 +291,8 @@ func (p *Plan) Count(a Action) int {
 // Actions returns the action of every call, by seq.
 func (p *Plan) Actions() map[uint64]Action {
 	m := make(map[uint64]Action, len(p.action))
-	for i, seq := range p.g.seqs {
+	for i := range p.g.seqs.len() {
+		seq := p.g.seqs.at(i)
 		m[seq] = p.action[i]
 	}
 	return m

@@ -52,7 +52,7 @@ func (b *builder) finish() {
 // after it is finished, and call-level runs hold it while their own
 // memory peaks.
 func (g *Graph) trim() {
-	g.seqs = trimmed(g.seqs)
+	g.seqs.trim()
 	g.calls = trimmed(g.calls)
 	g.paths = trimmed(g.paths)
 	g.edgeList = trimmed(g.edgeList)
@@ -170,7 +170,7 @@ func (b *builder) callGroup(i int) groupKey {
 func (b *builder) group() {
 	byKey := make(map[groupKey]*Group)
 	var count []int // calls per group, by GroupID-1
-	for i := range b.g.seqs {
+	for i := range b.g.seqs.len() {
 		k := b.callGroup(i)
 		g, ok := byKey[k]
 		if !ok {
@@ -188,7 +188,8 @@ func (b *builder) group() {
 		count[g.ID-1]++
 		b.g.info[i].group = g.ID
 	}
-	for i, seq := range b.g.seqs {
+	for i := range b.g.seqs.len() {
+		seq := b.g.seqs.at(i)
 		g := b.g.groups[b.g.info[i].group-1]
 		if g.Calls == nil {
 			g.Calls = make([]uint64, 0, count[g.ID-1])

@@ -18,7 +18,7 @@ type Graph struct {
 	// and in one that reads them from src (BuildOptions.Source).
 	calls []*trace.Call
 	src   CallSource
-	seqs  []uint64 // each call's seq, increasing: the index (pos)
+	seqs  seqList  // each call's seq, increasing: the index (pos); 4 bytes a call
 	paths []string // each call's Path, when kept (BuildOptions.Paths)
 	// edgeList and actList hold every call's edges and the resources it
 	// acts on, call after call (callInfo's spans): one array each
@@ -99,7 +99,7 @@ type depEdge struct {
 
 // edge returns e as an Edge from call seq.
 func (g *Graph) edge(from uint64, e depEdge) Edge {
-	return Edge{From: from, To: g.seqs[e.to], Resource: e.res, Why: e.why, ContentOnly: e.contentOnly}
+	return Edge{From: from, To: g.seqs.at(int(e.to)), Resource: e.res, Why: e.why, ContentOnly: e.contentOnly}
 }
 
 // span is where a call's items are in one of the graph's lists.
@@ -135,7 +135,7 @@ func (g *Graph) AllCalls() iter.Seq[*trace.Call] {
 		if g.calls == nil && g.src == nil {
 			return
 		}
-		for i := range g.seqs {
+		for i := range g.seqs.len() {
 			if !yield(g.call(int32(i))) {
 				return
 			}
@@ -151,12 +151,12 @@ func (g *Graph) call(i int32) *trace.Call {
 	if g.calls != nil {
 		return g.calls[i]
 	}
-	c, err := g.src.Call(g.seqs[i])
+	c, err := g.src.Call(g.seqs.at(int(i)))
 	if err != nil {
-		panic(fmt.Errorf("dependency graph: call %d: %w", g.seqs[i], err))
+		panic(fmt.Errorf("dependency graph: call %d: %w", g.seqs.at(int(i)), err))
 	}
 	if c == nil {
-		panic(fmt.Errorf("dependency graph: call %d is not in the trace it was built from", g.seqs[i]))
+		panic(fmt.Errorf("dependency graph: call %d is not in the trace it was built from", g.seqs.at(int(i))))
 	}
 	return c
 }
@@ -166,10 +166,10 @@ func (g *Graph) call(i int32) *trace.Call {
 func (g *Graph) Source() CallSource { return g.src }
 
 // NumCalls returns how many calls the graph has, lean or not.
-func (g *Graph) NumCalls() int { return len(g.seqs) }
+func (g *Graph) NumCalls() int { return g.seqs.len() }
 
 // SeqAt returns the seq of the i-th call (0 <= i < NumCalls).
-func (g *Graph) SeqAt(i int) uint64 { return g.seqs[i] }
+func (g *Graph) SeqAt(i int) uint64 { return g.seqs.at(i) }
 
 // Pos returns the position of call seq among the graph's calls, for
 // SeqAt; false for a seq not in the trace.
@@ -223,14 +223,7 @@ func (g *Graph) Path(seq uint64) (string, bool) {
 // increase, and usually by one: the position is then found at once, else
 // by binary search.
 func (g *Graph) pos(seq uint64) (int32, bool) {
-	n := len(g.seqs)
-	if n == 0 || seq < g.seqs[0] {
-		return 0, false
-	}
-	if d := seq - g.seqs[0]; d < uint64(n) && g.seqs[d] == seq {
-		return int32(d), true
-	}
-	i, ok := slices.BinarySearch(g.seqs, seq)
+	i, ok := g.seqs.search(seq)
 	return int32(i), ok
 }
 
@@ -273,7 +266,8 @@ func (g *Graph) Edges() []Edge {
 // copying them (Edges does).
 func (g *Graph) AllEdges() iter.Seq[Edge] {
 	return func(yield func(Edge) bool) {
-		for i, seq := range g.seqs {
+		for i := range g.seqs.len() {
+			seq := g.seqs.at(i)
 			for _, e := range g.depsOf(int32(i)) {
 				if !yield(g.edge(seq, e)) {
 					return
@@ -300,7 +294,7 @@ func (g *Graph) DependsOn(seq uint64) []uint64 {
 			k := e.to
 			if !seen[k] {
 				seen[k] = true
-				out = append(out, g.seqs[k])
+				out = append(out, g.seqs.at(int(k)))
 				stack = append(stack, k)
 			}
 		}
