@@ -41,7 +41,7 @@ type Fed struct {
 // iteration repeats what was just done); else the second. After more than
 // window extra calls in a row the thread has diverged for good.
 type Stream struct {
-	rec      []Key
+	rec      Keys
 	next     int // index of the next expected recorded call
 	window   int
 	extra    int // consecutive extra live calls
@@ -51,7 +51,10 @@ type Stream struct {
 
 // NewStream returns a Stream over a thread's recorded keys; window 0
 // means DefaultWindow.
-func NewStream(rec []Key, window int) *Stream {
+func NewStream(rec []Key, window int) *Stream { return NewStreamOf(ListOf(rec), window) }
+
+// NewStreamOf is NewStream over keys held in a KeyTable.
+func NewStreamOf(rec Keys, window int) *Stream {
 	if window <= 0 {
 		window = DefaultWindow
 	}
@@ -86,19 +89,19 @@ func (s *Stream) FeedLike(k Key, like func(rec Key) bool) Fed {
 	if s.diverged {
 		return Fed{Verdict: Diverged}
 	}
-	if s.next < len(s.rec) && s.rec[s.next] == k {
+	if s.next < s.rec.Len() && s.rec.At(s.next) == k {
 		return s.match(s.next)
 	}
 	ahead := -1
-	for d := 1; d <= s.window && s.next+d < len(s.rec); d++ {
-		if s.rec[s.next+d] == k {
+	for d := 1; d <= s.window && s.next+d < s.rec.Len(); d++ {
+		if s.rec.At(s.next+d) == k {
 			ahead = d
 			break
 		}
 	}
 	behind := -1
 	for d := 1; d <= s.window && s.next-d >= 0; d++ {
-		if s.rec[s.next-d] == k {
+		if s.rec.At(s.next-d) == k {
 			behind = d
 			break
 		}
@@ -107,8 +110,8 @@ func (s *Stream) FeedLike(k Key, like func(rec Key) bool) Fed {
 		return s.match(s.next + ahead)
 	}
 	if like != nil && ahead < 0 && behind < 0 {
-		for d := 0; d <= s.window && s.next+d < len(s.rec); d++ {
-			if like(s.rec[s.next+d]) {
+		for d := 0; d <= s.window && s.next+d < s.rec.Len(); d++ {
+			if like(s.rec.At(s.next + d)) {
 				f := s.match(s.next + d)
 				f.Generated = true
 				return f

@@ -203,7 +203,7 @@ type builder struct {
 	spawnCall map[uint32]uint64 // new thread (logical id) -> the clone, fork or vfork that made it (Spawns)
 	paths     map[string]*pathNode
 	inherited map[int32]*desc      // by fd number
-	descs     map[ResourceID]*desc // every desc and the desc behind each mapping, by resource
+	descs     map[ResourceID]*desc // every desc but a file's, and the desc behind each mapping, by resource
 	sockets   []*desc
 	epolls    []*desc
 	// onSockets are the calls whose group a socket decides, with their
@@ -331,7 +331,7 @@ func (b *builder) newProc(id uint32, parent *proc, flags uint64, created uint64)
 // the old array and the new one at once: at a million calls, a peak of
 // 60 MiB more than the lists).
 func (b *builder) reserve(n int) {
-	b.g.seqs = slices.Grow(b.g.seqs, n)
+	b.g.seqs.grow(n)
 	b.g.info = slices.Grow(b.g.info, n)
 	switch {
 	case !b.g.lean:
@@ -343,7 +343,10 @@ func (b *builder) reserve(n int) {
 
 // newResource adds a resource to the graph.
 func (b *builder) newResource(kind ResourceKind, name string, created uint64) *Resource {
-	r := &Resource{ID: ResourceID(len(b.g.resources) + 1), Kind: kind, name: name, Created: created}
+	r := &Resource{ID: ResourceID(len(b.g.resources) + 1), Kind: kind, Created: created}
+	if name != "" && kind != Path && kind != File {
+		r.setMore().name = name
+	}
 	b.g.resources = append(b.g.resources, r)
 	return r
 }
@@ -360,7 +363,7 @@ func (b *builder) call(c *trace.Call) {
 	if t.proc.pendingExec && eff&systable.ExecsImage == 0 {
 		b.exec(t, 0) // the exec's own call is not in the trace
 	}
-	b.g.seqs = append(b.g.seqs, c.Seq)
+	b.g.seqs.add(c.Seq)
 	switch {
 	case !b.g.lean:
 		b.g.calls = append(b.g.calls, c)
@@ -378,8 +381,7 @@ func (b *builder) call(c *trace.Call) {
 	if c.Ret < 0 {
 		ci.flags |= failed
 	}
-	ci.deps = span{uint32(len(b.g.edgeList)), uint32(len(b.g.edgeList))}
-	ci.acts = span{uint32(len(b.g.actList)), uint32(len(b.g.actList))}
+	ci.deps, ci.acts = uint32(len(b.g.edgeList)), uint32(len(b.g.actList))
 	b.g.info = append(b.g.info, ci)
 	x := &callCtx{
 		c: c, row: row, eff: eff, seq: c.Seq, t: t, p: t.proc, ci: &b.g.info[len(b.g.info)-1], g: b.g,
@@ -391,7 +393,9 @@ func (b *builder) call(c *trace.Call) {
 		return
 	}
 
-	x.ci.setsUpServer = SetsUpServer(row, c.Args) // runs replayed, succeeded or not
+	if SetsUpServer(row, c.Args) { // runs replayed, succeeded or not
+		x.ci.flags |= setsUpServer
+	}
 	b.useAttrs(x)
 	b.useFDs(x)
 	b.usePaths(x)
@@ -429,8 +433,7 @@ func (b *builder) keep(x *callCtx) {
 		b.onSockets = append(b.onSockets, sockCall{i: int32(len(b.g.info) - 1), c: x.c})
 	}
 	if b.countOnly {
-		b.g.edgeList = b.g.edgeList[:x.ci.deps.at]
-		x.ci.deps.end = x.ci.deps.at
+		b.g.edgeList = b.g.edgeList[:x.ci.deps]
 	}
 }
 
@@ -452,8 +455,11 @@ func (b *builder) replayInfo(row *systable.Syscall, c *trace.Call, t *thread) ca
 	if f := b.g.files.File(c.Obj); c.Obj != 0 && f != nil {
 		stored = f.Stored() && f.Mode&unix.S_IFMT == unix.S_IFREG
 	}
-	ci.served = row.ServedImage(c.Obj, c.Ret, stored)
-	ci.unserved = !ci.served
+	if row.ServedImage(c.Obj, c.Ret, stored) {
+		ci.flags |= served
+	} else {
+		ci.flags |= unserved
+	}
 	return ci
 }
 
@@ -469,9 +475,15 @@ func (b *builder) depOn(x *callCtx, to uint64, why Why, r *Resource, contentOnly
 	if to == 0 || to == x.seq {
 		return
 	}
-	deps := b.g.edgeList[x.ci.deps.at:]
+	// An edge goes to a call of the trace (an earlier one): one to a
+	// seq that is no call would name nothing a plan runs or replays.
+	at, ok := b.g.pos(to)
+	if !ok {
+		return
+	}
+	deps := b.g.edgeList[x.ci.deps:]
 	for i := range deps {
-		if e := &deps[i]; e.to == to {
+		if e := &deps[i]; e.to == at {
 			e.why |= why
 			e.contentOnly = e.contentOnly && contentOnly
 			return
@@ -481,21 +493,19 @@ func (b *builder) depOn(x *callCtx, to uint64, why Why, r *Resource, contentOnly
 	if r != nil {
 		id = r.ID
 	}
-	b.g.edgeList = append(b.g.edgeList, depEdge{to: to, why: why, res: id, contentOnly: contentOnly})
-	x.ci.deps.end++
+	b.g.edgeList = append(b.g.edgeList, depEdge{to: at, why: why, res: id, contentOnly: contentOnly})
 	b.g.edges++
 }
 
 // acts records that the call acts on r.
 func (x *callCtx) acts(r *Resource) {
 	g := x.g
-	for _, id := range g.actList[x.ci.acts.at:] {
+	for _, id := range g.actList[x.ci.acts:] {
 		if id == r.ID {
 			return
 		}
 	}
 	g.actList = append(g.actList, r.ID)
-	x.ci.acts.end++
 }
 
 // exec gives t's process a new image: close-on-exec fds are closed (in a

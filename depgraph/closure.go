@@ -100,7 +100,7 @@ type Plan struct {
 	g      *Graph
 	action []Action
 	reason []Reason
-	need   []uint64 // ExecuteThenOverwrite: a call that runs and depends on it
+	need   []uint32 // ExecuteThenOverwrite: 1 + the position of a call that runs and depends on it (4 bytes a call, a seq is 8)
 	notes  map[int32]string
 	counts [ExecuteThenOverwrite + 1]int
 }
@@ -151,19 +151,20 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 	// It reads no call: what it needs of each is in its info (flags,
 	// obj), so a graph whose calls stay in the trace file plans a run
 	// without reading them.
-	n := len(g.seqs)
-	p := &Plan{g: g, action: make([]Action, n), reason: make([]Reason, n), need: make([]uint64, n)}
+	n := g.seqs.len()
+	p := &Plan{g: g, action: make([]Action, n), reason: make([]Reason, n), need: make([]uint32, n)}
 	var stack []int32
-	for i, seq := range g.seqs {
+	for i := range n {
+		seq := g.seqs.at(i)
 		ci := &g.info[i]
 		r := Requested
 		switch {
 		case !replayed(seq):
 			r = NotRequested
-		case ci.unserved:
+		case ci.flags&unserved != 0:
 			r = ImageNotStored
 			p.note(int32(i), g.imageNote(ci.obj))
-		case ci.policy != systable.Replayable && !ci.served:
+		case ci.policy != systable.Replayable && ci.flags&served == 0:
 			r = Policy
 		case ci.flags&noResult != 0:
 			r = NoResult
@@ -177,7 +178,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		p.reason[i] = r
 		if r == Requested {
 			p.action[i] = Replay
-			if ci.keepsEffect || ci.setsUpServer {
+			if ci.flags&(keepsEffect|setsUpServer) != 0 {
 				// It runs all the same: the fd it writes through (the
 				// socket it binds or makes listen), its offset, its
 				// dirfd, working directory, parent directories and
@@ -193,8 +194,8 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 		i := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, e := range g.depsOf(i) {
-			j, _ := g.pos(e.to)
-			if p.action[j] != Replay || g.info[j].served {
+			j := e.to
+			if p.action[j] != Replay || g.info[j].flags&served != 0 {
 				// A served exec runs, the recorded image: what depends
 				// on it holds.
 				continue
@@ -210,7 +211,7 @@ func (g *Graph) ClosureWith(replayed func(seq uint64) bool, o ClosureOptions) *P
 					p.note(j, note)
 				}
 			}
-			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, why, g.seqs[i]
+			p.action[j], p.reason[j], p.need[j] = ExecuteThenOverwrite, why, uint32(i)+1
 			stack = append(stack, j)
 		}
 	}
@@ -242,7 +243,7 @@ func (p *Plan) Reason(seq uint64) Reason {
 // replayed call whose effect is kept (RunsWhenReplayed).
 func (p *Plan) NeededBy(seq uint64) (uint64, bool) {
 	if i, ok := p.g.pos(seq); ok && p.need[i] != 0 {
-		return p.need[i], true
+		return p.g.seqs.at(int(p.need[i]) - 1), true
 	}
 	return 0, false
 }
@@ -270,7 +271,8 @@ func (p *Plan) Note(seq uint64) string {
 // (the trace lacks the file they needed), in seq order.
 func (p *Plan) NotServed() []uint64 {
 	var out []uint64
-	for i, seq := range p.g.seqs {
+	for i := range p.g.seqs.len() {
+		seq := p.g.seqs.at(i)
 		if p.reason[i] == NotServed || p.reason[i] == ImageNotStored {
 			out = append(out, seq)
 		}
@@ -289,7 +291,8 @@ func (p *Plan) Count(a Action) int {
 // Actions returns the action of every call, by seq.
 func (p *Plan) Actions() map[uint64]Action {
 	m := make(map[uint64]Action, len(p.action))
-	for i, seq := range p.g.seqs {
+	for i := range p.g.seqs.len() {
+		seq := p.g.seqs.at(i)
 		m[seq] = p.action[i]
 	}
 	return m

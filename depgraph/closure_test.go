@@ -289,7 +289,7 @@ func checkPlan(t *testing.T, g *Graph, p *Plan) {
 			continue
 		}
 		for _, e := range g.Deps(seq) {
-			if j, _ := g.pos(e.To); acts[e.To] == Replay && !g.info[j].served && !g.RunsWhenReplayed(e.To) {
+			if j, _ := g.pos(e.To); acts[e.To] == Replay && g.info[j].flags&served == 0 && !g.RunsWhenReplayed(e.To) {
 				t.Errorf("#%d runs (%s) but #%d, which it depends on (%s), is replayed", seq, a, e.To, e.Why)
 			}
 		}

@@ -39,7 +39,7 @@ func ChangesObject(row *systable.Syscall, args [6]uint64) bool {
 // closure makes the socket it acts on real.
 func (g *Graph) RunsWhenReplayed(seq uint64) bool {
 	i, ok := g.pos(seq)
-	return ok && (g.info[i].keepsEffect || g.info[i].setsUpServer)
+	return ok && g.info[i].flags&(keepsEffect|setsUpServer) != 0
 }
 
 // RunsWhenReplayed is the plan's graph's: see Graph.RunsWhenReplayed.
@@ -69,5 +69,5 @@ func (x *callCtx) keepEffect(path string) {
 	if path != "" && isDevice(path) && x.eff&systable.CreatesPath == 0 {
 		return
 	}
-	x.ci.keepsEffect = true
+	x.ci.flags |= keepsEffect
 }

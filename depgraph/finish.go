@@ -24,7 +24,7 @@ func (b *builder) finish() {
 	}
 	for _, d := range b.inherited {
 		if d.res.Path != "" {
-			d.res.name += " (" + d.res.Path + ")"
+			d.res.setMore().name += " (" + d.res.Path + ")"
 		}
 	}
 	b.classify()
@@ -52,7 +52,7 @@ func (b *builder) finish() {
 // after it is finished, and call-level runs hold it while their own
 // memory peaks.
 func (g *Graph) trim() {
-	g.seqs = trimmed(g.seqs)
+	g.seqs.trim()
 	g.calls = trimmed(g.calls)
 	g.paths = trimmed(g.paths)
 	g.edgeList = trimmed(g.edgeList)
@@ -164,9 +164,13 @@ func (b *builder) callGroup(i int) groupKey {
 }
 
 // group puts every call in its group, numbering groups by first call.
+// Each group's list of calls is made at its size, counted first: grown
+// call by call, the group of cloop's file (a million calls) held both
+// arrays at each growth and up to a quarter of room at the end.
 func (b *builder) group() {
 	byKey := make(map[groupKey]*Group)
-	for i, seq := range b.g.seqs {
+	var count []int // calls per group, by GroupID-1
+	for i := range b.g.seqs.len() {
 		k := b.callGroup(i)
 		g, ok := byKey[k]
 		if !ok {
@@ -179,9 +183,18 @@ func (b *builder) group() {
 			}
 			byKey[k] = g
 			b.g.groups = append(b.g.groups, g)
+			count = append(count, 0)
+		}
+		count[g.ID-1]++
+		b.g.info[i].group = g.ID
+	}
+	for i := range b.g.seqs.len() {
+		seq := b.g.seqs.at(i)
+		g := b.g.groups[b.g.info[i].group-1]
+		if g.Calls == nil {
+			g.Calls = make([]uint64, 0, count[g.ID-1])
 		}
 		g.Calls = append(g.Calls, seq)
-		b.g.info[i].group = g.ID
 	}
 	for _, r := range b.g.resources {
 		k, ok := b.resourceGroup(r)

@@ -18,7 +18,7 @@ type Graph struct {
 	// and in one that reads them from src (BuildOptions.Source).
 	calls []*trace.Call
 	src   CallSource
-	seqs  []uint64 // each call's seq, increasing: the index (pos)
+	seqs  seqList  // each call's seq, increasing: the index (pos); 4 bytes a call
 	paths []string // each call's Path, when kept (BuildOptions.Paths)
 	// edgeList and actList hold every call's edges and the resources it
 	// acts on, call after call (callInfo's spans): one array each
@@ -36,42 +36,47 @@ type Graph struct {
 	dns map[ResourceID]dnsSocket
 }
 
-// callInfo is what the graph knows of one call.
+// callInfo is what the graph knows of one call: 32 bytes, a million of
+// them for a trace of a million calls. Its edges and the resources it
+// acts on end where the next call's begin (the lists are filled call
+// after call), so only where they begin is held (depsOf, actsOf).
 type callInfo struct {
-	deps    span       // the call's edges in edgeList, sorted by To once built
-	acts    span       // the resources the call acts on (fds, paths, mappings) in actList, for its class
+	deps    uint32     // where the call's edges begin in edgeList, sorted by To once built
+	acts    uint32     // where the resources the call acts on (fds, paths, mappings) begin in actList, for its class
 	primary ResourceID // the resource that decides its group; 0: a process-level call
 	group   GroupID
+	nr      uint32 // the syscall number
+	proc    uint32 // the process that made the call
+	obj     uint32 // the call's Obj: the file object of what it opened or executed
 	class   Class
 	policy  systable.Policy
-	flags   callFlags // what the closure reads of the call itself
-	nr      uint32    // the syscall number
-	proc    uint32    // the process that made the call
-	obj     uint32    // the call's Obj: the file object of what it opened or executed
-	// served: an exec the trace stores the image of (systable's
-	// ServesImage): replayed, it still runs, the recorded image, so what
-	// later calls need of it holds; unserved: a successful exec whose
-	// image the trace lacks.
-	served, unserved bool
-	// keepsEffect: replayed, the call still runs, because it changed a
-	// file-system object in the recording (RunsWhenReplayed): what it
-	// depends on must be real as for an executed call.
-	keepsEffect bool
-	// setsUpServer: replayed, the call still runs, because it binds its
-	// socket or makes it listen (SetsUpServer): the socket it acts on
-	// must be a real one, as for an executed call.
-	setsUpServer bool
+	flags   callFlags // what the closure reads of the call itself, and what replaying it keeps
 }
 
 // callFlags are what Closure and serves read of a call besides its
 // info, so that a graph whose calls stay in the trace file
-// (BuildOptions.Source) plans a run without reading any.
+// (BuildOptions.Source) plans a run without reading any, and what a
+// replayed call still does.
 type callFlags uint8
 
 const (
 	noResult   callFlags = 1 << iota // NoReturn, or restarted: no result to replay
 	incomplete                       // the recording lost part of it (Incomplete)
 	failed                           // Ret < 0
+	// served: an exec the trace stores the image of (systable's
+	// ServesImage): replayed, it still runs, the recorded image, so what
+	// later calls need of it holds; unserved: a successful exec whose
+	// image the trace lacks.
+	served
+	unserved
+	// keepsEffect: replayed, the call still runs, because it changed a
+	// file-system object in the recording (RunsWhenReplayed): what it
+	// depends on must be real as for an executed call.
+	keepsEffect
+	// setsUpServer: replayed, the call still runs, because it binds its
+	// socket or makes it listen (SetsUpServer): the socket it acts on
+	// must be a real one, as for an executed call.
+	setsUpServer
 )
 
 // CallSource gives a trace's calls by seq, read from where they are
@@ -82,33 +87,38 @@ type CallSource interface {
 }
 
 // depEdge is an Edge as the graph holds it, in the list of the call it
-// goes from (16 bytes; an Edge, which names that call, is 24): the
-// graph of a million calls holds one or two million of them.
+// goes from (12 bytes; an Edge, which names that call, is 24): the
+// graph of a million calls holds one or two million of them. The call it
+// goes to is held as its position (a seq is 8 bytes).
 type depEdge struct {
-	to          uint64
+	to          int32 // the position of the call it goes to
 	res         ResourceID
 	why         Why
 	contentOnly bool
 }
 
-// Edge returns e as an Edge from call seq.
-func (e depEdge) Edge(from uint64) Edge {
-	return Edge{From: from, To: e.to, Resource: e.res, Why: e.why, ContentOnly: e.contentOnly}
+// edge returns e as an Edge from call seq.
+func (g *Graph) edge(from uint64, e depEdge) Edge {
+	return Edge{From: from, To: g.seqs.at(int(e.to)), Resource: e.res, Why: e.why, ContentOnly: e.contentOnly}
 }
 
 // span is where a call's items are in one of the graph's lists.
-type span struct{ at, end uint32 }
-
 // depsOf returns the edges of the call at position i.
 func (g *Graph) depsOf(i int32) []depEdge {
-	s := g.info[i].deps
-	return g.edgeList[s.at:s.end:s.end]
+	end := uint32(len(g.edgeList))
+	if int(i)+1 < len(g.info) {
+		end = g.info[i+1].deps
+	}
+	return g.edgeList[g.info[i].deps:end:end]
 }
 
 // actsOf returns the resources the call at position i acts on.
 func (g *Graph) actsOf(i int32) []ResourceID {
-	s := g.info[i].acts
-	return g.actList[s.at:s.end:s.end]
+	end := uint32(len(g.actList))
+	if int(i)+1 < len(g.info) {
+		end = g.info[i+1].acts
+	}
+	return g.actList[g.info[i].acts:end:end]
 }
 
 // Calls returns the trace's calls in order; nil for a lean graph
@@ -125,7 +135,7 @@ func (g *Graph) AllCalls() iter.Seq[*trace.Call] {
 		if g.calls == nil && g.src == nil {
 			return
 		}
-		for i := range g.seqs {
+		for i := range g.seqs.len() {
 			if !yield(g.call(int32(i))) {
 				return
 			}
@@ -141,12 +151,12 @@ func (g *Graph) call(i int32) *trace.Call {
 	if g.calls != nil {
 		return g.calls[i]
 	}
-	c, err := g.src.Call(g.seqs[i])
+	c, err := g.src.Call(g.seqs.at(int(i)))
 	if err != nil {
-		panic(fmt.Errorf("dependency graph: call %d: %w", g.seqs[i], err))
+		panic(fmt.Errorf("dependency graph: call %d: %w", g.seqs.at(int(i)), err))
 	}
 	if c == nil {
-		panic(fmt.Errorf("dependency graph: call %d is not in the trace it was built from", g.seqs[i]))
+		panic(fmt.Errorf("dependency graph: call %d is not in the trace it was built from", g.seqs.at(int(i))))
 	}
 	return c
 }
@@ -156,10 +166,17 @@ func (g *Graph) call(i int32) *trace.Call {
 func (g *Graph) Source() CallSource { return g.src }
 
 // NumCalls returns how many calls the graph has, lean or not.
-func (g *Graph) NumCalls() int { return len(g.seqs) }
+func (g *Graph) NumCalls() int { return g.seqs.len() }
 
 // SeqAt returns the seq of the i-th call (0 <= i < NumCalls).
-func (g *Graph) SeqAt(i int) uint64 { return g.seqs[i] }
+func (g *Graph) SeqAt(i int) uint64 { return g.seqs.at(i) }
+
+// Pos returns the position of call seq among the graph's calls, for
+// SeqAt; false for a seq not in the trace.
+func (g *Graph) Pos(seq uint64) (int, bool) {
+	i, ok := g.pos(seq)
+	return int(i), ok
+}
 
 // Lean reports whether the graph was built without keeping the calls
 // nor a source of them (BuildOptions.Lean): Calls and Call have none,
@@ -206,14 +223,7 @@ func (g *Graph) Path(seq uint64) (string, bool) {
 // increase, and usually by one: the position is then found at once, else
 // by binary search.
 func (g *Graph) pos(seq uint64) (int32, bool) {
-	n := len(g.seqs)
-	if n == 0 || seq < g.seqs[0] {
-		return 0, false
-	}
-	if d := seq - g.seqs[0]; d < uint64(n) && g.seqs[d] == seq {
-		return int32(d), true
-	}
-	i, ok := slices.BinarySearch(g.seqs, seq)
+	i, ok := g.seqs.search(seq)
 	return int32(i), ok
 }
 
@@ -233,7 +243,7 @@ func (g *Graph) Deps(seq uint64) []Edge {
 	}
 	out := make([]Edge, len(deps))
 	for k, e := range deps {
-		out[k] = e.Edge(seq)
+		out[k] = g.edge(seq, e)
 	}
 	return out
 }
@@ -256,9 +266,10 @@ func (g *Graph) Edges() []Edge {
 // copying them (Edges does).
 func (g *Graph) AllEdges() iter.Seq[Edge] {
 	return func(yield func(Edge) bool) {
-		for i, seq := range g.seqs {
+		for i := range g.seqs.len() {
+			seq := g.seqs.at(i)
 			for _, e := range g.depsOf(int32(i)) {
-				if !yield(e.Edge(seq)) {
+				if !yield(g.edge(seq, e)) {
 					return
 				}
 			}
@@ -280,10 +291,10 @@ func (g *Graph) DependsOn(seq uint64) []uint64 {
 		j := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, e := range g.depsOf(j) {
-			k, _ := g.pos(e.to)
+			k := e.to
 			if !seen[k] {
 				seen[k] = true
-				out = append(out, e.to)
+				out = append(out, g.seqs.at(int(k)))
 				stack = append(stack, k)
 			}
 		}

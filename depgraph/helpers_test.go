@@ -155,7 +155,10 @@ func sameFromSource(full, src *Graph) string {
 			return fmt.Sprintf("call #%d differs", c.Seq)
 		}
 	}
-	seqs := append([]uint64{0}, full.seqs...)
+	seqs := []uint64{0}
+	for i := range full.seqs.len() {
+		seqs = append(seqs, full.seqs.at(i))
+	}
 	for _, k := range seqs {
 		for _, o := range []ClosureOptions{{}, {ReplayInput: true}} {
 			in := func(seq uint64) bool { return seq <= k }

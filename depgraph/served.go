@@ -23,7 +23,7 @@ type Files interface {
 func (g *Graph) serves(i int32, res ResourceID) (ok bool, why string) {
 	r := g.Resource(res)
 	ci := &g.info[i]
-	if r == nil || r.Kind != File || r.Created != g.seqs[i] || ci.flags&failed != 0 || g.files == nil {
+	if r == nil || r.Kind != File || r.Created != g.seqs.at(int(i)) || ci.flags&failed != 0 || g.files == nil {
 		return false, "" // no file, or a trace that keeps none (format version 1)
 	}
 	if ci.obj == 0 {

@@ -153,7 +153,7 @@ func (b *builder) classifySockets() {
 		if s.echo = echoProtocolOf(s); s.echo != nil {
 			m.echo = s.echo.Name
 		}
-		r.name = sockName(d)
+		r.setMore().name = sockName(d)
 	}
 }
 

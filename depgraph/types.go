@@ -125,9 +125,9 @@ func (k *ResourceKind) UnmarshalText(b []byte) error {
 
 // Resource is one thing the tracker models. A trace of a million calls
 // that opens a file a third of a million times holds as many File
-// resources: a resource is 64 bytes, its name is made when asked for
-// (Name), and what only sockets, mappings and other fd objects have is
-// held apart (resourceMore).
+// resources: a resource is 48 bytes, a file's name is made when asked
+// for (Name), and the names of other kinds and what only sockets,
+// mappings and other fd objects have are held apart (resourceMore).
 type Resource struct {
 	ID   ResourceID
 	Kind ResourceKind
@@ -147,12 +147,12 @@ type Resource struct {
 	// and of Inherited ones as the recorder saw it ("/dev/pts/0").
 	Path string
 
-	name string        // Name, "" for a File an open made: Name makes it
-	more *resourceMore // nil for files, paths, processes
+	more *resourceMore // nil for files and paths
 }
 
 // resourceMore is what only some kinds of resources have.
 type resourceMore struct {
+	name        string // Name, for kinds other than File and Path
 	local, peer string // a socket's addresses
 	address     uint64 // where a mapping starts
 	object      string // the kind of object an AnonFD is
@@ -165,10 +165,15 @@ type resourceMore struct {
 // `tcp socket 127.0.0.1:40000 -> 127.0.0.1:5432 (#12)`, `process 2`. A
 // File's is made here, from its path and the open, each time.
 func (r *Resource) Name() string {
-	if r.name == "" && r.Kind == File {
+	switch {
+	case r.more != nil && r.more.name != "":
+		return r.more.name
+	case r.Kind == File:
 		return r.Path + " (#" + strconv.FormatUint(r.Created, 10) + ")"
+	case r.Kind == Path:
+		return r.Path
 	}
-	return r.name
+	return ""
 }
 
 // Local is a socket's local address as far as the trace shows it

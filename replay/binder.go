@@ -115,7 +115,7 @@ func (b *binder) thread(c *trace.Call, key align.Key, like func(align.Key) bool)
 	// Keep the candidates whose call at this position has this key.
 	kept := lt.cands[:0]
 	for _, rt := range lt.cands {
-		if !b.taken[rt.id] && lt.seen < len(rt.keys) && (rt.keys[lt.seen] == key || like != nil && like(rt.keys[lt.seen])) {
+		if !b.taken[rt.id] && lt.seen < rt.keys.Len() && (rt.keys.At(lt.seen) == key || like != nil && like(rt.keys.At(lt.seen))) {
 			kept = append(kept, rt)
 		}
 	}
@@ -144,8 +144,8 @@ func (b *binder) thread(c *trace.Call, key align.Key, like func(align.Key) bool)
 	b.bind(lt, pick)
 	// The calls made so far had the recorded keys; the stream resumes
 	// after them, and this one is matched to its recorded call.
-	for _, k := range pick.keys[:lt.seen-1] {
-		lt.stream.Feed(k)
+	for i := range lt.seen - 1 {
+		lt.stream.Feed(pick.keys.At(i))
 	}
 	return lt, lt.stream.FeedLike(key, like), true
 }
@@ -154,7 +154,7 @@ func (b *binder) thread(c *trace.Call, key align.Key, like func(align.Key) bool)
 func (b *binder) bind(lt *liveThread, rt *recThread) {
 	b.taken[rt.id] = true
 	lt.rec, lt.cands = rt, nil
-	lt.stream = align.NewStream(rt.keys, b.window)
+	lt.stream = align.NewStreamOf(rt.keys, b.window)
 	if p := b.procs[lt.proc]; p != nil && lt.id == p.main {
 		p.rec = rt.proc
 	}
@@ -199,10 +199,10 @@ func (b *binder) candidates(lt *liveThread) []*recThread {
 // matched from its second call on.
 func (b *binder) skipOwnExec(p *liveProc, rt *recThread) *recThread {
 	if p.parent != 0 && b.procs[p.parent] != nil || len(rt.calls) == 0 ||
-		b.rec.Table.ByNr(int(b.rec.call(rt.calls[0]).Nr)).Effects&systable.ExecsImage == 0 {
+		b.rec.Table.ByNr(int(b.rec.callAt(rt.calls[0]).Nr)).Effects&systable.ExecsImage == 0 {
 		return rt
 	}
 	cp := *rt
-	cp.calls, cp.keys = rt.calls[1:], rt.keys[1:]
+	cp.calls, cp.keys = rt.calls[1:], rt.keys.From(1)
 	return &cp
 }

@@ -86,8 +86,8 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		// one of several recorded threads had their recorded keys (or
 		// names generated in their place), and happened (a vfork
 		// child's execve of a program run twice).
-		for i, seq := range lt.rec.calls[:lt.seen-1] {
-			rc := e.rec.call(seq)
+		for i, pos := range lt.rec.calls[:lt.seen-1] {
+			rc := e.rec.callAt(pos)
 			e.execSeen(e.tab.ByNr(int(rc.Nr)), rc)
 			if live, ok := lt.generated[i]; ok && live != rc.Path {
 				e.keyer.MapName(live, rc.Path)
@@ -115,7 +115,7 @@ func (e *engine) Enter(c *trace.Call) ptrace.Decision {
 		return ptrace.Decision{Verb: ptrace.Execute}
 	}
 	e.res.Unmatched += f.Skipped
-	rc := e.rec.call(lt.rec.calls[f.Rec])
+	rc := e.rec.callAt(lt.rec.calls[f.Rec])
 	if f.Generated {
 		// A name made anew in each run (mkstemp's): the later calls on
 		// the live name are the recorded name's.
@@ -239,7 +239,7 @@ func (e *engine) divergence(lt *liveThread, c *trace.Call, kind string) {
 	if lt.rec != nil {
 		d.RecThread = lt.rec.id
 		if next := lt.stream.Next(); next < len(lt.rec.calls) {
-			rc := e.rec.call(lt.rec.calls[next])
+			rc := e.rec.callAt(lt.rec.calls[next])
 			d.AtSeq, d.Expected = rc.Seq, e.describe(rc)
 		}
 	}

@@ -106,7 +106,7 @@ func TestBinderGeneratedNames(t *testing.T) {
 	if lt.rec == nil || lt.rec.proc != 3 || !fed || f.Verdict != align.Matched {
 		t.Fatalf("live child opening /etc/jobb: matched %v (fed %v, %+v), want the recorded child 3", lt.rec, fed, f)
 	}
-	if live := lt.generated[1]; live != "/tmp/tmp.CCCCCCCC" || rec.call(lt.rec.calls[1]).Path != "/tmp/tmp.BBBBBBBB" {
-		t.Errorf("generated name at call 1: live %q for recorded %q, want /tmp/tmp.CCCCCCCC for /tmp/tmp.BBBBBBBB", live, rec.call(lt.rec.calls[1]).Path)
+	if live := lt.generated[1]; live != "/tmp/tmp.CCCCCCCC" || rec.callAt(lt.rec.calls[1]).Path != "/tmp/tmp.BBBBBBBB" {
+		t.Errorf("generated name at call 1: live %q for recorded %q, want /tmp/tmp.CCCCCCCC for /tmp/tmp.BBBBBBBB", live, rec.callAt(lt.rec.calls[1]).Path)
 	}
 }

@@ -47,15 +47,15 @@ func TestInheritedStdioKeys(t *testing.T) {
 		{"write to a kept fd, another pipe here", live(nrWrite, 251, "pipe:[9]"), 4},
 	}
 	for _, c := range cases {
-		if got := liveKey(rec.keyer, rec.Table.ByNr(int(c.c.Nr)), inh, c.c); got != th.keys[c.want] {
-			t.Errorf("%s: live key %+v, recorded %+v", c.name, got, th.keys[c.want])
+		if got := liveKey(rec.keyer, rec.Table.ByNr(int(c.c.Nr)), inh, c.c); got != th.keys.At(c.want) {
+			t.Errorf("%s: live key %+v, recorded %+v", c.name, got, th.keys.At(c.want))
 		}
 	}
 	// /dev/null opened by name on fd 3 is a file, not stdin.
 	if k := liveKey(rec.keyer, rec.Table.ByNr(nrWrite), inh, live(nrWrite, 3, "/dev/null")); k.Res != "/dev/null" {
 		t.Errorf("write to /dev/null on fd 3 keyed %q, want the path", k.Res)
 	}
-	if p.Path == "" || th.keys[3].Res != "" {
-		t.Errorf("recorded pipe2 keyed %q, want no path", th.keys[3].Res)
+	if p.Path == "" || th.keys.At(3).Res != "" {
+		t.Errorf("recorded pipe2 keyed %q, want no path", th.keys.At(3).Res)
 	}
 }

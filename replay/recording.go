@@ -45,13 +45,16 @@ type recProc struct {
 	exe        string   // the image it ran last (its Exec events)
 }
 
-// recThread is a recorded thread and its calls, in order: their seqs
-// (Recording.call finds a call by seq) and keys.
+// recThread is a recorded thread and its calls, in order: their
+// positions in the graph (Recording.callAt; 4 bytes, a seq is 8) and
+// keys. The keys are indexes into a table of the trace's distinct keys,
+// 4 bytes a call: cloop's million calls have a handful of keys, and a
+// 24-byte Key a call with its string header cost 24 MB.
 type recThread struct {
 	id, proc uint32
-	index    uint32 // 1-based among its process's threads (the main thread is 1)
-	calls    []uint64
-	keys     []align.Key
+	index    uint32     // 1-based among its process's threads (the main thread is 1)
+	calls    []uint32   // positions in the graph
+	keys     align.Keys // in the Recording's table of distinct keys
 }
 
 // eventSource is where a Recording's events are: a tracefile.Trace in
@@ -70,6 +73,10 @@ func (r *Recording) call(seq uint64) *trace.Call {
 	}
 	return c
 }
+
+// callAt returns the recorded call at position pos of the graph, as
+// call does.
+func (r *Recording) callAt(pos uint32) *trace.Call { return r.call(r.Graph.SeqAt(int(pos))) }
 
 // EachEvent passes over the recorded events in order, from memory or
 // from the trace file (PrepareStore), until fn returns an error, which
@@ -122,7 +129,7 @@ func prepareFrom(t *tracefile.Trace, events eventSource, g *depgraph.Graph) (*Re
 	tab := g.Table()
 	r := &Recording{Trace: t, Table: tab, Graph: g, events: events, procs: make(map[uint32]*recProc),
 		threads: make(map[uint32]*recThread), keyer: align.NewKeyer(tab, "", ""), placement: map[uint64]bool{}}
-	shared := newKeyStrings()
+	keys := align.NewKeyTable()
 	// Each thread's lists are made at their size: grown call by call,
 	// a thread of a million calls held both arrays at each growth and a
 	// fifth more than its calls at the end.
@@ -163,10 +170,14 @@ func prepareFrom(t *tracefile.Trace, events eventSource, g *depgraph.Graph) (*Re
 			th := r.thread(c.Proc, c.Thread)
 			if th.calls == nil {
 				n := perThread[c.Thread]
-				th.calls, th.keys = make([]uint64, 0, n), make([]align.Key, 0, n)
+				th.calls, th.keys = make([]uint32, 0, n), keys.NewKeys(n)
 			}
-			th.calls = append(th.calls, c.Seq)
-			th.keys = append(th.keys, shared.share(recordedKey(r.keyer, g, tab, c)))
+			pos, ok := g.Pos(c.Seq)
+			if !ok {
+				return fmt.Errorf("prepare trace: call %d is not in the trace's graph", c.Seq)
+			}
+			th.calls = append(th.calls, uint32(pos))
+			th.keys.Add(recordedKey(r.keyer, g, tab, c))
 			if row := tab.ByNr(int(c.Nr)); row != nil && row.Placement {
 				r.placement[c.Seq] = true
 			}
@@ -176,6 +187,7 @@ func prepareFrom(t *tracefile.Trace, events eventSource, g *depgraph.Graph) (*Re
 	if err != nil {
 		return nil, err
 	}
+	keys.Done()
 	if r.root == 0 {
 		return nil, noProcess(t, nevents)
 	}

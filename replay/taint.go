@@ -136,7 +136,8 @@ func (e *engine) skippedWork(v verdict.Verdict) {
 			continue
 		}
 		rt := e.rec.threads[rp.main]
-		for i, seq := range rt.calls {
+		for i, pos := range rt.calls {
+			seq := e.rec.Graph.SeqAt(int(pos))
 			// The syscall is in the graph: only the execs are read.
 			if nr, _ := e.rec.Graph.Syscall(seq); e.tab.ByNr(nr).Effects&systable.ExecsImage == 0 {
 				continue

@@ -12,21 +12,23 @@ import (
 )
 
 // Bounds of the peak RSS of call-level runs over a trace of calls
-// calls: base, plus perCall bytes a recorded call. replay reads the
-// recorded calls from the trace file as it needs them
-// (tracefile.Store): it holds the dependency graph, each call's key and
-// a few decoded frames; so does call-level locate, whose runs' live
-// calls are kept only of failing runs, as a bit a call answered as
-// recorded and the calls that differ (docs/performance.md). At 200,000
-// calls replay took 855 bytes a call, then 545 to 650, 516, 435 to 485,
-// and 60 to 129 reading its calls from the file; call-level locate
-// 1,000, then 725 to 840, 687, 564 to 566, and 174 reading them from the
-// file (the collector's timing moves the peak by a tenth or more): the
-// bounds leave room for that.
+// calls: base, plus perCall bytes a recorded call. Both read the
+// recorded calls from the trace file as they need them
+// (tracefile.Store): they hold the dependency graph, each call's key
+// (an index into a table of distinct keys) and a few decoded frames; the
+// live calls of a run are kept only of failing runs, as a bit a call
+// answered as recorded and the calls that differ. Over 64 MiB, at
+// 200,000 calls, replay took 855 bytes a call, then 545 to 650, 516, 435
+// to 485, and 125 reading its calls from the file; call-level locate
+// 1,000, then 725 to 840, 687, 564 to 566. With the graph's per-call
+// lists shrunk (docs/performance.md, fifth step) replay peaks under 64
+// MiB (57.6 MiB: 134 bytes a call over 32 MiB) and locate at 87.1 MiB
+// (289 bytes a call over 32 MiB); the collector's timing moves the peak
+// by a tenth or more: the bounds leave room for that.
 const (
-	base          = 64 << 20
-	replayPerCall = 250
-	locatePerCall = 350
+	base          = 32 << 20
+	replayPerCall = 180
+	locatePerCall = 360
 )
 
 // TestCallLevelMemory: a command that reads its configuration and then
@@ -60,9 +62,9 @@ func TestCallLevelMemory(t *testing.T) {
 		return out, cmd.ProcessState.ExitCode(), testutil.PeakRSS(cmd)
 	}
 	check := func(what string, peak int64, perCall int) {
-		t.Logf("%s of %d calls: peak RSS %.1f MiB (%d bytes a call over 64 MiB)", what, calls, float64(peak)/(1<<20), (peak-base)/calls)
+		t.Logf("%s of %d calls: peak RSS %.1f MiB (%d bytes a call over %d MiB)", what, calls, float64(peak)/(1<<20), (peak-base)/calls, base>>20)
 		if bound := int64(base + perCall*calls); peak > bound {
-			t.Errorf("%s: peak RSS %d bytes; want under %d (64 MiB and %d bytes a call)", what, peak, bound, perCall)
+			t.Errorf("%s: peak RSS %d bytes; want under %d (%d MiB and %d bytes a call)", what, peak, bound, base>>20, perCall)
 		}
 	}
 	if out, code, _ := run("record", "-q", "-o", "t.envb"); code != 0 {
