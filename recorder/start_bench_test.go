@@ -44,32 +44,7 @@ func sleeper(b *testing.B) (pid uint32, stop func()) {
 //
 //	go test -run XXX -bench Start -benchtime 20x ./recorder/
 func BenchmarkStartThroughRecorder(b *testing.B) {
-	testutil.Require(b, testutil.Root, testutil.EBPF)
-	srv, err := Start(Config{Socket: filepath.Join(b.TempDir(), "r.sock"), GID: -1, Probe: probeOptions(b)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
-	b.ResetTimer()
-	for b.Loop() {
-		// A process of its own for each session: the recorder may
-		// still be ending the last one's (it runs the hang-up after
-		// the next client's follow).
-		b.StopTimer()
-		pid, stop := sleeper(b)
-		b.StartTimer()
-		s, err := Dial(srv.cfg.Socket, bpf.DefaultMaxCapture)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := s.Track(pid); err != nil {
-			b.Fatal(err)
-		}
-		s.Close()
-		b.StopTimer()
-		stop()
-		b.StartTimer()
-	}
+	benchSessions(b, func(*Session) {})
 }
 
 // BenchmarkFollowAndDrainThroughRecorder is a whole session's round
@@ -78,24 +53,7 @@ func BenchmarkStartThroughRecorder(b *testing.B) {
 //
 //	go test -run XXX -bench ThroughRecorder -benchtime 20x ./recorder/
 func BenchmarkFollowAndDrainThroughRecorder(b *testing.B) {
-	testutil.Require(b, testutil.Root, testutil.EBPF)
-	srv, err := Start(Config{Socket: filepath.Join(b.TempDir(), "r.sock"), GID: -1, Probe: probeOptions(b)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer srv.Close()
-	b.ResetTimer()
-	for b.Loop() {
-		b.StopTimer()
-		pid, stop := sleeper(b)
-		b.StartTimer()
-		s, err := Dial(srv.cfg.Socket, bpf.DefaultMaxCapture)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := s.Track(pid); err != nil {
-			b.Fatal(err)
-		}
+	benchSessions(b, func(s *Session) {
 		s.SetDeadline(time.Now())
 		for {
 			if _, err := s.ReadBatch(func(*bpf.Record) {}); err != nil {
@@ -108,6 +66,33 @@ func BenchmarkFollowAndDrainThroughRecorder(b *testing.B) {
 		if _, err := s.Lost(); err != nil {
 			b.Fatal(err)
 		}
+	})
+}
+
+// benchSessions times, each iteration, a session with a recorder started
+// once: connect, follow a process of its own (the recorder may still be
+// ending the last session's: it runs the hang-up after the next
+// client's follow), then during, then hang up.
+func benchSessions(b *testing.B, during func(*Session)) {
+	testutil.Require(b, testutil.Root, testutil.EBPF)
+	srv, err := Start(Config{Socket: filepath.Join(b.TempDir(), "r.sock"), GID: -1, Probe: probeOptions(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	b.ResetTimer()
+	for b.Loop() {
+		b.StopTimer()
+		pid, stop := sleeper(b)
+		b.StartTimer()
+		s, err := Dial(srv.cfg.Socket, bpf.DefaultMaxCapture)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Track(pid); err != nil {
+			b.Fatal(err)
+		}
+		during(s)
 		s.Close()
 		b.StopTimer()
 		stop()
